@@ -1,0 +1,44 @@
+//===- LayoutDialect.h - The layout dialect ---------------------*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `layout` dialect, its types and its transform attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_DIALECT_LAYOUT_IR_LAYOUTDIALECT_H
+#define LAYOUT_DIALECT_LAYOUT_IR_LAYOUTDIALECT_H
+
+#include "layout/Evaluator/Descriptor.h"
+#include "layout/Evaluator/Transform.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "layout/Dialect/Layout/IR/LayoutDialect.h.inc"
+
+#include "layout/Dialect/Layout/IR/LayoutAttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "layout/Dialect/Layout/IR/LayoutAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "layout/Dialect/Layout/IR/LayoutTypes.h.inc"
+
+namespace mlir {
+namespace layout {
+
+/// Builds the attribute of `transform` (the inverse of
+/// TransformAttrInterface::getTransform).
+TransformAttrInterface getTransformAttr(MLIRContext *context,
+                                        const Transform &transform);
+
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_DIALECT_LAYOUT_IR_LAYOUTDIALECT_H

@@ -1,0 +1,34 @@
+//===- LayoutOps.h - Ops of the layout dialect ------------------*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_DIALECT_LAYOUT_IR_LAYOUTOPS_H
+#define LAYOUT_DIALECT_LAYOUT_IR_LAYOUTOPS_H
+
+#include "layout/Dialect/Layout/IR/LayoutDialect.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "layout/Dialect/Layout/IR/LayoutOps.h.inc"
+
+namespace mlir {
+namespace layout {
+
+/// Traces a descriptor value back through its `layout.transform` producers to
+/// its base (`layout.naive`, `layout.packed`, `layout.aligned`) and returns
+/// the evaluator's form of the whole chain. Fails, saying why, when the origin
+/// cannot be traced (a block argument, an op of another dialect) or when an
+/// op of the chain is invalid.
+llvm::Expected<Descriptor> traceDescriptor(Value desc);
+
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_DIALECT_LAYOUT_IR_LAYOUTOPS_H

@@ -1,0 +1,198 @@
+//===- LayoutOps.td - Ops of the layout dialect -----------*- tablegen -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_OPS_TD
+#define LAYOUT_OPS_TD
+
+include "layout/Dialect/Layout/IR/LayoutBase.td"
+include "layout/Dialect/Layout/IR/LayoutAttrs.td"
+include "layout/Dialect/Layout/IR/LayoutTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Descriptor constructors
+//===----------------------------------------------------------------------===//
+
+def Layout_NaiveOp : Layout_Op<"naive", [Pure]> {
+  let summary = "A strided descriptor from lengths and strides";
+  let description = [{
+    The base of a descriptor: `offset = sum idx_i * stride_i`, element space
+    `= 1 + sum (len_i - 1) * stride_i`. Lengths are positive and strides
+    non-negative; the lengths must match the result type. CK Tile's
+    `make_naive_tensor_descriptor`.
+
+    ```mlir
+    // offset of (1, 2) is 10; element space 21.
+    %d = layout.naive [3, 4] strides [8, 1] : !layout.desc<3x4>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$lengths, DenseI64ArrayAttr:$strides);
+  let results = (outs Layout_DescType:$result);
+  let assemblyFormat =
+      "$lengths `strides` $strides attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Layout_PackedOp : Layout_Op<"packed", [Pure]> {
+  let summary = "A packed row-major descriptor";
+  let description = [{
+    Row-major with no gaps: `stride_i = prod_{j>i} len_j`, element space
+    `= prod len_i`. CK Tile's `make_naive_tensor_descriptor_packed`.
+
+    ```mlir
+    // offset of (1, 2) is 6; element space 12.
+    %p = layout.packed [3, 4] : !layout.desc<3x4>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$lengths);
+  let results = (outs Layout_DescType:$result);
+  let assemblyFormat = "$lengths attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Layout_AlignedOp : Layout_Op<"aligned", [Pure]> {
+  let summary = "A row-major descriptor with rows aligned to `align` elements";
+  let description = [{
+    Row-major, with the row stride of the last dimension rounded up to a
+    multiple of `align`: `stride_{n-1} = 1`,
+    `stride_{n-2} = roundup(len_{n-1}, align)`,
+    `stride_i = stride_{i+1} * len_{i+1}` below; element space
+    `= prod_{i<n-1} len_i * roundup(len_{n-1}, align)`. CK Tile's
+    `make_naive_tensor_descriptor_aligned`.
+
+    ```mlir
+    // strides [8, 1]; element space 32.
+    %a = layout.aligned [4, 5] align 8 : !layout.desc<4x5>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$lengths, I64Attr:$align);
+  let results = (outs Layout_DescType:$result);
+  let assemblyFormat =
+      "$lengths `align` $align attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Layout_TransformOp : Layout_Op<"transform", [Pure]> {
+  let summary = "Adds one stage of transforms to a descriptor";
+  let description = [{
+    CK Tile's `transform_tensor_descriptor`. Each entry is
+    `transform : [old top dims] -> [new top dims]`; the transforms run side
+    by side. Every old top dim is consumed exactly once (a kept dim needs a
+    `#layout.pass_through`), the new top dims are exactly `0..n-1`, each
+    transform's lower lengths fit the old dims it consumes, and the result
+    type's lengths are the transforms' upper lengths. A transform with no
+    lower dims (replicate) or no upper dims (freeze) writes `[]` on that side.
+
+    The offset of a new top coordinate is the source's offset of the old top
+    coordinate that the transforms compute from it (their
+    `calculate_lower_index`); it is valid when the old coordinate is valid and
+    every transform reports it valid.
+
+    ```mlir
+    // A [2, 6] tensor seen as [2, 2, 3]: offset of (1, 1, 2) is 11.
+    %t = layout.transform %p [#layout.pass_through<2> : [0] -> [0],
+                              #layout.unmerge<[2, 3]> : [1] -> [1, 2]]
+         : !layout.desc<2x6> -> !layout.desc<2x2x3>
+    ```
+  }];
+  let arguments = (ins Layout_DescType:$source, ArrayAttr:$transforms,
+                       ArrayAttr:$lower_dims, ArrayAttr:$upper_dims);
+  let results = (outs Layout_DescType:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The stage's entries in the evaluator's form (verified ops only).
+    ::mlir::layout::Stage getStageEntries();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Index ops
+//===----------------------------------------------------------------------===//
+
+class Layout_IndexOp<string mnemonic, list<Trait> traits = []>
+    : Layout_Op<mnemonic, !listconcat([Pure], traits)> {
+  let arguments = (ins Layout_DescType:$desc, Variadic<Index>:$indices);
+  let assemblyFormat =
+      "$desc `[` $indices `]` attr-dict `:` qualified(type($desc))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Layout_OffsetOp : Layout_IndexOp<"offset"> {
+  let summary = "The element offset of a top coordinate";
+  let description = [{
+    Evaluates the descriptor at a top coordinate (one index per top dim):
+    runs its stages from the top down to the base and returns the element
+    offset. The offset of an invalid coordinate (see `layout.valid`) is
+    unspecified but never traps. Folds to a constant when the indices are
+    constants and the descriptor's chain is known.
+
+    ```mlir
+    %off = layout.offset %t[%i, %j, %k] : !layout.desc<2x2x3>
+    ```
+  }];
+  let results = (outs Index:$result);
+}
+
+def Layout_ValidOp : Layout_IndexOp<"valid"> {
+  let summary = "Whether a top coordinate is valid (not padding)";
+  let description = [{
+    True when every transform on the coordinate's path reports it valid
+    (only the pads and sunder can be invalid), e.g. for `#layout.pad<3, 1, 1>`
+    valid exactly for upper coordinates 1..3. Folds like `layout.offset`.
+
+    ```mlir
+    %ok = layout.valid %t[%i, %j, %k] : !layout.desc<2x2x3>
+    ```
+  }];
+  let results = (outs I1:$result);
+}
+
+def Layout_ElementSpaceSizeOp : Layout_Op<"element_space_size", [Pure]> {
+  let summary = "The number of elements the descriptor's buffer must hold";
+  let description = [{
+    The element space size of the descriptor's base (transforms do not change
+    the buffer): `1 + sum (len_i - 1) * stride_i` for `layout.naive`,
+    `prod len_i` for `layout.packed`, `len_0 * stride_0` for
+    `layout.aligned`. Folds to a constant whenever the chain is known.
+
+    ```mlir
+    %n = layout.element_space_size %t : !layout.desc<2x2x3>
+    ```
+  }];
+  let arguments = (ins Layout_DescType:$desc);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$desc attr-dict `:` qualified(type($desc))";
+  let hasFolder = 1;
+}
+
+def Layout_UpperOp : Layout_Op<"upper",
+    [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "The inverse: the top coordinate that lands on an offset";
+  let description = [{
+    Returns the valid, in-bounds top coordinate whose offset is `offset`
+    (rocRoller's Split, the inverse of Join). Only for descriptors that are
+    injective on their valid domain: a base with nested strides and no
+    replicate, no modulo by less than its upper length, no overlapping embed
+    (the verifier names the transform otherwise). For sunder, the coordinates
+    of the pieces that are not selected are 0. The result for an offset that
+    no valid coordinate reaches is unspecified. Folds for a constant offset.
+
+    ```mlir
+    %u:3 = layout.upper %t[%off] : !layout.desc<2x2x3>
+    ```
+  }];
+  let arguments = (ins Layout_DescType:$desc, Index:$offset);
+  let results = (outs Variadic<Index>:$indices);
+  let assemblyFormat =
+      "$desc `[` $offset `]` attr-dict `:` qualified(type($desc))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // LAYOUT_OPS_TD

@@ -1,0 +1,129 @@
+//===- Descriptor.h - Tensor descriptors and their evaluator ----*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A descriptor (CK Tile's tensor descriptor) maps a coordinate of its top
+// index space to one element offset in a linear buffer through a chain of
+// stages; each stage is a set of transforms side by side, each consuming some
+// dims of the previous top ("lower dims") and producing some dims of the new
+// top ("upper dims"). The base stage is the naive (strided) descriptor, which
+// is an embed of the buffer's one dimension.
+//
+// This is the evaluator every other component is checked against: folders,
+// `layout.upper`, the lowerings' execution tests and the Python bindings.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_EVALUATOR_DESCRIPTOR_H
+#define LAYOUT_EVALUATOR_DESCRIPTOR_H
+
+#include "layout/Evaluator/Transform.h"
+
+#include <vector>
+
+namespace mlir {
+namespace layout {
+
+/// One entry of a stage: `transform : [lowerDims] -> [upperDims]`.
+struct StageEntry {
+  Transform transform;
+  llvm::SmallVector<int64_t, 4> lowerDims;
+  llvm::SmallVector<int64_t, 4> upperDims;
+};
+
+/// One stage: transforms side by side.
+using Stage = llvm::SmallVector<StageEntry, 2>;
+
+/// How a descriptor's base was built (kept for printing it back).
+enum class BaseKind : uint8_t { Naive, Packed, Aligned };
+
+/// The result of evaluating a descriptor at one top coordinate.
+struct Evaluation {
+  int64_t offset = 0;
+  bool valid = false;
+};
+
+class Descriptor {
+public:
+  /// `layout.naive`: offset = sum idx_i * stride_i, element space
+  /// = 1 + sum (len_i - 1) * stride_i. Lengths positive, strides
+  /// non-negative, and no int64 overflow.
+  static llvm::Expected<Descriptor> naive(llvm::ArrayRef<int64_t> lengths,
+                                          llvm::ArrayRef<int64_t> strides);
+  /// `layout.packed`: row-major, element space = prod len.
+  static llvm::Expected<Descriptor> packed(llvm::ArrayRef<int64_t> lengths);
+  /// `layout.aligned`: row-major with the last dimension's row stride rounded
+  /// up to a multiple of `align`; element space = prod_{i<n-1} len_i *
+  /// roundup(len_{n-1}, align) (= len_0 * stride_0 for rank >= 2).
+  static llvm::Expected<Descriptor> aligned(llvm::ArrayRef<int64_t> lengths,
+                                            int64_t align);
+
+  /// Checks a stage applied to a descriptor of top lengths `topLengths`
+  /// (CK Tile's transform_tensor_descriptor rules: verified transforms, dims
+  /// in range, every old top dim consumed exactly once, new top dims exactly
+  /// 0..n-1, lower lengths fit) and returns the new top lengths.
+  static llvm::Expected<llvm::SmallVector<int64_t>>
+  checkStage(llvm::ArrayRef<int64_t> topLengths,
+             llvm::ArrayRef<StageEntry> entries);
+
+  /// Returns this descriptor with one more stage (checked with checkStage).
+  llvm::Expected<Descriptor> transform(llvm::ArrayRef<StageEntry> entries) const;
+
+  /// Top (logical) lengths and rank.
+  llvm::ArrayRef<int64_t> getLengths() const { return topLengths; }
+  unsigned getRank() const { return topLengths.size(); }
+  /// Number of elements the buffer must hold.
+  int64_t getElementSpaceSize() const { return elementSpaceSize; }
+  /// The base (naive) lengths and strides.
+  llvm::ArrayRef<int64_t> getBaseLengths() const { return baseLengths; }
+  llvm::ArrayRef<int64_t> getBaseStrides() const { return baseStrides; }
+  BaseKind getBaseKind() const { return baseKind; }
+  int64_t getBaseAlign() const { return baseAlign; }
+  /// The stages added on top of the base, in order.
+  llvm::ArrayRef<Stage> getStages() const {
+    return stages;
+  }
+
+  /// Offset and validity of a top coordinate. `top` must have getRank()
+  /// entries (otherwise the result is {0, false}). Never traps.
+  Evaluation evaluate(llvm::ArrayRef<int64_t> top) const;
+  int64_t offset(llvm::ArrayRef<int64_t> top) const {
+    return evaluate(top).offset;
+  }
+  bool valid(llvm::ArrayRef<int64_t> top) const { return evaluate(top).valid; }
+
+  /// Checks that the descriptor is injective on its valid domain, naming the
+  /// transform that is not (e.g. "stage 1, #layout.modulo<4, 8> : [0] -> [0]
+  /// is not injective: ...").
+  llvm::Error checkInvertible() const;
+
+  /// The inverse: the valid, in-bounds top coordinate whose offset is
+  /// `offset`. Fails when the descriptor is not invertible or when no such
+  /// coordinate exists.
+  llvm::Expected<llvm::SmallVector<int64_t>> upper(int64_t offset) const;
+
+  /// The descriptor as IR in the contract's syntax (one op per stage).
+  std::string str() const;
+
+private:
+  Descriptor() = default;
+  static llvm::Expected<Descriptor> fromStrides(llvm::ArrayRef<int64_t> lengths,
+                                                llvm::ArrayRef<int64_t> strides,
+                                                int64_t elementSpaceSize,
+                                                BaseKind kind, int64_t align);
+
+  BaseKind baseKind = BaseKind::Naive;
+  int64_t baseAlign = 0;
+  int64_t elementSpaceSize = 0;
+  llvm::SmallVector<int64_t, 4> baseLengths;
+  llvm::SmallVector<int64_t, 4> baseStrides;
+  std::vector<Stage> stages;
+  llvm::SmallVector<int64_t, 4> topLengths;
+};
+
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_EVALUATOR_DESCRIPTOR_H

@@ -1,0 +1,169 @@
+//===- Transform.h - Coordinate transforms of the layout dialect -*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The single home of the semantics of every coordinate transform of the
+// `layout` dialect (CK Tile's pass_through, pad, embed, merge, unmerge,
+// replicate, freeze, offset, slice, modulo, xor; rotate; CuTe's swizzle;
+// rocRoller's sunder). A transform maps an *upper* coordinate to a *lower*
+// coordinate (CK Tile's `calculate_lower_index`); this file also holds the
+// parameter checks, the lower-length checks used by `layout.transform`, and
+// the inverse (`calculate_upper_index`) used by `layout.upper`.
+//
+// The attribute verifiers, the folders, the lowerings' tests and the Python
+// bindings all call into this file; nothing else restates the formulas.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_EVALUATOR_TRANSFORM_H
+#define LAYOUT_EVALUATOR_TRANSFORM_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace layout {
+
+/// The kinds of coordinate transform. The spelling of each kind in IR is
+/// `#layout.<stringifyTransformKind(kind)>`.
+enum class TransformKind : uint8_t {
+  PassThrough,
+  Pad,
+  LeftPad,
+  RightPad,
+  Embed,
+  Merge,
+  Unmerge,
+  Replicate,
+  Freeze,
+  Offset,
+  Slice,
+  Modulo,
+  Xor,
+  Rotate,
+  Swizzle,
+  Sunder,
+};
+
+/// Returns the IR mnemonic of `kind` (`pass_through`, `pad`, ...).
+llvm::StringRef stringifyTransformKind(TransformKind kind);
+
+/// Wrapping (two's complement) 64-bit arithmetic and the floor division and
+/// non-negative remainder used by every formula of the dialect.
+int64_t wrappingAdd(int64_t a, int64_t b);
+int64_t wrappingSub(int64_t a, int64_t b);
+int64_t wrappingMul(int64_t a, int64_t b);
+/// Floor division; `b` must be positive.
+int64_t floorDiv(int64_t a, int64_t b);
+/// Non-negative remainder; `b` must be positive.
+int64_t floorMod(int64_t a, int64_t b);
+/// Checked arithmetic: returns std::nullopt on int64 overflow.
+std::optional<int64_t> checkedAdd(int64_t a, int64_t b);
+std::optional<int64_t> checkedMul(int64_t a, int64_t b);
+
+/// One coordinate transform with its parameters. Build it with the static
+/// constructors, then check it with `verify()` before evaluating it: the
+/// evaluation functions assume verified parameters.
+class Transform {
+public:
+  static Transform passThrough(int64_t length);
+  static Transform pad(int64_t length, int64_t left, int64_t right);
+  static Transform leftPad(int64_t length, int64_t left);
+  static Transform rightPad(int64_t length, int64_t right);
+  static Transform embed(llvm::ArrayRef<int64_t> upperLengths,
+                         llvm::ArrayRef<int64_t> coefficients);
+  static Transform merge(llvm::ArrayRef<int64_t> lowerLengths);
+  static Transform unmerge(llvm::ArrayRef<int64_t> upperLengths);
+  static Transform replicate(llvm::ArrayRef<int64_t> upperLengths);
+  static Transform freeze(int64_t value);
+  static Transform offset(int64_t upperLength, int64_t offset);
+  static Transform slice(int64_t length, int64_t begin, int64_t end);
+  static Transform modulo(int64_t modulus, int64_t upperLength);
+  /// `#layout.xor<[L0, L1]>` (named so because `xor` is a C++ keyword).
+  static Transform xorTransform(llvm::ArrayRef<int64_t> lengths);
+  static Transform rotate(llvm::ArrayRef<int64_t> lengths);
+  static Transform swizzle(int64_t bits, int64_t base, int64_t shift,
+                           int64_t length);
+  static Transform sunder(llvm::ArrayRef<int64_t> pieces);
+
+  TransformKind getKind() const { return kind; }
+
+  /// The list parameter: upper lengths (embed, unmerge, replicate), lower
+  /// lengths (merge), [L0, L1] (xor, rotate), the pieces (sunder). For kinds
+  /// with a single length it holds that length (pass_through, pads, slice,
+  /// swizzle: L; offset, modulo: the upper length U).
+  llvm::ArrayRef<int64_t> getLengths() const { return lengths; }
+  /// The embed coefficients (empty for every other kind).
+  llvm::ArrayRef<int64_t> getCoefficients() const { return coefficients; }
+  /// Scalar parameters, by kind: pad (left, right), left_pad (left),
+  /// right_pad (right), freeze (value), offset (offset), slice (begin, end),
+  /// modulo (modulus), swizzle (B, M, S).
+  int64_t getParam(unsigned i) const { return params[i]; }
+
+  /// Checks the parameters. The message names the parameter and the reason
+  /// (e.g. "'right' must be non-negative, got -1"); int64 overflow of the
+  /// upper lengths is an error too.
+  llvm::Error verify() const;
+
+  unsigned getNumLowerDims() const;
+  unsigned getNumUpperDims() const;
+  /// The upper lengths (verified transforms only).
+  llvm::SmallVector<int64_t> getUpperLengths() const;
+
+  /// Checks that the lower lengths this transform consumes fit it: equal for
+  /// pass_through, pads, merge, unmerge, slice, xor, rotate, swizzle, sunder;
+  /// within bounds for embed, offset, modulo and freeze.
+  llvm::Error checkLowerLengths(llvm::ArrayRef<int64_t> lowerLengths) const;
+
+  /// CK Tile's calculate_lower_index: writes the lower coordinate of `upper`
+  /// into `lower` and returns whether the coordinate is valid (only the pads
+  /// and sunder can be invalid). Never traps, whatever the input.
+  bool calculateLowerIndex(llvm::ArrayRef<int64_t> upper,
+                           llvm::MutableArrayRef<int64_t> lower) const;
+
+  /// Checks that the transform is injective on its upper domain, so that
+  /// `calculateUpperIndex` is defined. Sunder counts as injective: its
+  /// inverse picks the representative whose unselected coordinates are 0
+  /// (rocRoller's inverse of Sunder). The message says why not otherwise.
+  llvm::Error checkInvertible() const;
+
+  /// The inverse: writes an upper coordinate that maps to `lower`. Returns
+  /// false when `lower` has no preimage. Only for invertible transforms.
+  bool calculateUpperIndex(llvm::ArrayRef<int64_t> lower,
+                           llvm::MutableArrayRef<int64_t> upper,
+                           llvm::ArrayRef<int64_t> lowerLengths) const;
+
+  /// Whether the transform is the identity on its upper domain.
+  bool isIdentity() const;
+
+  /// The transform in IR syntax, e.g. `#layout.pad<3, 1, 1>`.
+  std::string str() const;
+
+  bool operator==(const Transform &other) const {
+    return kind == other.kind && lengths == other.lengths &&
+           coefficients == other.coefficients && params == other.params;
+  }
+  bool operator!=(const Transform &other) const { return !(*this == other); }
+
+private:
+  explicit Transform(TransformKind kind) : kind(kind) {}
+
+  TransformKind kind;
+  llvm::SmallVector<int64_t, 4> lengths;
+  llvm::SmallVector<int64_t, 4> coefficients;
+  std::array<int64_t, 3> params = {0, 0, 0};
+};
+
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_EVALUATOR_TRANSFORM_H

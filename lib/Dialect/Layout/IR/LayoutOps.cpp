@@ -1,0 +1,462 @@
+//===- LayoutOps.cpp - Ops of the layout dialect --------------------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Dialect/Layout/IR/LayoutOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+
+/// Formats `[a, b, c]`.
+static std::string formatList(ArrayRef<int64_t> values) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return s;
+}
+
+/// Checks that a base descriptor built by the evaluator matches the op's
+/// result type, or reports the evaluator's error at the op.
+static LogicalResult verifyBase(Operation *op,
+                                llvm::Expected<Descriptor> desc,
+                                DescType resultType) {
+  if (!desc)
+    return op->emitOpError() << llvm::toString(desc.takeError());
+  if (desc->getLengths() != resultType.getLengths())
+    return op->emitOpError() << "result type " << resultType
+                             << " does not match the lengths "
+                             << formatList(desc->getLengths());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// NaiveOp, PackedOp, AlignedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult NaiveOp::verify() {
+  return verifyBase(*this, Descriptor::naive(getLengths(), getStrides()),
+                    getType());
+}
+
+LogicalResult PackedOp::verify() {
+  return verifyBase(*this, Descriptor::packed(getLengths()), getType());
+}
+
+LogicalResult AlignedOp::verify() {
+  return verifyBase(*this, Descriptor::aligned(getLengths(), getAlign()),
+                    getType());
+}
+
+//===----------------------------------------------------------------------===//
+// TransformOp
+//===----------------------------------------------------------------------===//
+
+/// `[d0, d1, ...]`, possibly empty.
+static ParseResult parseDimIndexList(OpAsmParser &parser,
+                                     SmallVectorImpl<int64_t> &dims) {
+  return parser.parseCommaSeparatedList(
+      OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+        int64_t d;
+        if (parser.parseInteger(d))
+          return failure();
+        dims.push_back(d);
+        return success();
+      });
+}
+
+/// Returns the length of the dialect attribute spelled at the start of
+/// `text` (`#dialect.mnemonic` and its balanced `<...>` body), or 0.
+static size_t scanDialectAttribute(StringRef text) {
+  if (!text.starts_with("#"))
+    return 0;
+  size_t i = 1;
+  while (i < text.size() &&
+         (llvm::isAlnum(text[i]) || text[i] == '_' || text[i] == '.' ||
+          text[i] == '$'))
+    ++i;
+  if (i >= text.size() || text[i] != '<')
+    return i;
+  int depth = 0;
+  for (; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      // Skip a string literal.
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '<' || c == '[' || c == '(' || c == '{')
+      ++depth;
+    else if (c == '>' || c == ']' || c == ')' || c == '}')
+      if (--depth == 0)
+        return i + 1;
+  }
+  return 0;
+}
+
+/// Parses one `#layout.kind<...> : [lower] -> [upper]` entry.
+///
+/// MLIR's attribute parser reads `#dialect.attr<...> : T` as an attribute
+/// with a type, so it would take the entry's `: [lower]` for a type. The
+/// attribute is therefore parsed from its own text (its diagnostics are
+/// reported at the entry), and the op parser is then moved past the
+/// attribute and the colon by the generic parser, whose expected failure on
+/// `[` ("expected type") is swallowed.
+static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
+                                   SmallVectorImpl<int64_t> &lower,
+                                   SmallVectorImpl<int64_t> &upper) {
+  SMLoc loc = parser.getCurrentLocation();
+  MLIRContext *ctx = parser.getContext();
+  StringRef rest(loc.getPointer());
+  size_t length = scanDialectAttribute(rest);
+  if (length == 0)
+    return parser.emitError(loc, "expected a transform attribute "
+                                 "'#layout.<kind><...>'");
+  std::string errors;
+  size_t numRead = 0;
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        errors += (errors.empty() ? "" : "; ") + diag.str();
+      return success();
+    });
+    attr = mlir::parseAttribute(rest.take_front(length), ctx, Type(), &numRead,
+                                /*isKnownNullTerminated=*/false);
+  }
+  if (!attr || numRead != length)
+    return parser.emitError(loc)
+           << (errors.empty() ? std::string("invalid transform attribute")
+                              : errors);
+  if (!isa<TransformAttrInterface>(attr))
+    return parser.emitError(loc)
+           << "expected a layout transform attribute, got " << attr;
+  {
+    // Advance past the attribute text and the ':'.
+    ScopedDiagnosticHandler swallow(ctx, [](Diagnostic &) { return success(); });
+    Attribute ignored;
+    if (succeeded(parser.parseAttribute(ignored)))
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected ':' after the transform attribute");
+  }
+  SMLoc dimsLoc = parser.getCurrentLocation();
+  if (!StringRef(dimsLoc.getPointer()).ltrim().starts_with("["))
+    return parser.emitError(loc, "expected ': [lower dims] -> [upper dims]' "
+                                 "after the transform attribute");
+  if (parseDimIndexList(parser, lower) || parser.parseArrow() ||
+      parseDimIndexList(parser, upper))
+    return failure();
+  return success();
+}
+
+ParseResult TransformOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand source;
+  SmallVector<Attribute> transforms, lowerDims, upperDims;
+  Builder &b = parser.getBuilder();
+  if (parser.parseOperand(source))
+    return failure();
+  auto parseEntry = [&]() -> ParseResult {
+    Attribute attr;
+    SmallVector<int64_t> lower, upper;
+    if (parseStageEntry(parser, attr, lower, upper))
+      return failure();
+    transforms.push_back(attr);
+    lowerDims.push_back(b.getDenseI64ArrayAttr(lower));
+    upperDims.push_back(b.getDenseI64ArrayAttr(upper));
+    return success();
+  };
+  Type sourceType, resultType;
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     parseEntry) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(sourceType) || parser.parseArrow() ||
+      parser.parseType(resultType) ||
+      parser.resolveOperand(source, sourceType, result.operands))
+    return failure();
+  result.addAttribute(getTransformsAttrName(result.name),
+                      b.getArrayAttr(transforms));
+  result.addAttribute(getLowerDimsAttrName(result.name),
+                      b.getArrayAttr(lowerDims));
+  result.addAttribute(getUpperDimsAttrName(result.name),
+                      b.getArrayAttr(upperDims));
+  result.addTypes(resultType);
+  return success();
+}
+
+void TransformOp::print(OpAsmPrinter &p) {
+  p << " " << getSource() << " [";
+  auto printDims = [&](Attribute dims) {
+    p << "[";
+    llvm::interleaveComma(cast<DenseI64ArrayAttr>(dims).asArrayRef(), p);
+    p << "]";
+  };
+  for (unsigned i = 0, e = getTransforms().size(); i < e; ++i) {
+    if (i > 0)
+      p << ", ";
+    p.printAttribute(getTransforms()[i]);
+    p << " : ";
+    printDims(getLowerDims()[i]);
+    p << " -> ";
+    printDims(getUpperDims()[i]);
+  }
+  p << "]";
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getTransformsAttrName(), getLowerDimsAttrName(),
+                           getUpperDimsAttrName()});
+  p << " : ";
+  p.printType(getSource().getType());
+  p << " -> ";
+  p.printType(getType());
+}
+
+/// Builds the stage entries of a transform op, or reports why its attributes
+/// are malformed (which only the generic form can produce).
+static FailureOr<Stage>
+buildStageEntries(TransformOp op, bool emitErrors) {
+  auto fail = [&](const Twine &msg) -> FailureOr<Stage> {
+    if (emitErrors)
+      op.emitOpError(msg);
+    return failure();
+  };
+  ArrayAttr transforms = op.getTransforms();
+  if (transforms.empty())
+    return fail("needs at least one transform");
+  if (op.getLowerDims().size() != transforms.size() ||
+      op.getUpperDims().size() != transforms.size())
+    return fail(llvm::formatv("has {0} transforms but {1} lower_dims and {2} "
+                              "upper_dims entries",
+                              transforms.size(), op.getLowerDims().size(),
+                              op.getUpperDims().size()));
+  Stage entries;
+  for (unsigned i = 0, e = transforms.size(); i < e; ++i) {
+    auto attr = dyn_cast<TransformAttrInterface>(transforms[i]);
+    if (!attr)
+      return fail(llvm::formatv("entry {0} is not a layout transform "
+                                "attribute",
+                                i));
+    auto lower = dyn_cast<DenseI64ArrayAttr>(op.getLowerDims()[i]);
+    auto upper = dyn_cast<DenseI64ArrayAttr>(op.getUpperDims()[i]);
+    if (!lower || !upper)
+      return fail(llvm::formatv("entry {0}'s dims must be array<i64: ...>", i));
+    StageEntry entry{attr.getTransform(), {}, {}};
+    entry.lowerDims.assign(lower.asArrayRef().begin(),
+                           lower.asArrayRef().end());
+    entry.upperDims.assign(upper.asArrayRef().begin(),
+                           upper.asArrayRef().end());
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+Stage TransformOp::getStageEntries() {
+  FailureOr<Stage> entries =
+      buildStageEntries(*this, /*emitErrors=*/false);
+  if (failed(entries))
+    return {};
+  return *entries;
+}
+
+LogicalResult TransformOp::verify() {
+  FailureOr<Stage> entries =
+      buildStageEntries(*this, /*emitErrors=*/true);
+  if (failed(entries))
+    return failure();
+  llvm::Expected<SmallVector<int64_t>> newLengths = Descriptor::checkStage(
+      cast<DescType>(getSource().getType()).getLengths(), *entries);
+  if (!newLengths)
+    return emitOpError() << llvm::toString(newLengths.takeError());
+  if (ArrayRef<int64_t>(*newLengths) != getType().getLengths())
+    return emitOpError() << "result type " << getType()
+                         << " does not match the transforms' upper lengths "
+                         << formatList(*newLengths);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tracing a descriptor to its base
+//===----------------------------------------------------------------------===//
+
+static llvm::Error traceError(const Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
+}
+
+/// The evaluator's form of a base op, or why `baseOp` is not one.
+static llvm::Expected<Descriptor> baseDescriptor(Operation *baseOp) {
+  if (!baseOp)
+    return traceError("the descriptor's origin cannot be traced: it is a "
+                      "block argument, not a layout.naive / layout.packed / "
+                      "layout.aligned chain");
+  if (auto naive = dyn_cast<NaiveOp>(baseOp))
+    return Descriptor::naive(naive.getLengths(), naive.getStrides());
+  if (auto packed = dyn_cast<PackedOp>(baseOp))
+    return Descriptor::packed(packed.getLengths());
+  if (auto aligned = dyn_cast<AlignedOp>(baseOp))
+    return Descriptor::aligned(aligned.getLengths(), aligned.getAlign());
+  return traceError("the descriptor's origin cannot be traced: it is "
+                    "produced by '" +
+                    baseOp->getName().getStringRef() +
+                    "', not by a layout.naive / layout.packed / "
+                    "layout.aligned chain");
+}
+
+llvm::Expected<Descriptor> mlir::layout::traceDescriptor(Value desc) {
+  // Walk up to the base, then rebuild the chain from the base down.
+  SmallVector<TransformOp> chain;
+  Value cur = desc;
+  while (auto transform = cur.getDefiningOp<TransformOp>()) {
+    chain.push_back(transform);
+    cur = transform.getSource();
+  }
+  llvm::Expected<Descriptor> result = baseDescriptor(cur.getDefiningOp());
+  for (TransformOp op : llvm::reverse(chain)) {
+    if (!result)
+      return result;
+    FailureOr<Stage> entries =
+        buildStageEntries(op, /*emitErrors=*/false);
+    if (failed(entries))
+      return traceError("the descriptor's chain holds an invalid "
+                        "layout.transform");
+    result = result->transform(*entries);
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// OffsetOp, ValidOp
+//===----------------------------------------------------------------------===//
+
+/// Both index ops take one index per top dim.
+static LogicalResult verifyIndexCount(Operation *op, DescType type,
+                                      size_t numIndices) {
+  if (numIndices != type.getRank())
+    return op->emitOpError() << "expects " << type.getRank()
+                             << " indices (the rank of " << type << "), got "
+                             << numIndices;
+  return success();
+}
+
+LogicalResult OffsetOp::verify() {
+  return verifyIndexCount(*this, getDesc().getType(), getIndices().size());
+}
+
+LogicalResult ValidOp::verify() {
+  return verifyIndexCount(*this, getDesc().getType(), getIndices().size());
+}
+
+/// Evaluates a descriptor at constant indices, if the chain and all indices
+/// are known.
+static std::optional<Evaluation> evaluateConstant(Value desc,
+                                                  ArrayRef<Attribute> indices) {
+  SmallVector<int64_t> coord;
+  for (Attribute a : indices) {
+    auto i = dyn_cast_or_null<IntegerAttr>(a);
+    if (!i)
+      return std::nullopt;
+    coord.push_back(i.getInt());
+  }
+  llvm::Expected<Descriptor> d = traceDescriptor(desc);
+  if (!d) {
+    llvm::consumeError(d.takeError());
+    return std::nullopt;
+  }
+  if (coord.size() != d->getRank())
+    return std::nullopt;
+  return d->evaluate(coord);
+}
+
+OpFoldResult OffsetOp::fold(FoldAdaptor adaptor) {
+  std::optional<Evaluation> e =
+      evaluateConstant(getDesc(), adaptor.getIndices());
+  if (!e)
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()), e->offset);
+}
+
+OpFoldResult ValidOp::fold(FoldAdaptor adaptor) {
+  std::optional<Evaluation> e =
+      evaluateConstant(getDesc(), adaptor.getIndices());
+  if (!e)
+    return {};
+  return BoolAttr::get(getContext(), e->valid);
+}
+
+//===----------------------------------------------------------------------===//
+// ElementSpaceSizeOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ElementSpaceSizeOp::fold(FoldAdaptor) {
+  llvm::Expected<Descriptor> d = traceDescriptor(getDesc());
+  if (!d) {
+    llvm::consumeError(d.takeError());
+    return {};
+  }
+  return IntegerAttr::get(IndexType::get(getContext()),
+                          d->getElementSpaceSize());
+}
+
+//===----------------------------------------------------------------------===//
+// UpperOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult UpperOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  if (operands.empty())
+    return failure();
+  auto type = dyn_cast<DescType>(operands[0].getType());
+  if (!type)
+    return failure();
+  inferredReturnTypes.assign(type.getRank(), IndexType::get(context));
+  return success();
+}
+
+LogicalResult UpperOp::verify() {
+  // Where the chain is known, it must be invertible.
+  llvm::Expected<Descriptor> d = traceDescriptor(getDesc());
+  if (!d) {
+    llvm::consumeError(d.takeError());
+    return success();
+  }
+  if (llvm::Error e = d->checkInvertible())
+    return emitOpError() << "needs a descriptor that is injective on its "
+                            "valid domain, but "
+                         << llvm::toString(std::move(e));
+  return success();
+}
+
+LogicalResult UpperOp::fold(FoldAdaptor adaptor,
+                            SmallVectorImpl<OpFoldResult> &results) {
+  auto offset = dyn_cast_or_null<IntegerAttr>(adaptor.getOffset());
+  if (!offset)
+    return failure();
+  llvm::Expected<Descriptor> d = traceDescriptor(getDesc());
+  if (!d) {
+    llvm::consumeError(d.takeError());
+    return failure();
+  }
+  llvm::Expected<SmallVector<int64_t>> coord = d->upper(offset.getInt());
+  if (!coord) {
+    // Not invertible, or no coordinate lands there: leave it to runtime.
+    llvm::consumeError(coord.takeError());
+    return failure();
+  }
+  for (int64_t c : *coord)
+    results.push_back(IntegerAttr::get(IndexType::get(getContext()), c));
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "layout/Dialect/Layout/IR/LayoutOps.cpp.inc"

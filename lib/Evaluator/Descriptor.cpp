@@ -1,0 +1,379 @@
+//===- Descriptor.cpp - Tensor descriptors and their evaluator ------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Evaluator/Descriptor.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir::layout;
+using llvm::ArrayRef;
+using llvm::Error;
+using llvm::SmallVector;
+
+static Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
+}
+
+static std::string formatList(ArrayRef<int64_t> values,
+                              llvm::StringRef sep = ", ") {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(values, os, sep);
+  return s;
+}
+
+/// `#layout.kind<...> : [lower] -> [upper]`, as inside `layout.transform`.
+static std::string formatEntry(const StageEntry &entry) {
+  return llvm::formatv("{0} : [{1}] -> [{2}]", entry.transform.str(),
+                       formatList(entry.lowerDims), formatList(entry.upperDims))
+      .str();
+}
+
+//===----------------------------------------------------------------------===//
+// Construction
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<Descriptor>
+Descriptor::fromStrides(ArrayRef<int64_t> lengths, ArrayRef<int64_t> strides,
+                        int64_t elementSpaceSize, BaseKind kind,
+                        int64_t align) {
+  Descriptor d;
+  d.baseKind = kind;
+  d.baseAlign = align;
+  d.elementSpaceSize = elementSpaceSize;
+  d.baseLengths.assign(lengths.begin(), lengths.end());
+  d.baseStrides.assign(strides.begin(), strides.end());
+  d.topLengths = d.baseLengths;
+  return d;
+}
+
+/// Checks the lengths of a base descriptor.
+static Error checkBaseLengths(ArrayRef<int64_t> lengths) {
+  if (lengths.empty())
+    return makeError("'lengths' must not be empty");
+  for (auto [i, l] : llvm::enumerate(lengths))
+    if (l <= 0)
+      return makeError(
+          llvm::formatv("'lengths' entry {0} must be positive, got {1}", i, l));
+  return Error::success();
+}
+
+llvm::Expected<Descriptor> Descriptor::naive(ArrayRef<int64_t> lengths,
+                                             ArrayRef<int64_t> strides) {
+  if (Error e = checkBaseLengths(lengths))
+    return std::move(e);
+  if (strides.size() != lengths.size())
+    return makeError(llvm::formatv(
+        "'strides' has {0} entries but 'lengths' has {1}", strides.size(),
+        lengths.size()));
+  int64_t space = 1;
+  for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(lengths, strides))) {
+    auto [len, stride] = pair;
+    if (stride < 0)
+      return makeError(llvm::formatv(
+          "'strides' entry {0} must be non-negative, got {1}", i, stride));
+    std::optional<int64_t> term = checkedMul(len - 1, stride);
+    std::optional<int64_t> next = term ? checkedAdd(space, *term) : std::nullopt;
+    if (!next)
+      return makeError("element space size 1 + sum (len_i - 1) * stride_i "
+                       "overflows int64");
+    space = *next;
+  }
+  return fromStrides(lengths, strides, space, BaseKind::Naive, 0);
+}
+
+/// Row-major strides for `lengths` whose last row is `lastRow` elements long;
+/// returns the element space size, or an error on overflow.
+static llvm::Expected<int64_t> rowMajorStrides(ArrayRef<int64_t> lengths,
+                                               int64_t lastRow,
+                                               SmallVector<int64_t> &strides) {
+  strides.assign(lengths.size(), 1);
+  int64_t running = lastRow;
+  for (size_t i = lengths.size() - 1; i-- > 0;) {
+    strides[i] = running;
+    std::optional<int64_t> next = checkedMul(running, lengths[i]);
+    if (!next)
+      return makeError("element space size overflows int64");
+    running = *next;
+  }
+  return running;
+}
+
+llvm::Expected<Descriptor> Descriptor::packed(ArrayRef<int64_t> lengths) {
+  if (Error e = checkBaseLengths(lengths))
+    return std::move(e);
+  SmallVector<int64_t> strides;
+  llvm::Expected<int64_t> space =
+      rowMajorStrides(lengths, lengths.back(), strides);
+  if (!space)
+    return space.takeError();
+  return fromStrides(lengths, strides, *space, BaseKind::Packed, 0);
+}
+
+llvm::Expected<Descriptor> Descriptor::aligned(ArrayRef<int64_t> lengths,
+                                               int64_t align) {
+  if (Error e = checkBaseLengths(lengths))
+    return std::move(e);
+  if (align <= 0)
+    return makeError(llvm::formatv("'align' must be positive, got {0}", align));
+  int64_t last = lengths.back();
+  std::optional<int64_t> rounded = checkedAdd(last, align - 1);
+  if (!rounded)
+    return makeError("element space size overflows int64");
+  int64_t row = (*rounded / align) * align;
+  SmallVector<int64_t> strides;
+  llvm::Expected<int64_t> space = rowMajorStrides(lengths, row, strides);
+  if (!space)
+    return space.takeError();
+  return fromStrides(lengths, strides, *space, BaseKind::Aligned, align);
+}
+
+llvm::Expected<SmallVector<int64_t>>
+Descriptor::checkStage(ArrayRef<int64_t> oldLengths,
+                       ArrayRef<StageEntry> entries) {
+  int64_t oldRank = oldLengths.size();
+  SmallVector<int> consumedBy(oldRank, -1);
+  int64_t newRank = 0;
+  for (auto [j, entry] : llvm::enumerate(entries)) {
+    const Transform &t = entry.transform;
+    auto fail = [&, j = j](const llvm::Twine &msg) {
+      return makeError(llvm::formatv("transform {0} ({1}) ", j, t.str()) + msg);
+    };
+    if (Error e = t.verify())
+      return fail(llvm::toString(std::move(e)));
+    if (entry.lowerDims.size() != t.getNumLowerDims())
+      return fail(llvm::formatv(
+          "consumes {0} old top dimension(s), but {1} are listed",
+          t.getNumLowerDims(), entry.lowerDims.size()));
+    if (entry.upperDims.size() != t.getNumUpperDims())
+      return fail(llvm::formatv(
+          "produces {0} new top dimension(s), but {1} are listed",
+          t.getNumUpperDims(), entry.upperDims.size()));
+    for (int64_t d : entry.lowerDims) {
+      if (d < 0 || d >= oldRank)
+        return makeError(llvm::formatv(
+            "old top dimension {0} is out of range: the descriptor has rank "
+            "{1}",
+            d, oldRank));
+      if (consumedBy[d] >= 0)
+        return makeError(
+            llvm::formatv("old top dimension {0} is consumed twice (by "
+                          "transforms {1} and {2})",
+                          d, consumedBy[d], j));
+      consumedBy[d] = j;
+    }
+    newRank += entry.upperDims.size();
+  }
+  for (int64_t d = 0; d < oldRank; ++d)
+    if (consumedBy[d] < 0)
+      return makeError(llvm::formatv(
+          "old top dimension {0} is not consumed (keep it with "
+          "#layout.pass_through<{1}>)",
+          d, oldLengths[d]));
+  if (newRank == 0)
+    return makeError("the stage leaves no top dimension (a descriptor has "
+                     "rank >= 1)");
+
+  SmallVector<int64_t> newLengths(newRank, 0);
+  SmallVector<bool> produced(newRank, false);
+  for (auto [j, entry] : llvm::enumerate(entries)) {
+    SmallVector<int64_t> lowerLengths;
+    for (int64_t d : entry.lowerDims)
+      lowerLengths.push_back(oldLengths[d]);
+    if (Error e = entry.transform.checkLowerLengths(lowerLengths))
+      return makeError(llvm::formatv("transform {0} ({1}) ", j,
+                                     entry.transform.str()) +
+                       llvm::toString(std::move(e)));
+    SmallVector<int64_t> upperLengths = entry.transform.getUpperLengths();
+    for (auto [d, len] : llvm::zip_equal(entry.upperDims, upperLengths)) {
+      if (d < 0 || d >= newRank)
+        return makeError(llvm::formatv(
+            "new top dimension {0} is out of range: the new top dimensions "
+            "must be exactly 0..{1}",
+            d, newRank - 1));
+      if (produced[d])
+        return makeError(
+            llvm::formatv("new top dimension {0} is produced twice", d));
+      produced[d] = true;
+      newLengths[d] = len;
+    }
+  }
+  return newLengths;
+}
+
+llvm::Expected<Descriptor>
+Descriptor::transform(ArrayRef<StageEntry> entries) const {
+  llvm::Expected<SmallVector<int64_t>> newLengths =
+      checkStage(topLengths, entries);
+  if (!newLengths)
+    return newLengths.takeError();
+  Descriptor result = *this;
+  result.stages.emplace_back(entries.begin(), entries.end());
+  result.topLengths.assign(newLengths->begin(), newLengths->end());
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+/// The number of old top dims a stage consumes (each exactly once).
+static size_t stageInputRank(ArrayRef<StageEntry> stage) {
+  size_t n = 0;
+  for (const StageEntry &e : stage)
+    n += e.lowerDims.size();
+  return n;
+}
+
+Evaluation Descriptor::evaluate(ArrayRef<int64_t> top) const {
+  if (top.size() != topLengths.size())
+    return {0, false};
+  SmallVector<int64_t, 8> cur(top.begin(), top.end()), next;
+  SmallVector<int64_t, 8> up, lo;
+  bool valid = true;
+  for (const auto &stage : llvm::reverse(stages)) {
+    next.assign(stageInputRank(stage), 0);
+    for (const StageEntry &e : stage) {
+      up.clear();
+      for (int64_t d : e.upperDims)
+        up.push_back(cur[d]);
+      lo.assign(e.lowerDims.size(), 0);
+      valid &= e.transform.calculateLowerIndex(up, lo);
+      for (auto [d, v] : llvm::zip_equal(e.lowerDims, lo))
+        next[d] = v;
+    }
+    std::swap(cur, next);
+  }
+  int64_t offset = 0;
+  for (auto [i, s] : llvm::zip_equal(cur, baseStrides))
+    offset = wrappingAdd(offset, wrappingMul(i, s));
+  return {offset, valid};
+}
+
+//===----------------------------------------------------------------------===//
+// Inverse
+//===----------------------------------------------------------------------===//
+
+Error Descriptor::checkInvertible() const {
+  if (Error e = Transform::embed(baseLengths, baseStrides).checkInvertible())
+    return makeError(llvm::formatv("the base strides [{0}] for lengths [{1}] "
+                                   "are not injective: ",
+                                   formatList(baseStrides),
+                                   formatList(baseLengths)) +
+                     llvm::toString(std::move(e)));
+  for (auto [i, stage] : llvm::enumerate(stages))
+    for (const StageEntry &entry : stage)
+      if (Error e = entry.transform.checkInvertible())
+        return makeError(llvm::formatv("stage {0}, {1} ", i + 1,
+                                       formatEntry(entry)) +
+                         llvm::toString(std::move(e)));
+  return Error::success();
+}
+
+llvm::Expected<SmallVector<int64_t>> Descriptor::upper(int64_t offset) const {
+  if (Error e = checkInvertible())
+    return std::move(e);
+  auto noPreimage = [&]() {
+    return makeError(llvm::formatv(
+        "offset {0} is not the offset of any valid top coordinate", offset));
+  };
+  if (offset < 0 || offset >= elementSpaceSize)
+    return makeError(llvm::formatv(
+        "offset {0} is outside the element space [0, {1})", offset,
+        elementSpaceSize));
+
+  // The base: invert the naive embed.
+  SmallVector<int64_t, 8> cur(baseLengths.size(), 0);
+  int64_t buffer[1] = {offset};
+  if (!Transform::embed(baseLengths, baseStrides)
+           .calculateUpperIndex(buffer, cur, {elementSpaceSize}))
+    return noPreimage();
+  SmallVector<int64_t, 8> curLengths(baseLengths.begin(), baseLengths.end());
+  auto inBounds = [](ArrayRef<int64_t> coord, ArrayRef<int64_t> lengths) {
+    for (auto [c, l] : llvm::zip_equal(coord, lengths))
+      if (c < 0 || c >= l)
+        return false;
+    return true;
+  };
+  if (!inBounds(cur, curLengths))
+    return noPreimage();
+
+  // Each stage, from the base up.
+  SmallVector<int64_t, 8> next, nextLengths, lo, loLengths, up;
+  for (const auto &stage : stages) {
+    size_t newRank = 0;
+    for (const StageEntry &e : stage)
+      newRank += e.upperDims.size();
+    next.assign(newRank, 0);
+    nextLengths.assign(newRank, 0);
+    for (const StageEntry &e : stage) {
+      lo.clear();
+      loLengths.clear();
+      for (int64_t d : e.lowerDims) {
+        lo.push_back(cur[d]);
+        loLengths.push_back(curLengths[d]);
+      }
+      up.assign(e.upperDims.size(), 0);
+      if (!e.transform.calculateUpperIndex(lo, up, loLengths))
+        return noPreimage();
+      SmallVector<int64_t> upLengths = e.transform.getUpperLengths();
+      for (auto [d, v, l] : llvm::zip_equal(e.upperDims, up, upLengths)) {
+        next[d] = v;
+        nextLengths[d] = l;
+      }
+    }
+    if (!inBounds(next, nextLengths))
+      return noPreimage();
+    std::swap(cur, next);
+    std::swap(curLengths, nextLengths);
+  }
+
+  // The inverse of each piece is exact only where the coordinate has a
+  // preimage; one forward evaluation confirms it.
+  Evaluation check = evaluate(cur);
+  if (!check.valid || check.offset != offset)
+    return noPreimage();
+  return SmallVector<int64_t>(cur.begin(), cur.end());
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+std::string Descriptor::str() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto typeStr = [](ArrayRef<int64_t> lengths) {
+    return "!layout.desc<" + formatList(lengths, "x") + ">";
+  };
+  switch (baseKind) {
+  case BaseKind::Naive:
+    os << "%d0 = layout.naive [" << formatList(baseLengths) << "] strides ["
+       << formatList(baseStrides) << "]";
+    break;
+  case BaseKind::Packed:
+    os << "%d0 = layout.packed [" << formatList(baseLengths) << "]";
+    break;
+  case BaseKind::Aligned:
+    os << "%d0 = layout.aligned [" << formatList(baseLengths) << "] align "
+       << baseAlign;
+    break;
+  }
+  SmallVector<int64_t> lengths(baseLengths.begin(), baseLengths.end());
+  os << " : " << typeStr(lengths);
+  for (auto [i, stage] : llvm::enumerate(stages)) {
+    SmallVector<int64_t> newLengths = *checkStage(lengths, stage);
+    os << "\n%d" << i + 1 << " = layout.transform %d" << i << " [";
+    llvm::interleaveComma(stage, os, [&](const StageEntry &e) {
+      os << formatEntry(e);
+    });
+    os << "] : " << typeStr(lengths) << " -> " << typeStr(newLengths);
+    lengths = newLengths;
+  }
+  return s;
+}

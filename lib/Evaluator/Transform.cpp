@@ -1,0 +1,872 @@
+//===- Transform.cpp - Coordinate transforms of the layout dialect --------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Evaluator/Transform.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace mlir::layout;
+using llvm::ArrayRef;
+using llvm::Error;
+using llvm::SmallVector;
+
+//===----------------------------------------------------------------------===//
+// Arithmetic helpers
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::layout::wrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                              static_cast<uint64_t>(b));
+}
+int64_t mlir::layout::wrappingSub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) -
+                              static_cast<uint64_t>(b));
+}
+int64_t mlir::layout::wrappingMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) *
+                              static_cast<uint64_t>(b));
+}
+int64_t mlir::layout::floorDiv(int64_t a, int64_t b) {
+  // INT64_MIN / -1 cannot happen: b > 0.
+  int64_t q = a / b;
+  if ((a % b != 0) && (a < 0))
+    --q;
+  return q;
+}
+int64_t mlir::layout::floorMod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  return r < 0 ? r + b : r;
+}
+std::optional<int64_t> mlir::layout::checkedAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    return std::nullopt;
+  return r;
+}
+std::optional<int64_t> mlir::layout::checkedMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    return std::nullopt;
+  return r;
+}
+
+llvm::StringRef mlir::layout::stringifyTransformKind(TransformKind kind) {
+  switch (kind) {
+  case TransformKind::PassThrough:
+    return "pass_through";
+  case TransformKind::Pad:
+    return "pad";
+  case TransformKind::LeftPad:
+    return "left_pad";
+  case TransformKind::RightPad:
+    return "right_pad";
+  case TransformKind::Embed:
+    return "embed";
+  case TransformKind::Merge:
+    return "merge";
+  case TransformKind::Unmerge:
+    return "unmerge";
+  case TransformKind::Replicate:
+    return "replicate";
+  case TransformKind::Freeze:
+    return "freeze";
+  case TransformKind::Offset:
+    return "offset";
+  case TransformKind::Slice:
+    return "slice";
+  case TransformKind::Modulo:
+    return "modulo";
+  case TransformKind::Xor:
+    return "xor";
+  case TransformKind::Rotate:
+    return "rotate";
+  case TransformKind::Swizzle:
+    return "swizzle";
+  case TransformKind::Sunder:
+    return "sunder";
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+static Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
+}
+
+/// Product of `values`, or std::nullopt on overflow.
+static std::optional<int64_t> checkedProduct(ArrayRef<int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values) {
+    std::optional<int64_t> next = checkedMul(p, v);
+    if (!next)
+      return std::nullopt;
+    p = *next;
+  }
+  return p;
+}
+
+/// Sum of `values`, or std::nullopt on overflow.
+static std::optional<int64_t> checkedSum(ArrayRef<int64_t> values) {
+  int64_t s = 0;
+  for (int64_t v : values) {
+    std::optional<int64_t> next = checkedAdd(s, v);
+    if (!next)
+      return std::nullopt;
+    s = *next;
+  }
+  return s;
+}
+
+/// 1 + sum (U_i - 1) * c_i: the lower length an embed spans.
+static std::optional<int64_t> embedSpan(ArrayRef<int64_t> upperLengths,
+                                        ArrayRef<int64_t> coefficients) {
+  int64_t span = 1;
+  for (auto [u, c] : llvm::zip_equal(upperLengths, coefficients)) {
+    std::optional<int64_t> term = checkedMul(u - 1, c);
+    if (!term)
+      return std::nullopt;
+    std::optional<int64_t> next = checkedAdd(span, *term);
+    if (!next)
+      return std::nullopt;
+    span = *next;
+  }
+  return span;
+}
+
+/// CuTe's swizzle as the contract writes it:
+/// `u xor ((u >> S) & (((1 << B) - 1) << M))`, a negative S shifting left.
+static int64_t applySwizzle(int64_t u, int64_t bits, int64_t base,
+                            int64_t shift) {
+  uint64_t x = static_cast<uint64_t>(u);
+  uint64_t shifted;
+  if (shift >= 0)
+    shifted = shift >= 64 ? 0 : static_cast<uint64_t>(u >> shift);
+  else
+    shifted = -shift >= 64 ? 0 : x << -shift;
+  uint64_t mask = ((uint64_t(1) << bits) - 1) << base;
+  return static_cast<int64_t>(x ^ (shifted & mask));
+}
+
+static std::string formatList(ArrayRef<int64_t> values) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Construction
+//===----------------------------------------------------------------------===//
+
+Transform Transform::passThrough(int64_t length) {
+  Transform t(TransformKind::PassThrough);
+  t.lengths = {length};
+  return t;
+}
+Transform Transform::pad(int64_t length, int64_t left, int64_t right) {
+  Transform t(TransformKind::Pad);
+  t.lengths = {length};
+  t.params = {left, right, 0};
+  return t;
+}
+Transform Transform::leftPad(int64_t length, int64_t left) {
+  Transform t(TransformKind::LeftPad);
+  t.lengths = {length};
+  t.params = {left, 0, 0};
+  return t;
+}
+Transform Transform::rightPad(int64_t length, int64_t right) {
+  Transform t(TransformKind::RightPad);
+  t.lengths = {length};
+  t.params = {right, 0, 0};
+  return t;
+}
+Transform Transform::embed(ArrayRef<int64_t> upperLengths,
+                           ArrayRef<int64_t> coefficients) {
+  Transform t(TransformKind::Embed);
+  t.lengths.assign(upperLengths.begin(), upperLengths.end());
+  t.coefficients.assign(coefficients.begin(), coefficients.end());
+  return t;
+}
+Transform Transform::merge(ArrayRef<int64_t> lowerLengths) {
+  Transform t(TransformKind::Merge);
+  t.lengths.assign(lowerLengths.begin(), lowerLengths.end());
+  return t;
+}
+Transform Transform::unmerge(ArrayRef<int64_t> upperLengths) {
+  Transform t(TransformKind::Unmerge);
+  t.lengths.assign(upperLengths.begin(), upperLengths.end());
+  return t;
+}
+Transform Transform::replicate(ArrayRef<int64_t> upperLengths) {
+  Transform t(TransformKind::Replicate);
+  t.lengths.assign(upperLengths.begin(), upperLengths.end());
+  return t;
+}
+Transform Transform::freeze(int64_t value) {
+  Transform t(TransformKind::Freeze);
+  t.params = {value, 0, 0};
+  return t;
+}
+Transform Transform::offset(int64_t upperLength, int64_t offset) {
+  Transform t(TransformKind::Offset);
+  t.lengths = {upperLength};
+  t.params = {offset, 0, 0};
+  return t;
+}
+Transform Transform::slice(int64_t length, int64_t begin, int64_t end) {
+  Transform t(TransformKind::Slice);
+  t.lengths = {length};
+  t.params = {begin, end, 0};
+  return t;
+}
+Transform Transform::modulo(int64_t modulus, int64_t upperLength) {
+  Transform t(TransformKind::Modulo);
+  t.lengths = {upperLength};
+  t.params = {modulus, 0, 0};
+  return t;
+}
+Transform Transform::xorTransform(ArrayRef<int64_t> lengths) {
+  Transform t(TransformKind::Xor);
+  t.lengths.assign(lengths.begin(), lengths.end());
+  return t;
+}
+Transform Transform::rotate(ArrayRef<int64_t> lengths) {
+  Transform t(TransformKind::Rotate);
+  t.lengths.assign(lengths.begin(), lengths.end());
+  return t;
+}
+Transform Transform::swizzle(int64_t bits, int64_t base, int64_t shift,
+                             int64_t length) {
+  Transform t(TransformKind::Swizzle);
+  t.lengths = {length};
+  t.params = {bits, base, shift};
+  return t;
+}
+Transform Transform::sunder(ArrayRef<int64_t> pieces) {
+  Transform t(TransformKind::Sunder);
+  t.lengths.assign(pieces.begin(), pieces.end());
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Verification
+//===----------------------------------------------------------------------===//
+
+/// Checks that `value` (the parameter `name`) is positive.
+static Error checkPositive(llvm::StringRef name, int64_t value) {
+  if (value <= 0)
+    return makeError(llvm::formatv("'{0}' must be positive, got {1}", name,
+                                   value));
+  return Error::success();
+}
+static Error checkNonNegative(llvm::StringRef name, int64_t value) {
+  if (value < 0)
+    return makeError(llvm::formatv("'{0}' must be non-negative, got {1}", name,
+                                   value));
+  return Error::success();
+}
+/// Checks a non-empty list of positive lengths.
+static Error checkLengthList(llvm::StringRef name, ArrayRef<int64_t> values) {
+  if (values.empty())
+    return makeError(llvm::formatv("'{0}' must not be empty", name));
+  for (auto [i, v] : llvm::enumerate(values))
+    if (v <= 0)
+      return makeError(llvm::formatv("'{0}' entry {1} must be positive, got {2}",
+                                     name, i, v));
+  return Error::success();
+}
+static Error overflowError(llvm::StringRef what) {
+  return makeError(llvm::formatv("{0} overflows int64", what));
+}
+
+Error Transform::verify() const {
+  switch (kind) {
+  case TransformKind::PassThrough:
+    return checkPositive("length", lengths[0]);
+  case TransformKind::Pad: {
+    if (Error e = checkPositive("length", lengths[0]))
+      return e;
+    if (Error e = checkNonNegative("left", params[0]))
+      return e;
+    if (Error e = checkNonNegative("right", params[1]))
+      return e;
+    if (!checkedSum({params[0], lengths[0], params[1]}))
+      return overflowError("upper length left + length + right");
+    return Error::success();
+  }
+  case TransformKind::LeftPad:
+  case TransformKind::RightPad: {
+    if (Error e = checkPositive("length", lengths[0]))
+      return e;
+    llvm::StringRef name = kind == TransformKind::LeftPad ? "left" : "right";
+    if (Error e = checkNonNegative(name, params[0]))
+      return e;
+    if (!checkedAdd(lengths[0], params[0]))
+      return overflowError(llvm::formatv("upper length length + {0}", name).str());
+    return Error::success();
+  }
+  case TransformKind::Embed: {
+    if (Error e = checkLengthList("upper_lengths", lengths))
+      return e;
+    if (coefficients.size() != lengths.size())
+      return makeError(llvm::formatv(
+          "'coefficients' has {0} entries but 'upper_lengths' has {1}",
+          coefficients.size(), lengths.size()));
+    for (auto [i, c] : llvm::enumerate(coefficients))
+      if (c < 0)
+        return makeError(llvm::formatv(
+            "'coefficients' entry {0} must be non-negative, got {1}", i, c));
+    if (!embedSpan(lengths, coefficients))
+      return overflowError("lower span 1 + sum (U_i - 1) * c_i");
+    return Error::success();
+  }
+  case TransformKind::Merge:
+  case TransformKind::Unmerge: {
+    llvm::StringRef name =
+        kind == TransformKind::Merge ? "lower_lengths" : "upper_lengths";
+    if (Error e = checkLengthList(name, lengths))
+      return e;
+    if (!checkedProduct(lengths))
+      return overflowError(llvm::formatv("product of '{0}'", name).str());
+    return Error::success();
+  }
+  case TransformKind::Replicate:
+    if (Error e = checkLengthList("upper_lengths", lengths))
+      return e;
+    if (!checkedProduct(lengths))
+      return overflowError("product of 'upper_lengths'");
+    return Error::success();
+  case TransformKind::Freeze:
+    return checkNonNegative("value", params[0]);
+  case TransformKind::Offset: {
+    if (Error e = checkPositive("upper_length", lengths[0]))
+      return e;
+    if (Error e = checkNonNegative("offset", params[0]))
+      return e;
+    if (!checkedAdd(lengths[0], params[0]))
+      return overflowError("upper_length + offset");
+    return Error::success();
+  }
+  case TransformKind::Slice: {
+    int64_t length = lengths[0], begin = params[0], end = params[1];
+    if (Error e = checkPositive("length", length))
+      return e;
+    if (Error e = checkNonNegative("begin", begin))
+      return e;
+    if (begin > end)
+      return makeError(llvm::formatv(
+          "'begin' ({0}) must not be greater than 'end' ({1})", begin, end));
+    if (begin == end)
+      return makeError(llvm::formatv(
+          "'begin' and 'end' are both {0}: the slice would be empty", begin));
+    if (end > length)
+      return makeError(llvm::formatv(
+          "'end' ({0}) must not exceed the length ({1})", end, length));
+    return Error::success();
+  }
+  case TransformKind::Modulo:
+    if (Error e = checkPositive("modulus", params[0]))
+      return e;
+    return checkPositive("upper_length", lengths[0]);
+  case TransformKind::Xor:
+  case TransformKind::Rotate: {
+    if (lengths.size() != 2)
+      return makeError(llvm::formatv(
+          "'lengths' must have exactly 2 entries [L0, L1], got {0}",
+          lengths.size()));
+    if (Error e = checkLengthList("lengths", lengths))
+      return e;
+    if (kind == TransformKind::Xor && !llvm::isPowerOf2_64(lengths[1]))
+      return makeError(llvm::formatv(
+          "L1 ({0}) must be a power of two, otherwise u1 xor (u0 mod L1) "
+          "leaves [0, L1) and the transform is not a bijection",
+          lengths[1]));
+    if (!checkedMul(lengths[0], lengths[1]))
+      return overflowError("L0 * L1");
+    return Error::success();
+  }
+  case TransformKind::Swizzle: {
+    int64_t bits = params[0], base = params[1], shift = params[2];
+    int64_t length = lengths[0];
+    if (Error e = checkNonNegative("B", bits))
+      return e;
+    if (Error e = checkNonNegative("M", base))
+      return e;
+    if (Error e = checkPositive("L", length))
+      return e;
+    int64_t absShift = shift < 0 ? -shift : shift;
+    if (shift == INT64_MIN || absShift < bits)
+      return makeError(llvm::formatv(
+          "|S| ({0}) must be at least B ({1}): the source and target bits "
+          "overlap and the swizzle is not a bijection",
+          shift, bits));
+    if (bits + base >= 62 || absShift >= 62)
+      return makeError(llvm::formatv(
+          "B + M ({0}) and |S| ({1}) must be below 62", bits + base, absShift));
+    int64_t block = int64_t(1) << (bits + base);
+    if (length % block != 0)
+      return makeError(llvm::formatv(
+          "the swizzled bits exceed L: L ({0}) must be a multiple of "
+          "2^(B + M) = {1}",
+          length, block));
+    return Error::success();
+  }
+  case TransformKind::Sunder:
+    if (Error e = checkLengthList("pieces", lengths))
+      return e;
+    if (!checkedSum(lengths))
+      return overflowError("sum of 'pieces'");
+    return Error::success();
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+unsigned Transform::getNumLowerDims() const {
+  switch (kind) {
+  case TransformKind::Merge:
+    return lengths.size();
+  case TransformKind::Replicate:
+    return 0;
+  case TransformKind::Xor:
+  case TransformKind::Rotate:
+    return 2;
+  default:
+    return 1;
+  }
+}
+
+unsigned Transform::getNumUpperDims() const {
+  switch (kind) {
+  case TransformKind::Embed:
+  case TransformKind::Unmerge:
+  case TransformKind::Replicate:
+    return lengths.size();
+  case TransformKind::Freeze:
+    return 0;
+  case TransformKind::Xor:
+  case TransformKind::Rotate:
+    return 2;
+  case TransformKind::Sunder:
+    return lengths.size() + 1;
+  default:
+    return 1;
+  }
+}
+
+SmallVector<int64_t> Transform::getUpperLengths() const {
+  switch (kind) {
+  case TransformKind::PassThrough:
+  case TransformKind::Offset:
+  case TransformKind::Modulo:
+  case TransformKind::Swizzle:
+    return {lengths[0]};
+  case TransformKind::Pad:
+    return {params[0] + lengths[0] + params[1]};
+  case TransformKind::LeftPad:
+  case TransformKind::RightPad:
+    return {lengths[0] + params[0]};
+  case TransformKind::Embed:
+  case TransformKind::Unmerge:
+  case TransformKind::Replicate:
+  case TransformKind::Xor:
+  case TransformKind::Rotate:
+    return SmallVector<int64_t>(lengths.begin(), lengths.end());
+  case TransformKind::Merge:
+    return {*checkedProduct(lengths)};
+  case TransformKind::Freeze:
+    return {};
+  case TransformKind::Slice:
+    return {params[1] - params[0]};
+  case TransformKind::Sunder: {
+    SmallVector<int64_t> result(lengths.begin(), lengths.end());
+    result.push_back(lengths.size());
+    return result;
+  }
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+Error Transform::checkLowerLengths(ArrayRef<int64_t> lowerLengths) const {
+  auto expectEqual = [&](int64_t expected, int64_t actual,
+                         llvm::StringRef what) -> Error {
+    if (expected == actual)
+      return Error::success();
+    return makeError(llvm::formatv(
+        "lower length must equal {0} ({1}), but the consumed dimension has "
+        "length {2}",
+        what, expected, actual));
+  };
+  switch (kind) {
+  case TransformKind::PassThrough:
+  case TransformKind::Pad:
+  case TransformKind::LeftPad:
+  case TransformKind::RightPad:
+  case TransformKind::Slice:
+  case TransformKind::Swizzle:
+    return expectEqual(lengths[0], lowerLengths[0], "the transform's length");
+  case TransformKind::Unmerge:
+    return expectEqual(*checkedProduct(lengths), lowerLengths[0],
+                       "the product of the upper lengths");
+  case TransformKind::Sunder:
+    return expectEqual(*checkedSum(lengths), lowerLengths[0],
+                       "the sum of the pieces");
+  case TransformKind::Merge:
+  case TransformKind::Xor:
+  case TransformKind::Rotate:
+    for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(lengths, lowerLengths)))
+      if (std::get<0>(pair) != std::get<1>(pair))
+        return makeError(llvm::formatv(
+            "lower length {0} must equal {1}, but the consumed dimension has "
+            "length {2}",
+            i, std::get<0>(pair), std::get<1>(pair)));
+    return Error::success();
+  case TransformKind::Embed: {
+    int64_t span = *embedSpan(lengths, coefficients);
+    if (span > lowerLengths[0])
+      return makeError(llvm::formatv(
+          "spans 1 + sum (U_i - 1) * c_i = {0} elements, more than the "
+          "consumed dimension's length {1}",
+          span, lowerLengths[0]));
+    return Error::success();
+  }
+  case TransformKind::Offset:
+    if (lengths[0] + params[0] > lowerLengths[0])
+      return makeError(llvm::formatv(
+          "upper_length + offset = {0} exceeds the consumed dimension's "
+          "length {1}",
+          lengths[0] + params[0], lowerLengths[0]));
+    return Error::success();
+  case TransformKind::Modulo:
+    if (params[0] > lowerLengths[0])
+      return makeError(llvm::formatv(
+          "modulus {0} exceeds the consumed dimension's length {1}", params[0],
+          lowerLengths[0]));
+    return Error::success();
+  case TransformKind::Freeze:
+    if (params[0] >= lowerLengths[0])
+      return makeError(llvm::formatv(
+          "value {0} is outside the consumed dimension's range [0, {1})",
+          params[0], lowerLengths[0]));
+    return Error::success();
+  case TransformKind::Replicate:
+    return Error::success();
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+bool Transform::calculateLowerIndex(ArrayRef<int64_t> upper,
+                                    llvm::MutableArrayRef<int64_t> lower) const {
+  switch (kind) {
+  case TransformKind::PassThrough:
+    lower[0] = upper[0];
+    return true;
+  case TransformKind::Pad:
+    lower[0] = wrappingSub(upper[0], params[0]);
+    return upper[0] >= params[0] && lower[0] < lengths[0];
+  case TransformKind::LeftPad:
+    lower[0] = wrappingSub(upper[0], params[0]);
+    return upper[0] >= params[0];
+  case TransformKind::RightPad:
+    lower[0] = upper[0];
+    return upper[0] < lengths[0];
+  case TransformKind::Embed: {
+    int64_t l = 0;
+    for (auto [u, c] : llvm::zip_equal(upper, coefficients))
+      l = wrappingAdd(l, wrappingMul(u, c));
+    lower[0] = l;
+    return true;
+  }
+  case TransformKind::Merge: {
+    // Mixed-radix split; the most significant digit is not reduced.
+    int64_t rest = upper[0];
+    for (size_t i = lengths.size(); i-- > 1;) {
+      lower[i] = floorMod(rest, lengths[i]);
+      rest = floorDiv(rest, lengths[i]);
+    }
+    lower[0] = rest;
+    return true;
+  }
+  case TransformKind::Unmerge: {
+    int64_t l = 0;
+    for (auto [u, len] : llvm::zip_equal(upper, lengths))
+      l = wrappingAdd(wrappingMul(l, len), u);
+    lower[0] = l;
+    return true;
+  }
+  case TransformKind::Replicate:
+    return true;
+  case TransformKind::Freeze:
+    lower[0] = params[0];
+    return true;
+  case TransformKind::Offset:
+    lower[0] = wrappingAdd(upper[0], params[0]);
+    return true;
+  case TransformKind::Slice:
+    lower[0] = wrappingAdd(upper[0], params[0]);
+    return true;
+  case TransformKind::Modulo:
+    lower[0] = floorMod(upper[0], params[0]);
+    return true;
+  case TransformKind::Xor:
+    lower[0] = upper[0];
+    lower[1] = upper[1] ^ floorMod(upper[0], lengths[1]);
+    return true;
+  case TransformKind::Rotate:
+    lower[0] = upper[0];
+    lower[1] = floorMod(wrappingAdd(upper[1], upper[0]), lengths[1]);
+    return true;
+  case TransformKind::Swizzle:
+    lower[0] = applySwizzle(upper[0], params[0], params[1], params[2]);
+    return true;
+  case TransformKind::Sunder: {
+    int64_t k = lengths.size();
+    int64_t s = upper[k];
+    if (s < 0 || s >= k) {
+      lower[0] = 0;
+      return false;
+    }
+    int64_t prefix = 0;
+    for (int64_t j = 0; j < s; ++j)
+      prefix += lengths[j];
+    lower[0] = wrappingAdd(upper[s], prefix);
+    return upper[s] >= 0 && upper[s] < lengths[s];
+  }
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+Error Transform::checkInvertible() const {
+  switch (kind) {
+  case TransformKind::Replicate:
+    if (llvm::all_of(lengths, [](int64_t l) { return l == 1; }))
+      return Error::success();
+    return makeError("is not injective: every upper coordinate maps to the "
+                     "same (empty) lower coordinate");
+  case TransformKind::Modulo:
+    if (params[0] >= lengths[0])
+      return Error::success();
+    return makeError(llvm::formatv(
+        "is not injective: the modulus {0} is smaller than the upper length "
+        "{1}, so u and u + {0} collide",
+        params[0], lengths[0]));
+  case TransformKind::Embed: {
+    // Injective when, in increasing order of coefficient, each coefficient
+    // exceeds the span of the smaller ones (the dims are "nested").
+    SmallVector<unsigned> order;
+    for (unsigned i = 0; i < lengths.size(); ++i)
+      if (lengths[i] > 1)
+        order.push_back(i);
+    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+      return coefficients[a] < coefficients[b];
+    });
+    int64_t span = 1;
+    for (unsigned i : order) {
+      if (coefficients[i] < span)
+        return makeError(llvm::formatv(
+            "is not injective (or not nested): coefficient {0} of upper "
+            "dimension {1} is smaller than {2}, the span of the dimensions "
+            "with smaller coefficients, so the dimensions overlap",
+            coefficients[i], i, span));
+      span += (lengths[i] - 1) * coefficients[i];
+    }
+    return Error::success();
+  }
+  default:
+    return Error::success();
+  }
+}
+
+bool Transform::calculateUpperIndex(ArrayRef<int64_t> lower,
+                                    llvm::MutableArrayRef<int64_t> upper,
+                                    ArrayRef<int64_t> lowerLengths) const {
+  switch (kind) {
+  case TransformKind::PassThrough:
+  case TransformKind::RightPad:
+    upper[0] = lower[0];
+    return true;
+  case TransformKind::Pad:
+  case TransformKind::LeftPad:
+    upper[0] = wrappingAdd(lower[0], params[0]);
+    return true;
+  case TransformKind::Embed: {
+    SmallVector<unsigned> order;
+    for (unsigned i = 0; i < lengths.size(); ++i) {
+      upper[i] = 0;
+      if (lengths[i] > 1)
+        order.push_back(i);
+    }
+    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+      return coefficients[a] > coefficients[b];
+    });
+    int64_t rest = lower[0];
+    if (rest < 0)
+      return false;
+    for (unsigned i : order) {
+      if (coefficients[i] <= 0)
+        return false; // Not invertible; checkInvertible() says why.
+      upper[i] = rest / coefficients[i];
+      rest -= upper[i] * coefficients[i];
+    }
+    return rest == 0;
+  }
+  case TransformKind::Merge: {
+    int64_t u = 0;
+    for (auto [l, len] : llvm::zip_equal(lower, lengths))
+      u = wrappingAdd(wrappingMul(u, len), l);
+    upper[0] = u;
+    return true;
+  }
+  case TransformKind::Unmerge: {
+    int64_t rest = lower[0];
+    for (size_t i = lengths.size(); i-- > 1;) {
+      upper[i] = floorMod(rest, lengths[i]);
+      rest = floorDiv(rest, lengths[i]);
+    }
+    upper[0] = rest;
+    return true;
+  }
+  case TransformKind::Replicate:
+    for (int64_t &u : upper)
+      u = 0;
+    return true;
+  case TransformKind::Freeze:
+    return lower[0] == params[0];
+  case TransformKind::Offset:
+    upper[0] = wrappingSub(lower[0], params[0]);
+    return true;
+  case TransformKind::Slice:
+    upper[0] = wrappingSub(lower[0], params[0]);
+    return true;
+  case TransformKind::Modulo:
+    upper[0] = lower[0];
+    return true;
+  case TransformKind::Xor:
+    upper[0] = lower[0];
+    upper[1] = lower[1] ^ floorMod(lower[0], lengths[1]);
+    return true;
+  case TransformKind::Rotate:
+    upper[0] = lower[0];
+    upper[1] = floorMod(wrappingSub(lower[1], lower[0]), lengths[1]);
+    return true;
+  case TransformKind::Swizzle:
+    // The swizzle is an involution (source and target bits are disjoint).
+    upper[0] = applySwizzle(lower[0], params[0], params[1], params[2]);
+    return true;
+  case TransformKind::Sunder: {
+    int64_t rest = lower[0];
+    if (rest < 0)
+      return false;
+    int64_t k = lengths.size();
+    for (int64_t j = 0; j <= k; ++j)
+      upper[j] = 0;
+    for (int64_t s = 0; s < k; ++s) {
+      if (rest < lengths[s]) {
+        upper[s] = rest;
+        upper[k] = s;
+        return true;
+      }
+      rest -= lengths[s];
+    }
+    return false;
+  }
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+bool Transform::isIdentity() const {
+  switch (kind) {
+  case TransformKind::PassThrough:
+    return true;
+  case TransformKind::Pad:
+    return params[0] == 0 && params[1] == 0;
+  case TransformKind::LeftPad:
+  case TransformKind::RightPad:
+  case TransformKind::Offset:
+    return params[0] == 0;
+  case TransformKind::Slice:
+    return params[0] == 0;
+  case TransformKind::Modulo:
+    return params[0] >= lengths[0];
+  case TransformKind::Xor:
+  case TransformKind::Rotate:
+    return lengths[1] == 1;
+  case TransformKind::Swizzle:
+    return params[0] == 0;
+  case TransformKind::Embed:
+    return lengths.size() == 1 && (coefficients[0] == 1 || lengths[0] == 1);
+  case TransformKind::Merge:
+  case TransformKind::Unmerge:
+    return lengths.size() == 1;
+  case TransformKind::Replicate:
+  case TransformKind::Freeze:
+  case TransformKind::Sunder:
+    return false;
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+std::string Transform::str() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "#layout." << stringifyTransformKind(kind) << "<";
+  switch (kind) {
+  case TransformKind::PassThrough:
+    os << lengths[0];
+    break;
+  case TransformKind::Pad:
+    os << lengths[0] << ", " << params[0] << ", " << params[1];
+    break;
+  case TransformKind::LeftPad:
+  case TransformKind::RightPad:
+    os << lengths[0] << ", " << params[0];
+    break;
+  case TransformKind::Embed:
+    os << formatList(lengths) << ", " << formatList(coefficients);
+    break;
+  case TransformKind::Merge:
+  case TransformKind::Unmerge:
+  case TransformKind::Replicate:
+  case TransformKind::Xor:
+  case TransformKind::Rotate:
+  case TransformKind::Sunder:
+    os << formatList(lengths);
+    break;
+  case TransformKind::Freeze:
+    os << params[0];
+    break;
+  case TransformKind::Offset:
+    os << lengths[0] << ", " << params[0];
+    break;
+  case TransformKind::Slice:
+    os << lengths[0] << ", " << params[0] << ", " << params[1];
+    break;
+  case TransformKind::Modulo:
+    os << params[0] << ", " << lengths[0];
+    break;
+  case TransformKind::Swizzle:
+    os << params[0] << ", " << params[1] << ", " << params[2] << ", "
+       << lengths[0];
+    break;
+  }
+  os << ">";
+  return s;
+}
