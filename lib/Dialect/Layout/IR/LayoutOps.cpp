@@ -143,14 +143,16 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
   if (!isa<TransformAttrInterface>(attr))
     return parser.emitError(loc)
            << "expected a layout transform attribute, got " << attr;
+  bool colonMissing;
   {
     // Advance past the attribute text and the ':'.
     ScopedDiagnosticHandler swallow(ctx, [](Diagnostic &) { return success(); });
     Attribute ignored;
-    if (succeeded(parser.parseAttribute(ignored)))
-      return parser.emitError(parser.getCurrentLocation(),
-                              "expected ':' after the transform attribute");
+    colonMissing = succeeded(parser.parseAttribute(ignored));
   }
+  if (colonMissing)
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected ':' after the transform attribute");
   SMLoc dimsLoc = parser.getCurrentLocation();
   if (!StringRef(dimsLoc.getPointer()).ltrim().starts_with("["))
     return parser.emitError(loc, "expected ': [lower dims] -> [upper dims]' "

@@ -1,0 +1,721 @@
+// RUN: layout-opt %s -split-input-file -verify-diagnostics
+
+/// One case per diagnostic of the layout dialect: transform attributes (their
+/// parameters), the descriptor type, the base ops, layout.transform (stage
+/// structure and lower lengths) and the index ops.
+
+/// pass_through of length 0
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.pass_through' 'length' must be positive, got 0}}
+  %t = layout.transform %p [#layout.pass_through<0> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// negative left pad
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.pad' 'left' must be non-negative, got -1}}
+  %t = layout.transform %p [#layout.pad<4, -1, 0> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// negative right pad
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.pad' 'right' must be non-negative, got -2}}
+  %t = layout.transform %p [#layout.pad<4, 1, -2> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// pad whose upper length overflows
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.pad' upper length left + length + right overflows int64}}
+  %t = layout.transform %p [#layout.pad<4, 9223372036854775807, 0> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// negative left_pad
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.left_pad' 'left' must be non-negative, got -1}}
+  %t = layout.transform %p [#layout.left_pad<4, -1> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// negative right_pad
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.right_pad' 'right' must be non-negative, got -3}}
+  %t = layout.transform %p [#layout.right_pad<4, -3> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// embed with an empty length list
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.embed' 'upper_lengths' must not be empty}}
+  %t = layout.transform %p [#layout.embed<[], []> : [0] -> []] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// embed with fewer coefficients than lengths
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.embed' 'coefficients' has 1 entries but 'upper_lengths' has 2}}
+  %t = layout.transform %p [#layout.embed<[2, 2], [1]> : [0] -> [0, 1]] : !layout.desc<4> -> !layout.desc<2x2>
+  return
+}
+
+// -----
+
+/// embed with a negative coefficient
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.embed' 'coefficients' entry 1 must be non-negative, got -1}}
+  %t = layout.transform %p [#layout.embed<[2, 2], [1, -1]> : [0] -> [0, 1]] : !layout.desc<4> -> !layout.desc<2x2>
+  return
+}
+
+// -----
+
+/// embed with a zero length
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.embed' 'upper_lengths' entry 1 must be positive, got 0}}
+  %t = layout.transform %p [#layout.embed<[2, 0], [1, 1]> : [0] -> [0, 1]] : !layout.desc<4> -> !layout.desc<2x2>
+  return
+}
+
+// -----
+
+/// embed whose span overflows
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.embed' lower span 1 + sum (U_i - 1) * c_i overflows int64}}
+  %t = layout.transform %p [#layout.embed<[3, 2], [4611686018427387904, 1]> : [0] -> [0, 1]] : !layout.desc<4> -> !layout.desc<3x2>
+  return
+}
+
+// -----
+
+/// merge with an empty list
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.merge' 'lower_lengths' must not be empty}}
+  %t = layout.transform %p [#layout.merge<[]> : [] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// merge whose product overflows
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.merge' product of 'lower_lengths' overflows int64}}
+  %t = layout.transform %p [#layout.merge<[4294967296, 4294967296]> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// unmerge with a negative length
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.unmerge' 'upper_lengths' entry 1 must be positive, got -2}}
+  %t = layout.transform %p [#layout.unmerge<[2, -2]> : [0] -> [0, 1]] : !layout.desc<4> -> !layout.desc<2x2>
+  return
+}
+
+// -----
+
+/// replicate with an empty list
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.replicate' 'upper_lengths' must not be empty}}
+  %t = layout.transform %p [#layout.replicate<[]> : [] -> []] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// freeze at a negative value
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.freeze' 'value' must be non-negative, got -1}}
+  %t = layout.transform %p [#layout.freeze<-1> : [0] -> []] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// offset of zero upper length
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.offset' 'upper_length' must be positive, got 0}}
+  %t = layout.transform %p [#layout.offset<0, 1> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// negative offset
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.offset' 'offset' must be non-negative, got -1}}
+  %t = layout.transform %p [#layout.offset<2, -1> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<2>
+  return
+}
+
+// -----
+
+/// slice with begin > end
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.slice' 'begin' (3) must not be greater than 'end' (2)}}
+  %t = layout.transform %p [#layout.slice<4, 3, 2> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<1>
+  return
+}
+
+// -----
+
+/// empty slice
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.slice' 'begin' and 'end' are both 2: the slice would be empty}}
+  %t = layout.transform %p [#layout.slice<4, 2, 2> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<1>
+  return
+}
+
+// -----
+
+/// slice beyond its length
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.slice' 'end' (5) must not exceed the length (4)}}
+  %t = layout.transform %p [#layout.slice<4, 1, 5> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// slice with a negative begin
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.slice' 'begin' must be non-negative, got -1}}
+  %t = layout.transform %p [#layout.slice<4, -1, 2> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<3>
+  return
+}
+
+// -----
+
+/// modulo by zero
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.modulo' 'modulus' must be positive, got 0}}
+  %t = layout.transform %p [#layout.modulo<0, 8> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<8>
+  return
+}
+
+// -----
+
+/// xor whose L1 is not a power of two
+func.func @f() {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'#layout.xor' L1 (6) must be a power of two, otherwise u1 xor (u0 mod L1) leaves [0, L1) and the transform is not a bijection}}
+  %t = layout.transform %p [#layout.xor<[2, 6]> : [0, 1] -> [0, 1]] : !layout.desc<2x6> -> !layout.desc<2x6>
+  return
+}
+
+// -----
+
+/// xor with three lengths
+func.func @f() {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'#layout.xor' 'lengths' must have exactly 2 entries [L0, L1], got 3}}
+  %t = layout.transform %p [#layout.xor<[2, 2, 2]> : [0, 1] -> [0, 1]] : !layout.desc<2x6> -> !layout.desc<2x6>
+  return
+}
+
+// -----
+
+/// rotate with one length
+func.func @f() {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'#layout.rotate' 'lengths' must have exactly 2 entries [L0, L1], got 1}}
+  %t = layout.transform %p [#layout.rotate<[4]> : [0, 1] -> [0, 1]] : !layout.desc<2x6> -> !layout.desc<2x6>
+  return
+}
+
+// -----
+
+/// swizzle whose source and target bits overlap
+func.func @f() {
+  %p = layout.packed [1024] : !layout.desc<1024>
+  // expected-error @+1 {{'#layout.swizzle' |S| (2) must be at least B (3): the source and target bits overlap and the swizzle is not a bijection}}
+  %t = layout.transform %p [#layout.swizzle<3, 4, 2, 1024> : [0] -> [0]] : !layout.desc<1024> -> !layout.desc<1024>
+  return
+}
+
+// -----
+
+/// swizzle whose bits exceed L
+func.func @f() {
+  %p = layout.packed [64] : !layout.desc<64>
+  // expected-error @+1 {{'#layout.swizzle' the swizzled bits exceed L: L (64) must be a multiple of 2^(B + M) = 128}}
+  %t = layout.transform %p [#layout.swizzle<3, 4, 3, 64> : [0] -> [0]] : !layout.desc<64> -> !layout.desc<64>
+  return
+}
+
+// -----
+
+/// swizzle with negative B
+func.func @f() {
+  %p = layout.packed [64] : !layout.desc<64>
+  // expected-error @+1 {{'#layout.swizzle' 'B' must be non-negative, got -1}}
+  %t = layout.transform %p [#layout.swizzle<-1, 4, 3, 64> : [0] -> [0]] : !layout.desc<64> -> !layout.desc<64>
+  return
+}
+
+// -----
+
+/// sunder with no pieces
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.sunder' 'pieces' must not be empty}}
+  %t = layout.transform %p [#layout.sunder<[]> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// sunder whose total overflows
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'#layout.sunder' sum of 'pieces' overflows int64}}
+  %t = layout.transform %p [#layout.sunder<[9223372036854775807, 1]> : [0] -> [0, 1, 2]] : !layout.desc<4> -> !layout.desc<1x1x2>
+  return
+}
+
+// -----
+
+/// an old top dimension consumed twice
+func.func @f() {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.transform' op old top dimension 0 is consumed twice (by transforms 0 and 1)}}
+  %t = layout.transform %p [#layout.pass_through<2> : [0] -> [0], #layout.pass_through<2> : [0] -> [1]] : !layout.desc<2x6> -> !layout.desc<2x2>
+  return
+}
+
+// -----
+
+/// an old top dimension left unconsumed
+func.func @f() {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.transform' op old top dimension 1 is not consumed (keep it with #layout.pass_through<6>)}}
+  %t = layout.transform %p [#layout.pass_through<2> : [0] -> [0]] : !layout.desc<2x6> -> !layout.desc<2>
+  return
+}
+
+// -----
+
+/// an old top dimension out of range
+func.func @f() {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.transform' op old top dimension 2 is out of range: the descriptor has rank 2}}
+  %t = layout.transform %p [#layout.pass_through<2> : [0] -> [0], #layout.pass_through<6> : [2] -> [1]] : !layout.desc<2x6> -> !layout.desc<2x6>
+  return
+}
+
+// -----
+
+/// new top dimensions that are not 0..n-1
+func.func @f() {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.transform' op new top dimension 2 is out of range: the new top dimensions must be exactly 0..1}}
+  %t = layout.transform %p [#layout.pass_through<2> : [0] -> [0], #layout.pass_through<6> : [1] -> [2]] : !layout.desc<2x6> -> !layout.desc<2x6>
+  return
+}
+
+// -----
+
+/// a new top dimension produced twice
+func.func @f() {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.transform' op new top dimension 0 is produced twice}}
+  %t = layout.transform %p [#layout.pass_through<2> : [0] -> [0], #layout.pass_through<6> : [1] -> [0]] : !layout.desc<2x6> -> !layout.desc<2x6>
+  return
+}
+
+// -----
+
+/// a transform given the wrong number of lower dims
+func.func @f() {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.transform' op transform 0 (#layout.merge<[2, 6]>) consumes 2 old top dimension(s), but 1 are listed}}
+  %t = layout.transform %p [#layout.merge<[2, 6]> : [0] -> [0]] : !layout.desc<2x6> -> !layout.desc<12>
+  return
+}
+
+// -----
+
+/// a transform given the wrong number of upper dims
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op transform 0 (#layout.unmerge<[2, 2]>) produces 2 new top dimension(s), but 1 are listed}}
+  %t = layout.transform %p [#layout.unmerge<[2, 2]> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<2x2>
+  return
+}
+
+// -----
+
+/// unmerge whose product differs from the lower length
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op transform 0 (#layout.unmerge<[2, 3]>) lower length must equal the product of the upper lengths (6), but the consumed dimension has length 4}}
+  %t = layout.transform %p [#layout.unmerge<[2, 3]> : [0] -> [0, 1]] : !layout.desc<4> -> !layout.desc<2x3>
+  return
+}
+
+// -----
+
+/// merge whose lengths differ from the lower lengths
+func.func @f() {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.transform' op transform 0 (#layout.merge<[2, 5]>) lower length 1 must equal 5, but the consumed dimension has length 6}}
+  %t = layout.transform %p [#layout.merge<[2, 5]> : [0, 1] -> [0]] : !layout.desc<2x6> -> !layout.desc<10>
+  return
+}
+
+// -----
+
+/// pass_through of the wrong length
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op transform 0 (#layout.pass_through<5>) lower length must equal the transform's length (5), but the consumed dimension has length 4}}
+  %t = layout.transform %p [#layout.pass_through<5> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<5>
+  return
+}
+
+// -----
+
+/// embed spanning more than its lower length
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op transform 0 (#layout.embed<[2, 3], [2, 1]>) spans 1 + sum (U_i - 1) * c_i = 5 elements, more than the consumed dimension's length 4}}
+  %t = layout.transform %p [#layout.embed<[2, 3], [2, 1]> : [0] -> [0, 1]] : !layout.desc<4> -> !layout.desc<2x3>
+  return
+}
+
+// -----
+
+/// offset past its lower length
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op transform 0 (#layout.offset<3, 2>) upper_length + offset = 5 exceeds the consumed dimension's length 4}}
+  %t = layout.transform %p [#layout.offset<3, 2> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<3>
+  return
+}
+
+// -----
+
+/// modulo larger than its lower length
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op transform 0 (#layout.modulo<5, 8>) modulus 5 exceeds the consumed dimension's length 4}}
+  %t = layout.transform %p [#layout.modulo<5, 8> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<8>
+  return
+}
+
+// -----
+
+/// freeze outside its lower length
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op transform 1 (#layout.freeze<4>) value 4 is outside the consumed dimension's range [0, 4)}}
+  %t = layout.transform %p [#layout.replicate<[1]> : [] -> [0], #layout.freeze<4> : [0] -> []] : !layout.desc<4> -> !layout.desc<1>
+  return
+}
+
+// -----
+
+/// a stage that leaves no dimension
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op the stage leaves no top dimension (a descriptor has rank >= 1)}}
+  %t = layout.transform %p [#layout.freeze<1> : [0] -> []] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// a result type that differs from the upper lengths
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op result type '!layout.desc<4x1>' does not match the transforms' upper lengths [2, 2]}}
+  %t = layout.transform %p [#layout.unmerge<[2, 2]> : [0] -> [0, 1]] : !layout.desc<4> -> !layout.desc<4x1>
+  return
+}
+
+// -----
+
+/// something that is not a transform attribute in a stage
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected a transform attribute '#layout.<kind><...>'}}
+  %t = layout.transform %p [42 : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// an attribute of another dialect in a stage
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected a layout transform attribute, got #gpu.address_space<workgroup>}}
+  %t = layout.transform %p [#gpu.address_space<workgroup> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// a stage entry without its dims
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected ':' after the transform attribute}}
+  %t = layout.transform %p [#layout.pass_through<4>] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// an unknown transform
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{unknown attribute `flatten` in dialect `layout`}}
+  %t = layout.transform %p [#layout.flatten<[4]> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// generic form: a transform without its dims
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op has 1 transforms but 0 lower_dims and 1 upper_dims entries}}
+  %t = "layout.transform"(%p) <{transforms = [#layout.pass_through<4>], lower_dims = [], upper_dims = [array<i64: 0>]}> : (!layout.desc<4>) -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// generic form: an entry that is not a transform
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op entry 0 is not a layout transform attribute}}
+  %t = "layout.transform"(%p) <{transforms = [4 : i64], lower_dims = [array<i64: 0>], upper_dims = [array<i64: 0>]}> : (!layout.desc<4>) -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// generic form: dims that are not i64 arrays
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op entry 0's dims must be array<i64: ...>}}
+  %t = "layout.transform"(%p) <{transforms = [#layout.pass_through<4>], lower_dims = [[0]], upper_dims = [array<i64: 0>]}> : (!layout.desc<4>) -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// generic form: an empty stage
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{'layout.transform' op needs at least one transform}}
+  %t = "layout.transform"(%p) <{transforms = [], lower_dims = [], upper_dims = []}> : (!layout.desc<4>) -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// a descriptor type with a zero length
+// expected-error @+1 {{'!layout.desc' length 1 must be positive, got 0}}
+func.func @f(%d: !layout.desc<3x0>) {
+  return
+}
+
+// -----
+
+/// a descriptor type with more than INT64_MAX coordinates
+// expected-error @+1 {{'!layout.desc' has more than INT64_MAX top coordinates (the product of its lengths overflows int64)}}
+func.func @f(%d: !layout.desc<4294967296x4294967296>) {
+  return
+}
+
+// -----
+
+/// naive with fewer strides than lengths
+func.func @f() {
+  // expected-error @+1 {{'layout.naive' op 'strides' has 1 entries but 'lengths' has 2}}
+  %d = layout.naive [3, 4] strides [8] : !layout.desc<3x4>
+  return
+}
+
+// -----
+
+/// naive with a negative stride
+func.func @f() {
+  // expected-error @+1 {{'layout.naive' op 'strides' entry 1 must be non-negative, got -1}}
+  %d = layout.naive [3, 4] strides [8, -1] : !layout.desc<3x4>
+  return
+}
+
+// -----
+
+/// naive with a zero length
+func.func @f() {
+  // expected-error @+1 {{'layout.naive' op 'lengths' entry 1 must be positive, got 0}}
+  %d = layout.naive [3, 0] strides [8, 1] : !layout.desc<3x1>
+  return
+}
+
+// -----
+
+/// naive with no lengths
+func.func @f() {
+  // expected-error @+1 {{'layout.naive' op 'lengths' must not be empty}}
+  %d = layout.naive [] strides [] : !layout.desc<1>
+  return
+}
+
+// -----
+
+/// naive whose element space overflows
+func.func @f() {
+  // expected-error @+1 {{'layout.naive' op element space size 1 + sum (len_i - 1) * stride_i overflows int64}}
+  %d = layout.naive [3, 4] strides [4611686018427387904, 1] : !layout.desc<3x4>
+  return
+}
+
+// -----
+
+/// naive whose type does not match
+func.func @f() {
+  // expected-error @+1 {{'layout.naive' op result type '!layout.desc<3x5>' does not match the lengths [3, 4]}}
+  %d = layout.naive [3, 4] strides [8, 1] : !layout.desc<3x5>
+  return
+}
+
+// -----
+
+/// packed whose type does not match
+func.func @f() {
+  // expected-error @+1 {{'layout.packed' op result type '!layout.desc<6x2>' does not match the lengths [2, 6]}}
+  %d = layout.packed [2, 6] : !layout.desc<6x2>
+  return
+}
+
+// -----
+
+/// aligned with a zero alignment
+func.func @f() {
+  // expected-error @+1 {{'layout.aligned' op 'align' must be positive, got 0}}
+  %d = layout.aligned [4, 5] align 0 : !layout.desc<4x5>
+  return
+}
+
+// -----
+
+/// aligned whose element space overflows
+func.func @f() {
+  // expected-error @+1 {{'layout.aligned' op element space size overflows int64}}
+  %d = layout.aligned [3, 3074457345618258602] align 4 : !layout.desc<3x3074457345618258602>
+  return
+}
+
+// -----
+
+/// layout.offset with too few indices
+func.func @f(%i: index) -> index {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.offset' op expects 2 indices (the rank of '!layout.desc<2x6>'), got 1}}
+  %o = layout.offset %p[%i] : !layout.desc<2x6>
+  return %o : index
+}
+
+// -----
+
+/// layout.valid with too many indices
+func.func @f(%i: index) -> i1 {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.valid' op expects 2 indices (the rank of '!layout.desc<2x6>'), got 3}}
+  %o = layout.valid %p[%i, %i, %i] : !layout.desc<2x6>
+  return %o : i1
+}
+
+// -----
+
+/// layout.upper through a modulo
+func.func @f(%i: index) -> index {
+  %p = layout.packed [4] : !layout.desc<4>
+  %t = layout.transform %p [#layout.modulo<4, 16> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<16>
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but stage 1, #layout.modulo<4, 16> : [0] -> [0] is not injective: the modulus 4 is smaller than the upper length 16, so u and u + 4 collide}}
+  %u = layout.upper %t[%i] : !layout.desc<16>
+  return %u : index
+}
+
+// -----
+
+/// layout.upper through a replicate
+func.func @f(%i: index) -> index {
+  %p = layout.packed [4] : !layout.desc<4>
+  %t = layout.transform %p [#layout.replicate<[3]> : [] -> [0], #layout.pass_through<4> : [0] -> [1]] : !layout.desc<4> -> !layout.desc<3x4>
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but stage 1, #layout.replicate<[3]> : [] -> [0] is not injective: every upper coordinate maps to the same (empty) lower coordinate}}
+  %u:2 = layout.upper %t[%i] : !layout.desc<3x4>
+  return %u#0 : index
+}
+
+// -----
+
+/// layout.upper through an overlapping embed
+func.func @f(%i: index) -> index {
+  %p = layout.packed [4] : !layout.desc<4>
+  %t = layout.transform %p [#layout.embed<[3, 2], [1, 1]> : [0] -> [0, 1]] : !layout.desc<4> -> !layout.desc<3x2>
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but stage 1, #layout.embed<[3, 2], [1, 1]> : [0] -> [0, 1] is not injective (or not nested): coefficient 1 of upper dimension 1 is smaller than 3, the span of the dimensions with smaller coefficients, so the dimensions overlap}}
+  %u:2 = layout.upper %t[%i] : !layout.desc<3x2>
+  return %u#0 : index
+}
+
+// -----
+
+/// layout.upper of a naive descriptor with overlapping strides
+func.func @f(%i: index) -> index {
+  %d = layout.naive [4, 4] strides [2, 1] : !layout.desc<4x4>
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but the base strides [2, 1] for lengths [4, 4] are not injective: is not injective (or not nested): coefficient 2 of upper dimension 0 is smaller than 4, the span of the dimensions with smaller coefficients, so the dimensions overlap}}
+  %u:2 = layout.upper %d[%i] : !layout.desc<4x4>
+  return %u#0 : index
+}
+
+// -----
+
+/// a standalone attribute with a bad parameter
+// expected-error @+1 {{'#layout.pad' 'left' must be non-negative, got -1}}
+func.func @f() attributes {layout.t = #layout.pad<4, -1, 0>} {
+  return
+}

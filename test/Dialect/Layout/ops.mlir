@@ -1,0 +1,86 @@
+// RUN: layout-opt %s | FileCheck %s
+// RUN: layout-opt %s | layout-opt | FileCheck %s
+// RUN: layout-opt %s --mlir-print-op-generic | layout-opt | FileCheck %s
+
+/// Every op and every transform attribute of the contract, printed, re-parsed
+/// and re-parsed from the generic form.
+
+// CHECK-LABEL: func @bases
+func.func @bases() {
+  // CHECK: layout.naive [3, 4] strides [8, 1] : !layout.desc<3x4>
+  %d = layout.naive [3, 4] strides [8, 1] : !layout.desc<3x4>
+  // CHECK: layout.packed [2, 6] : !layout.desc<2x6>
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // CHECK: layout.aligned [4, 5] align 8 : !layout.desc<4x5>
+  %a = layout.aligned [4, 5] align 8 : !layout.desc<4x5>
+  return
+}
+
+// CHECK-LABEL: func @index_ops
+// CHECK-SAME: (%[[I:.*]]: index, %[[J:.*]]: index, %[[K:.*]]: index)
+func.func @index_ops(%i: index, %j: index, %k: index) -> (index, i1, index, index, index, index) {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // CHECK: %[[T:.*]] = layout.transform %{{.*}} [#layout.pass_through<2> : [0] -> [0], #layout.unmerge<[2, 3]> : [1] -> [1, 2]] : !layout.desc<2x6> -> !layout.desc<2x2x3>
+  %t = layout.transform %p [#layout.pass_through<2> : [0] -> [0],
+                            #layout.unmerge<[2, 3]> : [1] -> [1, 2]]
+       : !layout.desc<2x6> -> !layout.desc<2x2x3>
+  // CHECK: %[[OFF:.*]] = layout.offset %[[T]][%[[I]], %[[J]], %[[K]]] : !layout.desc<2x2x3>
+  %off = layout.offset %t[%i, %j, %k] : !layout.desc<2x2x3>
+  // CHECK: layout.valid %[[T]][%[[I]], %[[J]], %[[K]]] : !layout.desc<2x2x3>
+  %ok  = layout.valid %t[%i, %j, %k] : !layout.desc<2x2x3>
+  // CHECK: layout.element_space_size %[[T]] : !layout.desc<2x2x3>
+  %n   = layout.element_space_size %t : !layout.desc<2x2x3>
+  // CHECK: %{{.*}}:3 = layout.upper %[[T]][%[[OFF]]] : !layout.desc<2x2x3>
+  %u:3 = layout.upper %t[%off] : !layout.desc<2x2x3>
+  return %off, %ok, %n, %u#0, %u#1, %u#2 : index, i1, index, index, index, index
+}
+
+// CHECK-LABEL: func @every_transform
+func.func @every_transform() {
+  %p = layout.packed [3, 4] : !layout.desc<3x4>
+  // CHECK: [#layout.pad<3, 1, 1> : [0] -> [0], #layout.right_pad<4, 2> : [1] -> [1]] : !layout.desc<3x4> -> !layout.desc<5x6>
+  %t0 = layout.transform %p [#layout.pad<3, 1, 1> : [0] -> [0],
+                             #layout.right_pad<4, 2> : [1] -> [1]]
+        : !layout.desc<3x4> -> !layout.desc<5x6>
+  // CHECK: [#layout.left_pad<3, 2> : [0] -> [0], #layout.slice<4, 1, 3> : [1] -> [1]] : !layout.desc<3x4> -> !layout.desc<5x2>
+  %t1 = layout.transform %p [#layout.left_pad<3, 2> : [0] -> [0],
+                             #layout.slice<4, 1, 3> : [1] -> [1]]
+        : !layout.desc<3x4> -> !layout.desc<5x2>
+  // CHECK: [#layout.offset<2, 1> : [0] -> [0], #layout.modulo<4, 16> : [1] -> [1]] : !layout.desc<3x4> -> !layout.desc<2x16>
+  %t2 = layout.transform %p [#layout.offset<2, 1> : [0] -> [0],
+                             #layout.modulo<4, 16> : [1] -> [1]]
+        : !layout.desc<3x4> -> !layout.desc<2x16>
+  // CHECK: [#layout.merge<[3, 4]> : [0, 1] -> [0]] : !layout.desc<3x4> -> !layout.desc<12>
+  %m = layout.transform %p [#layout.merge<[3, 4]> : [0, 1] -> [0]]
+       : !layout.desc<3x4> -> !layout.desc<12>
+  // CHECK: [#layout.embed<[2, 3], [4, 1]> : [0] -> [0, 1]] : !layout.desc<12> -> !layout.desc<2x3>
+  %e = layout.transform %m [#layout.embed<[2, 3], [4, 1]> : [0] -> [0, 1]]
+       : !layout.desc<12> -> !layout.desc<2x3>
+  // CHECK: [#layout.replicate<[5]> : [] -> [0], #layout.freeze<2> : [0] -> [], #layout.pass_through<4> : [1] -> [1]] : !layout.desc<3x4> -> !layout.desc<5x4>
+  %r = layout.transform %p [#layout.replicate<[5]> : [] -> [0],
+                            #layout.freeze<2> : [0] -> [],
+                            #layout.pass_through<4> : [1] -> [1]]
+       : !layout.desc<3x4> -> !layout.desc<5x4>
+  // CHECK: [#layout.xor<[3, 4]> : [0, 1] -> [0, 1]] : !layout.desc<3x4> -> !layout.desc<3x4>
+  %x = layout.transform %p [#layout.xor<[3, 4]> : [0, 1] -> [0, 1]]
+       : !layout.desc<3x4> -> !layout.desc<3x4>
+  // CHECK: [#layout.rotate<[3, 4]> : [0, 1] -> [1, 0]] : !layout.desc<3x4> -> !layout.desc<4x3>
+  %rot = layout.transform %p [#layout.rotate<[3, 4]> : [0, 1] -> [1, 0]]
+         : !layout.desc<3x4> -> !layout.desc<4x3>
+  %q = layout.packed [1024] : !layout.desc<1024>
+  // CHECK: [#layout.swizzle<3, 4, 3, 1024> : [0] -> [0]] : !layout.desc<1024> -> !layout.desc<1024>
+  %s = layout.transform %q [#layout.swizzle<3, 4, 3, 1024> : [0] -> [0]]
+       : !layout.desc<1024> -> !layout.desc<1024>
+  %k = layout.packed [16] : !layout.desc<16>
+  // CHECK: [#layout.sunder<[6, 10]> : [0] -> [0, 1, 2]] : !layout.desc<16> -> !layout.desc<6x10x2>
+  %su = layout.transform %k [#layout.sunder<[6, 10]> : [0] -> [0, 1, 2]]
+        : !layout.desc<16> -> !layout.desc<6x10x2>
+  return
+}
+
+// CHECK-LABEL: func @attributes_alone
+/// The attributes also stand alone (e.g. in discardable attributes).
+// CHECK-SAME: layout.t = #layout.swizzle<2, 4, -4, 64>
+func.func @attributes_alone() attributes {layout.t = #layout.swizzle<2, 4, -4, 64>} {
+  return
+}
