@@ -17,6 +17,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
+config.substitutions.append(("%layout_obj_root", config.layout_obj_root))
 
 tool_dirs = [config.layout_tools_dir, config.llvm_tools_dir]
 tools = ["layout-opt", "mlir-runner", "FileCheck", "not", "count"]
