@@ -169,3 +169,36 @@ func.func @no_fold_without_constants(%i: index, %d: !layout.desc<4>) -> (index, 
   %s = layout.element_space_size %d : !layout.desc<4>
   return %o, %u#0, %s : index, index, index
 }
+
+// -----
+
+// CHECK-LABEL: func @rocroller_seed
+/// rocRoller's coordinate-graph examples (seed 002): Flatten of D at (1, 0) in
+/// a 2 x 3 row-major tensor is 3; column-major (a Join with strides [1, 2]),
+/// B at (0, 1) is at 2; Tile of 3 is (1, 0); Sunder with N_i = 6 sends
+/// (i, j, s) = (4, 7, 0) to 4 and (4, 7, 1) to 7 + 6 = 13.
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C13:.*]] = arith.constant 13 : index
+// CHECK: return %[[C3]], %[[C2]], %[[C1]], %[[C0]], %[[C4]], %[[C13]]
+func.func @rocroller_seed() -> (index, index, index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c7 = arith.constant 7 : index
+  %mem = layout.packed [6] : !layout.desc<6>
+  %flat = layout.transform %mem [#layout.unmerge<[2, 3]> : [0] -> [0, 1]] : !layout.desc<6> -> !layout.desc<2x3>
+  %d = layout.offset %flat[%c1, %c0] : !layout.desc<2x3>
+  %join = layout.transform %mem [#layout.embed<[2, 3], [1, 2]> : [0] -> [0, 1]] : !layout.desc<6> -> !layout.desc<2x3>
+  %b = layout.offset %join[%c0, %c1] : !layout.desc<2x3>
+  %tile:2 = layout.upper %flat[%c3] : !layout.desc<2x3>
+  %f = layout.packed [16] : !layout.desc<16>
+  %s = layout.transform %f [#layout.sunder<[6, 10]> : [0] -> [0, 1, 2]] : !layout.desc<16> -> !layout.desc<6x10x2>
+  %s0 = layout.offset %s[%c4, %c7, %c0] : !layout.desc<6x10x2>
+  %s1 = layout.offset %s[%c4, %c7, %c1] : !layout.desc<6x10x2>
+  return %d, %b, %tile#0, %tile#1, %s0, %s1 : index, index, index, index, index, index
+}
