@@ -19,7 +19,7 @@ static Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
 }
 
-static std::string formatList(ArrayRef<int64_t> values,
+static std::string joinInts(ArrayRef<int64_t> values,
                               llvm::StringRef sep = ", ") {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -30,7 +30,7 @@ static std::string formatList(ArrayRef<int64_t> values,
 /// `#layout.kind<...> : [lower] -> [upper]`, as inside `layout.transform`.
 static std::string formatEntry(const StageEntry &entry) {
   return llvm::formatv("{0} : [{1}] -> [{2}]", entry.transform.str(),
-                       formatList(entry.lowerDims), formatList(entry.upperDims))
+                       joinInts(entry.lowerDims), joinInts(entry.upperDims))
       .str();
 }
 
@@ -263,8 +263,8 @@ Error Descriptor::checkInvertible() const {
   if (Error e = Transform::embed(baseLengths, baseStrides).checkInvertible())
     return makeError(llvm::formatv("the base strides [{0}] for lengths [{1}] "
                                    "are not injective: ",
-                                   formatList(baseStrides),
-                                   formatList(baseLengths)) +
+                                   joinInts(baseStrides),
+                                   joinInts(baseLengths)) +
                      llvm::toString(std::move(e)));
   for (auto [i, stage] : llvm::enumerate(stages))
     for (const StageEntry &entry : stage)
@@ -349,18 +349,18 @@ std::string Descriptor::str() const {
   std::string s;
   llvm::raw_string_ostream os(s);
   auto typeStr = [](ArrayRef<int64_t> lengths) {
-    return "!layout.desc<" + formatList(lengths, "x") + ">";
+    return "!layout.desc<" + joinInts(lengths, "x") + ">";
   };
   switch (baseKind) {
   case BaseKind::Naive:
-    os << "%d0 = layout.naive [" << formatList(baseLengths) << "] strides ["
-       << formatList(baseStrides) << "]";
+    os << "%d0 = layout.naive [" << joinInts(baseLengths) << "] strides ["
+       << joinInts(baseStrides) << "]";
     break;
   case BaseKind::Packed:
-    os << "%d0 = layout.packed [" << formatList(baseLengths) << "]";
+    os << "%d0 = layout.packed [" << joinInts(baseLengths) << "]";
     break;
   case BaseKind::Aligned:
-    os << "%d0 = layout.aligned [" << formatList(baseLengths) << "] align "
+    os << "%d0 = layout.aligned [" << joinInts(baseLengths) << "] align "
        << baseAlign;
     break;
   }

@@ -155,7 +155,7 @@ static int64_t applySwizzle(int64_t u, int64_t bits, int64_t base,
   return static_cast<int64_t>(x ^ (shifted & mask));
 }
 
-static std::string formatList(ArrayRef<int64_t> values) {
+std::string mlir::layout::formatIntList(ArrayRef<int64_t> values) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "[";
@@ -840,7 +840,7 @@ std::string Transform::str() const {
     os << lengths[0] << ", " << params[0];
     break;
   case TransformKind::Embed:
-    os << formatList(lengths) << ", " << formatList(coefficients);
+    os << formatIntList(lengths) << ", " << formatIntList(coefficients);
     break;
   case TransformKind::Merge:
   case TransformKind::Unmerge:
@@ -848,7 +848,7 @@ std::string Transform::str() const {
   case TransformKind::Xor:
   case TransformKind::Rotate:
   case TransformKind::Sunder:
-    os << formatList(lengths);
+    os << formatIntList(lengths);
     break;
   case TransformKind::Freeze:
     os << params[0];

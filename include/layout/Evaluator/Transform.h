@@ -70,6 +70,9 @@ int64_t floorMod(int64_t a, int64_t b);
 std::optional<int64_t> checkedAdd(int64_t a, int64_t b);
 std::optional<int64_t> checkedMul(int64_t a, int64_t b);
 
+/// Formats `values` as `[a, b, c]`, the list syntax of the dialect.
+std::string formatIntList(llvm::ArrayRef<int64_t> values);
+
 /// One coordinate transform with its parameters. Build it with the static
 /// constructors, then check it with `verify()` before evaluating it: the
 /// evaluation functions assume verified parameters.

@@ -18,10 +18,8 @@ using namespace mlir::layout;
 // Custom directives
 //===----------------------------------------------------------------------===//
 
-/// `[a, b, c]`, possibly empty (the verifiers reject empty lists with a
-/// message naming the parameter).
-static ParseResult parseIntList(AsmParser &parser,
-                                SmallVector<int64_t> &values) {
+ParseResult mlir::layout::detail::parseIntegerList(
+    AsmParser &parser, SmallVectorImpl<int64_t> &values) {
   return parser.parseCommaSeparatedList(
       AsmParser::Delimiter::Square, [&]() -> ParseResult {
         int64_t v;
@@ -30,6 +28,13 @@ static ParseResult parseIntList(AsmParser &parser,
         values.push_back(v);
         return success();
       });
+}
+
+/// `[a, b, c]`, possibly empty (the verifiers reject empty lists with a
+/// message naming the parameter).
+static ParseResult parseIntList(AsmParser &parser,
+                                SmallVector<int64_t> &values) {
+  return layout::detail::parseIntegerList(parser, values);
 }
 static void printIntList(AsmPrinter &printer, ArrayRef<int64_t> values) {
   printer << "[";

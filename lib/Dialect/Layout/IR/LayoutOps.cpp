@@ -17,16 +17,6 @@
 using namespace mlir;
 using namespace mlir::layout;
 
-/// Formats `[a, b, c]`.
-static std::string formatList(ArrayRef<int64_t> values) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << "[";
-  llvm::interleaveComma(values, os);
-  os << "]";
-  return s;
-}
-
 /// Checks that a base descriptor built by the evaluator matches the op's
 /// result type, or reports the evaluator's error at the op.
 static LogicalResult verifyBase(Operation *op,
@@ -37,7 +27,7 @@ static LogicalResult verifyBase(Operation *op,
   if (desc->getLengths() != resultType.getLengths())
     return op->emitOpError() << "result type " << resultType
                              << " does not match the lengths "
-                             << formatList(desc->getLengths());
+                             << formatIntList(desc->getLengths());
   return success();
 }
 
@@ -62,19 +52,6 @@ LogicalResult AlignedOp::verify() {
 //===----------------------------------------------------------------------===//
 // TransformOp
 //===----------------------------------------------------------------------===//
-
-/// `[d0, d1, ...]`, possibly empty.
-static ParseResult parseDimIndexList(OpAsmParser &parser,
-                                     SmallVectorImpl<int64_t> &dims) {
-  return parser.parseCommaSeparatedList(
-      OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-        int64_t d;
-        if (parser.parseInteger(d))
-          return failure();
-        dims.push_back(d);
-        return success();
-      });
-}
 
 /// Returns the length of the dialect attribute spelled at the start of
 /// `text` (`#dialect.mnemonic` and its balanced `<...>` body), or 0.
@@ -157,8 +134,8 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
   if (!StringRef(dimsLoc.getPointer()).ltrim().starts_with("["))
     return parser.emitError(loc, "expected ': [lower dims] -> [upper dims]' "
                                  "after the transform attribute");
-  if (parseDimIndexList(parser, lower) || parser.parseArrow() ||
-      parseDimIndexList(parser, upper))
+  if (layout::detail::parseIntegerList(parser, lower) || parser.parseArrow() ||
+      layout::detail::parseIntegerList(parser, upper))
     return failure();
   return success();
 }
@@ -282,7 +259,7 @@ LogicalResult TransformOp::verify() {
   if (ArrayRef<int64_t>(*newLengths) != getType().getLengths())
     return emitOpError() << "result type " << getType()
                          << " does not match the transforms' upper lengths "
-                         << formatList(*newLengths);
+                         << formatIntList(*newLengths);
   return success();
 }
 

@@ -33,6 +33,13 @@
 namespace mlir {
 namespace layout {
 
+namespace detail {
+/// Parses `[a, b, c]` (possibly empty): the integer lists of the dialect's
+/// attributes and of `layout.transform`'s dims.
+ParseResult parseIntegerList(AsmParser &parser,
+                             SmallVectorImpl<int64_t> &values);
+} // namespace detail
+
 /// Builds the attribute of `transform` (the inverse of
 /// TransformAttrInterface::getTransform).
 TransformAttrInterface getTransformAttr(MLIRContext *context,
