@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -19,6 +20,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::layout::registerLayoutConversionPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -1,0 +1,25 @@
+// RUN: layout-opt %s -convert-layout-to-affine -split-input-file -verify-diagnostics
+
+/// A descriptor that arrives as a block argument cannot be traced.
+func.func @block_argument(%d: !layout.desc<4>, %i: index) -> index {
+  // expected-error @+1 {{'layout.offset' op cannot be lowered: the descriptor's origin cannot be traced: it is a block argument, not a layout.naive / layout.packed / layout.aligned chain}}
+  %o = layout.offset %d[%i] : !layout.desc<4>
+  return %o : index
+}
+
+// -----
+
+/// Nor can one carried through scf.for's iter_args.
+func.func @iter_args(%i: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = layout.packed [4] : !layout.desc<4>
+  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%d = %p) -> (!layout.desc<4>) {
+    scf.yield %d : !layout.desc<4>
+  }
+  // expected-error @+1 {{'layout.valid' op cannot be lowered: the descriptor's origin cannot be traced: it is produced by 'scf.for'}}
+  %v = layout.valid %r[%i] : !layout.desc<4>
+  %o = arith.index_cast %v : i1 to index
+  return %o : index
+}
