@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/Descriptor.h"
+#include "layout/Evaluator/Formulas.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -222,36 +223,12 @@ Descriptor::transform(ArrayRef<StageEntry> entries) const {
 // Evaluation
 //===----------------------------------------------------------------------===//
 
-/// The number of old top dims a stage consumes (each exactly once).
-static size_t stageInputRank(ArrayRef<StageEntry> stage) {
-  size_t n = 0;
-  for (const StageEntry &e : stage)
-    n += e.lowerDims.size();
-  return n;
-}
-
 Evaluation Descriptor::evaluate(ArrayRef<int64_t> top) const {
   if (top.size() != topLengths.size())
     return {0, false};
-  SmallVector<int64_t, 8> cur(top.begin(), top.end()), next;
-  SmallVector<int64_t, 8> up, lo;
+  Int64Algebra a;
   bool valid = true;
-  for (const auto &stage : llvm::reverse(stages)) {
-    next.assign(stageInputRank(stage), 0);
-    for (const StageEntry &e : stage) {
-      up.clear();
-      for (int64_t d : e.upperDims)
-        up.push_back(cur[d]);
-      lo.assign(e.lowerDims.size(), 0);
-      valid &= e.transform.calculateLowerIndex(up, lo);
-      for (auto [d, v] : llvm::zip_equal(e.lowerDims, lo))
-        next[d] = v;
-    }
-    std::swap(cur, next);
-  }
-  int64_t offset = 0;
-  for (auto [i, s] : llvm::zip_equal(cur, baseStrides))
-    offset = wrappingAdd(offset, wrappingMul(i, s));
+  int64_t offset = formulas::offset(*this, a, top, &valid);
   return {offset, valid};
 }
 
@@ -287,51 +264,19 @@ llvm::Expected<SmallVector<int64_t>> Descriptor::upper(int64_t offset) const {
         "offset {0} is outside the element space [0, {1})", offset,
         elementSpaceSize));
 
-  // The base: invert the naive embed.
-  SmallVector<int64_t, 8> cur(baseLengths.size(), 0);
-  int64_t buffer[1] = {offset};
-  if (!Transform::embed(baseLengths, baseStrides)
-           .calculateUpperIndex(buffer, cur, {elementSpaceSize}))
+  // Walk up from the base, rejecting as soon as a coordinate leaves its
+  // stage's bounds.
+  Int64Algebra a;
+  bool inBounds = true;
+  SmallVector<int64_t, 8> cur = formulas::topCoordinate(
+      *this, a, offset, [&](ArrayRef<int64_t> coord, ArrayRef<int64_t> lens) {
+        for (auto [c, l] : llvm::zip_equal(coord, lens))
+          if (c < 0 || c >= l)
+            inBounds = false;
+        return inBounds;
+      });
+  if (!inBounds)
     return noPreimage();
-  SmallVector<int64_t, 8> curLengths(baseLengths.begin(), baseLengths.end());
-  auto inBounds = [](ArrayRef<int64_t> coord, ArrayRef<int64_t> lengths) {
-    for (auto [c, l] : llvm::zip_equal(coord, lengths))
-      if (c < 0 || c >= l)
-        return false;
-    return true;
-  };
-  if (!inBounds(cur, curLengths))
-    return noPreimage();
-
-  // Each stage, from the base up.
-  SmallVector<int64_t, 8> next, nextLengths, lo, loLengths, up;
-  for (const auto &stage : stages) {
-    size_t newRank = 0;
-    for (const StageEntry &e : stage)
-      newRank += e.upperDims.size();
-    next.assign(newRank, 0);
-    nextLengths.assign(newRank, 0);
-    for (const StageEntry &e : stage) {
-      lo.clear();
-      loLengths.clear();
-      for (int64_t d : e.lowerDims) {
-        lo.push_back(cur[d]);
-        loLengths.push_back(curLengths[d]);
-      }
-      up.assign(e.upperDims.size(), 0);
-      if (!e.transform.calculateUpperIndex(lo, up, loLengths))
-        return noPreimage();
-      SmallVector<int64_t> upLengths = e.transform.getUpperLengths();
-      for (auto [d, v, l] : llvm::zip_equal(e.upperDims, up, upLengths)) {
-        next[d] = v;
-        nextLengths[d] = l;
-      }
-    }
-    if (!inBounds(next, nextLengths))
-      return noPreimage();
-    std::swap(cur, next);
-    std::swap(curLengths, nextLengths);
-  }
 
   // The inverse of each piece is exact only where the coordinate has a
   // preimage; one forward evaluation confirms it.

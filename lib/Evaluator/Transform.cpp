@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/Transform.h"
+#include "layout/Evaluator/Formulas.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -139,20 +140,6 @@ static std::optional<int64_t> embedSpan(ArrayRef<int64_t> upperLengths,
     span = *next;
   }
   return span;
-}
-
-/// CuTe's swizzle as the contract writes it:
-/// `u xor ((u >> S) & (((1 << B) - 1) << M))`, a negative S shifting left.
-static int64_t applySwizzle(int64_t u, int64_t bits, int64_t base,
-                            int64_t shift) {
-  uint64_t x = static_cast<uint64_t>(u);
-  uint64_t shifted;
-  if (shift >= 0)
-    shifted = shift >= 64 ? 0 : static_cast<uint64_t>(u >> shift);
-  else
-    shifted = -shift >= 64 ? 0 : x << -shift;
-  uint64_t mask = ((uint64_t(1) << bits) - 1) << base;
-  return static_cast<int64_t>(x ^ (shifted & mask));
 }
 
 std::string mlir::layout::formatIntList(ArrayRef<int64_t> values) {
@@ -411,9 +398,9 @@ Error Transform::verify() const {
           "|S| ({0}) must be at least B ({1}): the source and target bits "
           "overlap and the swizzle is not a bijection",
           shift, bits));
-    if (bits + base >= 62 || absShift >= 62)
+    if (absShift >= 62 || bits + base + absShift >= 62)
       return makeError(llvm::formatv(
-          "B + M ({0}) and |S| ({1}) must be below 62", bits + base, absShift));
+          "B + M + |S| ({0}) must be below 62", bits + base + absShift));
     int64_t block = int64_t(1) << (bits + base);
     if (length % block != 0)
       return makeError(llvm::formatv(
@@ -575,83 +562,11 @@ Error Transform::checkLowerLengths(ArrayRef<int64_t> lowerLengths) const {
 
 bool Transform::calculateLowerIndex(ArrayRef<int64_t> upper,
                                     llvm::MutableArrayRef<int64_t> lower) const {
-  switch (kind) {
-  case TransformKind::PassThrough:
-    lower[0] = upper[0];
-    return true;
-  case TransformKind::Pad:
-    lower[0] = wrappingSub(upper[0], params[0]);
-    return upper[0] >= params[0] && lower[0] < lengths[0];
-  case TransformKind::LeftPad:
-    lower[0] = wrappingSub(upper[0], params[0]);
-    return upper[0] >= params[0];
-  case TransformKind::RightPad:
-    lower[0] = upper[0];
-    return upper[0] < lengths[0];
-  case TransformKind::Embed: {
-    int64_t l = 0;
-    for (auto [u, c] : llvm::zip_equal(upper, coefficients))
-      l = wrappingAdd(l, wrappingMul(u, c));
-    lower[0] = l;
-    return true;
-  }
-  case TransformKind::Merge: {
-    // Mixed-radix split; the most significant digit is not reduced.
-    int64_t rest = upper[0];
-    for (size_t i = lengths.size(); i-- > 1;) {
-      lower[i] = floorMod(rest, lengths[i]);
-      rest = floorDiv(rest, lengths[i]);
-    }
-    lower[0] = rest;
-    return true;
-  }
-  case TransformKind::Unmerge: {
-    int64_t l = 0;
-    for (auto [u, len] : llvm::zip_equal(upper, lengths))
-      l = wrappingAdd(wrappingMul(l, len), u);
-    lower[0] = l;
-    return true;
-  }
-  case TransformKind::Replicate:
-    return true;
-  case TransformKind::Freeze:
-    lower[0] = params[0];
-    return true;
-  case TransformKind::Offset:
-    lower[0] = wrappingAdd(upper[0], params[0]);
-    return true;
-  case TransformKind::Slice:
-    lower[0] = wrappingAdd(upper[0], params[0]);
-    return true;
-  case TransformKind::Modulo:
-    lower[0] = floorMod(upper[0], params[0]);
-    return true;
-  case TransformKind::Xor:
-    lower[0] = upper[0];
-    lower[1] = upper[1] ^ floorMod(upper[0], lengths[1]);
-    return true;
-  case TransformKind::Rotate:
-    lower[0] = upper[0];
-    lower[1] = floorMod(wrappingAdd(upper[1], upper[0]), lengths[1]);
-    return true;
-  case TransformKind::Swizzle:
-    lower[0] = applySwizzle(upper[0], params[0], params[1], params[2]);
-    return true;
-  case TransformKind::Sunder: {
-    int64_t k = lengths.size();
-    int64_t s = upper[k];
-    if (s < 0 || s >= k) {
-      lower[0] = 0;
-      return false;
-    }
-    int64_t prefix = 0;
-    for (int64_t j = 0; j < s; ++j)
-      prefix += lengths[j];
-    lower[0] = wrappingAdd(upper[s], prefix);
-    return upper[s] >= 0 && upper[s] < lengths[s];
-  }
-  }
-  llvm_unreachable("unknown transform kind");
+  Int64Algebra a;
+  SmallVector<int64_t, 4> l;
+  formulas::lowerIndex(*this, a, upper, l);
+  llvm::copy(l, lower.begin());
+  return formulas::validity(*this, a, upper);
 }
 
 Error Transform::checkInvertible() const {
@@ -695,101 +610,12 @@ Error Transform::checkInvertible() const {
   }
 }
 
-bool Transform::calculateUpperIndex(ArrayRef<int64_t> lower,
-                                    llvm::MutableArrayRef<int64_t> upper,
-                                    ArrayRef<int64_t> lowerLengths) const {
-  switch (kind) {
-  case TransformKind::PassThrough:
-  case TransformKind::RightPad:
-    upper[0] = lower[0];
-    return true;
-  case TransformKind::Pad:
-  case TransformKind::LeftPad:
-    upper[0] = wrappingAdd(lower[0], params[0]);
-    return true;
-  case TransformKind::Embed: {
-    SmallVector<unsigned> order;
-    for (unsigned i = 0; i < lengths.size(); ++i) {
-      upper[i] = 0;
-      if (lengths[i] > 1)
-        order.push_back(i);
-    }
-    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
-      return coefficients[a] > coefficients[b];
-    });
-    int64_t rest = lower[0];
-    if (rest < 0)
-      return false;
-    for (unsigned i : order) {
-      if (coefficients[i] <= 0)
-        return false; // Not invertible; checkInvertible() says why.
-      upper[i] = rest / coefficients[i];
-      rest -= upper[i] * coefficients[i];
-    }
-    return rest == 0;
-  }
-  case TransformKind::Merge: {
-    int64_t u = 0;
-    for (auto [l, len] : llvm::zip_equal(lower, lengths))
-      u = wrappingAdd(wrappingMul(u, len), l);
-    upper[0] = u;
-    return true;
-  }
-  case TransformKind::Unmerge: {
-    int64_t rest = lower[0];
-    for (size_t i = lengths.size(); i-- > 1;) {
-      upper[i] = floorMod(rest, lengths[i]);
-      rest = floorDiv(rest, lengths[i]);
-    }
-    upper[0] = rest;
-    return true;
-  }
-  case TransformKind::Replicate:
-    for (int64_t &u : upper)
-      u = 0;
-    return true;
-  case TransformKind::Freeze:
-    return lower[0] == params[0];
-  case TransformKind::Offset:
-    upper[0] = wrappingSub(lower[0], params[0]);
-    return true;
-  case TransformKind::Slice:
-    upper[0] = wrappingSub(lower[0], params[0]);
-    return true;
-  case TransformKind::Modulo:
-    upper[0] = lower[0];
-    return true;
-  case TransformKind::Xor:
-    upper[0] = lower[0];
-    upper[1] = lower[1] ^ floorMod(lower[0], lengths[1]);
-    return true;
-  case TransformKind::Rotate:
-    upper[0] = lower[0];
-    upper[1] = floorMod(wrappingSub(lower[1], lower[0]), lengths[1]);
-    return true;
-  case TransformKind::Swizzle:
-    // The swizzle is an involution (source and target bits are disjoint).
-    upper[0] = applySwizzle(lower[0], params[0], params[1], params[2]);
-    return true;
-  case TransformKind::Sunder: {
-    int64_t rest = lower[0];
-    if (rest < 0)
-      return false;
-    int64_t k = lengths.size();
-    for (int64_t j = 0; j <= k; ++j)
-      upper[j] = 0;
-    for (int64_t s = 0; s < k; ++s) {
-      if (rest < lengths[s]) {
-        upper[s] = rest;
-        upper[k] = s;
-        return true;
-      }
-      rest -= lengths[s];
-    }
-    return false;
-  }
-  }
-  llvm_unreachable("unknown transform kind");
+void Transform::calculateUpperIndex(ArrayRef<int64_t> lower,
+                                    llvm::MutableArrayRef<int64_t> upper) const {
+  Int64Algebra a;
+  SmallVector<int64_t, 4> u;
+  formulas::upperIndex(*this, a, lower, u);
+  llvm::copy(u, upper.begin());
 }
 
 bool Transform::isIdentity() const {

@@ -233,7 +233,7 @@ TEST(TransformTest, InverseOfEachKind) {
       if (!valid)
         continue;
       SmallVector<int64_t> back(u.size(), -1);
-      ASSERT_TRUE(t.calculateUpperIndex(l, back, {})) << t.str();
+      t.calculateUpperIndex(l, back);
       EXPECT_EQ(back, u) << t.str();
     }
   }

@@ -129,7 +129,8 @@ public:
 
   /// CK Tile's calculate_lower_index: writes the lower coordinate of `upper`
   /// into `lower` and returns whether the coordinate is valid (only the pads
-  /// and sunder can be invalid). Never traps, whatever the input.
+  /// and sunder can be invalid). Never traps, whatever the input. The
+  /// formulas live in Formulas.h (formulas::lowerIndex / validity).
   bool calculateLowerIndex(llvm::ArrayRef<int64_t> upper,
                            llvm::MutableArrayRef<int64_t> lower) const;
 
@@ -139,11 +140,11 @@ public:
   /// (rocRoller's inverse of Sunder). The message says why not otherwise.
   llvm::Error checkInvertible() const;
 
-  /// The inverse: writes an upper coordinate that maps to `lower`. Returns
-  /// false when `lower` has no preimage. Only for invertible transforms.
-  bool calculateUpperIndex(llvm::ArrayRef<int64_t> lower,
-                           llvm::MutableArrayRef<int64_t> upper,
-                           llvm::ArrayRef<int64_t> lowerLengths) const;
+  /// The inverse (formulas::upperIndex): writes an upper coordinate that
+  /// maps to `lower`, exact only where `lower` has a preimage (callers check
+  /// with calculateLowerIndex). Only for invertible transforms.
+  void calculateUpperIndex(llvm::ArrayRef<int64_t> lower,
+                           llvm::MutableArrayRef<int64_t> upper) const;
 
   /// Whether the transform is the identity on its upper domain.
   bool isIdentity() const;

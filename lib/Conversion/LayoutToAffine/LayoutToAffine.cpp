@@ -4,16 +4,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Composes a descriptor's chain into affine expressions: each transform maps
-// the expressions of its upper coordinate to those of its lower coordinate
-// (the same formulas as the evaluator's calculateLowerIndex, as AffineExprs),
-// so that a whole chain becomes one map that MLIR's simplifier reduces. The
-// transforms that are not affine (xor, swizzle, sunder) are materialized as
-// arith ops whose results enter the next expressions as new dims.
+// Composes a descriptor's chain into affine expressions by running the
+// evaluator's own formulas (layout/Evaluator/Formulas.h) over an algebra of
+// AffineExprs: a whole chain becomes one map that MLIR's simplifier reduces.
+// The pieces that are not affine (xor, the sunder's selects, comparisons)
+// are materialized as arith ops whose results enter the next expressions as
+// new dims.
 //
 //===----------------------------------------------------------------------===//
 
 #include "layout/Conversion/Passes.h"
+#include "layout/Evaluator/Formulas.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -34,397 +35,226 @@ using namespace mlir::layout;
 
 namespace {
 
-/// Builds affine expressions over a growing list of SSA operands (the dims)
-/// and materializes them as `affine.apply` ops.
-class IndexExprBuilder {
+/// The index algebra of Formulas.h over AffineExprs: affine operations
+/// compose into expressions over a growing list of SSA operands (the dims);
+/// the others (xor, select, comparisons) are materialized as arith ops whose
+/// results enter later expressions as new dims. Every op it creates is
+/// recorded so that `eraseUnused` can drop what the caller did not use.
+class AffineAlgebra {
 public:
-  IndexExprBuilder(OpBuilder &b, Location loc)
-      : b(b), loc(loc), ctx(b.getContext()) {}
+  using Value = AffineExpr;
+  /// A condition: a known constant, or an i1 SSA value.
+  struct Bool {
+    std::optional<bool> known;
+    mlir::Value value;
+  };
+
+  AffineAlgebra(RewriterBase &rewriter, Location loc)
+      : rewriter(rewriter), loc(loc), ctx(rewriter.getContext()) {}
 
   /// A new dim standing for `v`.
-  AffineExpr dim(Value v) {
+  AffineExpr dim(mlir::Value v) {
     operands.push_back(v);
     return getAffineDimExpr(operands.size() - 1, ctx);
   }
-  AffineExpr cst(int64_t c) { return getAffineConstantExpr(c, ctx); }
+
+  AffineExpr constant(int64_t c) { return getAffineConstantExpr(c, ctx); }
+  AffineExpr add(AffineExpr x, AffineExpr y) { return x + y; }
+  AffineExpr sub(AffineExpr x, AffineExpr y) { return x - y; }
+  AffineExpr mul(AffineExpr x, int64_t c) { return x * c; }
+  AffineExpr floorDiv(AffineExpr x, int64_t d) { return x.floorDiv(d); }
+  AffineExpr floorMod(AffineExpr x, int64_t d) { return x % d; }
+  AffineExpr bitXor(AffineExpr x, AffineExpr y) {
+    return dim(create<arith::XOrIOp>(materialize(x), materialize(y)));
+  }
+  AffineExpr select(Bool c, AffineExpr x, AffineExpr y) {
+    if (c.known)
+      return *c.known ? x : y;
+    return dim(create<arith::SelectOp>(c.value, materialize(x),
+                                       materialize(y)));
+  }
+
+  Bool truth(bool b) { return {b, {}}; }
+  Bool inRange(AffineExpr v, int64_t n) {
+    return compare(arith::CmpIPredicate::ult, v, n);
+  }
+  Bool atLeast(AffineExpr v, int64_t c) {
+    return compare(arith::CmpIPredicate::sge, v, c);
+  }
+  Bool lessThan(AffineExpr v, int64_t c) {
+    return compare(arith::CmpIPredicate::slt, v, c);
+  }
+  Bool equals(AffineExpr v, int64_t c) {
+    return compare(arith::CmpIPredicate::eq, v, c);
+  }
+  Bool both(Bool x, Bool y) {
+    if (x.known)
+      return *x.known ? y : x;
+    if (y.known)
+      return *y.known ? x : y;
+    return {std::nullopt, create<arith::AndIOp>(x.value, y.value)};
+  }
+  Bool either(Bool x, Bool y) {
+    if (x.known)
+      return *x.known ? x : y;
+    if (y.known)
+      return *y.known ? y : x;
+    return {std::nullopt, create<arith::OrIOp>(x.value, y.value)};
+  }
 
   /// One value computing `e`: an existing operand, a constant, or an
   /// `affine.apply` of the simplified map over the operands it uses.
-  Value materialize(AffineExpr e) {
+  mlir::Value materialize(AffineExpr e) {
     e = simplifyAffineExpr(e, operands.size(), 0);
-    if (auto d = dyn_cast<AffineDimExpr>(e))
-      return operands[d.getPosition()];
-    if (auto c = dyn_cast<AffineConstantExpr>(e))
-      return arith::ConstantIndexOp::create(b, loc, c.getValue());
-    // Keep the dims that `e` uses, in order, as the map's dims.
-    SmallVector<AffineExpr> remap(operands.size(), AffineExpr());
-    SmallVector<Value> mapOperands;
-    for (unsigned i = 0; i < operands.size(); ++i)
-      if (e.isFunctionOfDim(i)) {
-        remap[i] = getAffineDimExpr(mapOperands.size(), ctx);
-        mapOperands.push_back(operands[i]);
-      } else {
-        remap[i] = getAffineConstantExpr(0, ctx);
+    auto [it, inserted] = materialized.try_emplace(e);
+    if (!inserted)
+      return it->second;
+    mlir::Value result;
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      result = operands[d.getPosition()];
+    } else if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      result = indexConstant(c.getValue());
+    } else {
+      // Keep the dims that `e` uses, in order, as the map's dims.
+      SmallVector<AffineExpr> remap(operands.size(), AffineExpr());
+      SmallVector<mlir::Value> mapOperands;
+      for (unsigned i = 0; i < operands.size(); ++i) {
+        if (e.isFunctionOfDim(i)) {
+          remap[i] = getAffineDimExpr(mapOperands.size(), ctx);
+          mapOperands.push_back(operands[i]);
+        } else {
+          remap[i] = getAffineConstantExpr(0, ctx);
+        }
       }
-    AffineMap map = AffineMap::get(mapOperands.size(), 0,
-                                   e.replaceDims(remap));
-    return affine::AffineApplyOp::create(b, loc, map, mapOperands);
+      AffineMap map =
+          AffineMap::get(mapOperands.size(), 0, e.replaceDims(remap));
+      result = record(
+          affine::AffineApplyOp::create(rewriter, loc, map, mapOperands));
+    }
+    it->second = result;
+    return result;
   }
 
-  Value constant(int64_t c) {
-    return arith::ConstantIndexOp::create(b, loc, c);
-  }
-  Value cmp(arith::CmpIPredicate pred, Value lhs, Value rhs) {
-    return arith::CmpIOp::create(b, loc, pred, lhs, rhs);
-  }
-  Value select(Value cond, Value a, Value c) {
-    return arith::SelectOp::create(b, loc, cond, a, c);
+  mlir::Value materialize(Bool b) {
+    if (b.known)
+      return record(arith::ConstantIntOp::create(rewriter, loc, *b.known, 1));
+    return b.value;
   }
 
-  OpBuilder &b;
+  /// Erases the ops this algebra created that nothing uses (in reverse
+  /// creation order, so chains of dead ops go too).
+  void eraseUnused() {
+    for (Operation *op : llvm::reverse(created))
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+    created.clear();
+  }
+
+private:
+  template <typename OpTy, typename... Args>
+  mlir::Value create(Args &&...args) {
+    return record(OpTy::create(rewriter, loc, std::forward<Args>(args)...));
+  }
+  mlir::Value record(Operation *op) {
+    created.push_back(op);
+    return op->getResult(0);
+  }
+  mlir::Value indexConstant(int64_t c) {
+    return record(arith::ConstantIndexOp::create(rewriter, loc, c));
+  }
+  Bool compare(arith::CmpIPredicate pred, AffineExpr v, int64_t c) {
+    AffineExpr simplified = simplifyAffineExpr(v, operands.size(), 0);
+    if (auto k = dyn_cast<AffineConstantExpr>(simplified)) {
+      Int64Algebra ints;
+      int64_t x = k.getValue();
+      switch (pred) {
+      case arith::CmpIPredicate::ult:
+        return truth(ints.inRange(x, c));
+      case arith::CmpIPredicate::sge:
+        return truth(ints.atLeast(x, c));
+      case arith::CmpIPredicate::slt:
+        return truth(ints.lessThan(x, c));
+      default:
+        return truth(ints.equals(x, c));
+      }
+    }
+    return {std::nullopt, create<arith::CmpIOp>(pred, materialize(v),
+                                                indexConstant(c))};
+  }
+
+  RewriterBase &rewriter;
   Location loc;
   MLIRContext *ctx;
-  SmallVector<Value> operands;
+  SmallVector<mlir::Value> operands;
+  DenseMap<AffineExpr, mlir::Value> materialized;
+  SmallVector<Operation *> created;
 };
 
-/// prod_{j>i} lengths[j] for each i.
-SmallVector<int64_t> suffixProducts(ArrayRef<int64_t> lengths) {
-  SmallVector<int64_t> p(lengths.size(), 1);
-  for (size_t i = lengths.size(); i-- > 1;)
-    p[i - 1] = p[i] * lengths[i];
-  return p;
-}
+/// Lowers one layout index op whose descriptor traces to a constant chain:
+/// `build` computes the replacement values from the traced descriptor with
+/// the generic formulas over an AffineAlgebra.
+template <typename OpTy>
+struct LowerIndexOp : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
 
-/// sum_{j<i} pieces[j] for each i.
-SmallVector<int64_t> prefixSums(ArrayRef<int64_t> pieces) {
-  SmallVector<int64_t> p(pieces.size(), 0);
-  for (size_t i = 1; i < pieces.size(); ++i)
-    p[i] = p[i - 1] + pieces[i - 1];
-  return p;
-}
+  virtual LogicalResult check(const Descriptor &) const { return success(); }
+  virtual SmallVector<Value> build(OpTy op, const Descriptor &d,
+                                   AffineAlgebra &a) const = 0;
 
-/// `u xor ((u >> S) & (((1 << B) - 1) << M))` on an index value.
-Value emitSwizzle(IndexExprBuilder &eb, Value x, const Transform &t) {
-  int64_t bits = t.getParam(0), base = t.getParam(1), shift = t.getParam(2);
-  OpBuilder &b = eb.b;
-  Value shifted =
-      shift >= 0
-          ? arith::ShRSIOp::create(b, eb.loc, x, eb.constant(shift)).getResult()
-          : arith::ShLIOp::create(b, eb.loc, x, eb.constant(-shift))
-                .getResult();
-  int64_t mask = ((int64_t(1) << bits) - 1) << base;
-  Value masked = arith::AndIOp::create(b, eb.loc, shifted, eb.constant(mask));
-  return arith::XOrIOp::create(b, eb.loc, x, masked);
-}
-
-/// The lower coordinate of `t` as expressions of its upper coordinate.
-SmallVector<AffineExpr> lowerExprs(const Transform &t,
-                                   ArrayRef<AffineExpr> u,
-                                   IndexExprBuilder &eb) {
-  ArrayRef<int64_t> lengths = t.getLengths();
-  switch (t.getKind()) {
-  case TransformKind::PassThrough:
-  case TransformKind::RightPad:
-    return {u[0]};
-  case TransformKind::Pad:
-  case TransformKind::LeftPad:
-    return {u[0] - t.getParam(0)};
-  case TransformKind::Embed: {
-    AffineExpr l = eb.cst(0);
-    for (auto [ui, c] : llvm::zip_equal(u, t.getCoefficients()))
-      l = l + ui * c;
-    return {l};
-  }
-  case TransformKind::Merge: {
-    SmallVector<int64_t> p = suffixProducts(lengths);
-    SmallVector<AffineExpr> l;
-    for (size_t i = 0; i < lengths.size(); ++i)
-      l.push_back(i == 0 ? u[0].floorDiv(p[0])
-                         : u[0].floorDiv(p[i]) % lengths[i]);
-    return l;
-  }
-  case TransformKind::Unmerge: {
-    SmallVector<int64_t> p = suffixProducts(lengths);
-    AffineExpr l = eb.cst(0);
-    for (auto [ui, pi] : llvm::zip_equal(u, p))
-      l = l + ui * pi;
-    return {l};
-  }
-  case TransformKind::Replicate:
-    return {};
-  case TransformKind::Freeze:
-    return {eb.cst(t.getParam(0))};
-  case TransformKind::Offset:
-  case TransformKind::Slice:
-    return {u[0] + t.getParam(0)};
-  case TransformKind::Modulo:
-    return {u[0] % t.getParam(0)};
-  case TransformKind::Rotate:
-    return {u[0], (u[1] + u[0]) % lengths[1]};
-  case TransformKind::Xor: {
-    Value x = arith::XOrIOp::create(eb.b, eb.loc, eb.materialize(u[1]),
-                                    eb.materialize(u[0] % lengths[1]));
-    return {u[0], eb.dim(x)};
-  }
-  case TransformKind::Swizzle:
-    return {eb.dim(emitSwizzle(eb, eb.materialize(u[0]), t))};
-  case TransformKind::Sunder: {
-    // l = u_s + prefix_s, selected by the switch s (the last coordinate).
-    size_t k = lengths.size();
-    SmallVector<int64_t> prefix = prefixSums(lengths);
-    Value s = eb.materialize(u[k]);
-    Value l = eb.materialize(u[k - 1] + prefix[k - 1]);
-    for (size_t j = k - 1; j-- > 0;)
-      l = eb.select(eb.cmp(arith::CmpIPredicate::eq, s, eb.constant(j)),
-                    eb.materialize(u[j] + prefix[j]), l);
-    return {eb.dim(l)};
-  }
-  }
-  llvm_unreachable("unknown transform kind");
-}
-
-/// Appends the validity conditions of `t` at upper coordinate `u` (none for
-/// the transforms that are always valid).
-void validityConditions(const Transform &t, ArrayRef<AffineExpr> u,
-                        IndexExprBuilder &eb, SmallVectorImpl<Value> &conds) {
-  using P = arith::CmpIPredicate;
-  switch (t.getKind()) {
-  case TransformKind::Pad:
-    // left <= u < left + L as one unsigned compare of u - left with L.
-    conds.push_back(eb.cmp(P::ult, eb.materialize(u[0] - t.getParam(0)),
-                           eb.constant(t.getLengths()[0])));
-    return;
-  case TransformKind::LeftPad:
-    conds.push_back(eb.cmp(P::sge, eb.materialize(u[0]),
-                           eb.constant(t.getParam(0))));
-    return;
-  case TransformKind::RightPad:
-    conds.push_back(eb.cmp(P::slt, eb.materialize(u[0]),
-                           eb.constant(t.getLengths()[0])));
-    return;
-  case TransformKind::Sunder: {
-    ArrayRef<int64_t> pieces = t.getLengths();
-    Value s = eb.materialize(u[pieces.size()]);
-    Value valid;
-    for (size_t j = 0; j < pieces.size(); ++j) {
-      Value isJ = eb.cmp(P::eq, s, eb.constant(j));
-      Value inPiece =
-          eb.cmp(P::ult, eb.materialize(u[j]), eb.constant(pieces[j]));
-      Value both = arith::AndIOp::create(eb.b, eb.loc, isJ, inPiece);
-      valid = valid ? arith::OrIOp::create(eb.b, eb.loc, valid, both)
-                          .getResult()
-                    : both;
-    }
-    conds.push_back(valid);
-    return;
-  }
-  default:
-    return;
-  }
-}
-
-/// Runs the chain from the top down, calling `onStage` with each stage's
-/// upper expressions before lowering it; returns the base coordinate.
-SmallVector<AffineExpr>
-walkDown(const Descriptor &d, ValueRange indices, IndexExprBuilder &eb,
-         function_ref<void(const StageEntry &, ArrayRef<AffineExpr>)> onEntry) {
-  SmallVector<AffineExpr> cur;
-  for (Value v : indices)
-    cur.push_back(eb.dim(v));
-  for (const Stage &stage : llvm::reverse(d.getStages())) {
-    size_t inputRank = 0;
-    for (const StageEntry &e : stage)
-      inputRank += e.lowerDims.size();
-    SmallVector<AffineExpr> next(inputRank);
-    for (const StageEntry &e : stage) {
-      SmallVector<AffineExpr> up;
-      for (int64_t dim : e.upperDims)
-        up.push_back(cur[dim]);
-      if (onEntry)
-        onEntry(e, up);
-      SmallVector<AffineExpr> lo = lowerExprs(e.transform, up, eb);
-      for (auto [dim, expr] : llvm::zip_equal(e.lowerDims, lo))
-        next[dim] = expr;
-    }
-    cur = std::move(next);
-  }
-  return cur;
-}
-
-/// Digits of `l` in an embed with nested coefficients (largest first).
-SmallVector<AffineExpr> splitNested(AffineExpr l, ArrayRef<int64_t> lengths,
-                                    ArrayRef<int64_t> coefficients,
-                                    IndexExprBuilder &eb) {
-  SmallVector<unsigned> order;
-  SmallVector<AffineExpr> u(lengths.size(), eb.cst(0));
-  for (unsigned i = 0; i < lengths.size(); ++i)
-    if (lengths[i] > 1)
-      order.push_back(i);
-  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
-    return coefficients[a] > coefficients[b];
-  });
-  AffineExpr rest = l;
-  for (unsigned i : order) {
-    u[i] = rest.floorDiv(coefficients[i]);
-    rest = rest % coefficients[i];
-  }
-  return u;
-}
-
-/// The upper coordinate of `t` as expressions of its lower coordinate (the
-/// inverse; `t` is invertible).
-SmallVector<AffineExpr> upperExprs(const Transform &t,
-                                   ArrayRef<AffineExpr> l,
-                                   IndexExprBuilder &eb) {
-  ArrayRef<int64_t> lengths = t.getLengths();
-  switch (t.getKind()) {
-  case TransformKind::PassThrough:
-  case TransformKind::RightPad:
-  case TransformKind::Modulo:
-    return {l[0]};
-  case TransformKind::Pad:
-  case TransformKind::LeftPad:
-    return {l[0] + t.getParam(0)};
-  case TransformKind::Embed:
-    return splitNested(l[0], lengths, t.getCoefficients(), eb);
-  case TransformKind::Merge: {
-    SmallVector<int64_t> p = suffixProducts(lengths);
-    AffineExpr u = eb.cst(0);
-    for (auto [li, pi] : llvm::zip_equal(l, p))
-      u = u + li * pi;
-    return {u};
-  }
-  case TransformKind::Unmerge: {
-    SmallVector<int64_t> p = suffixProducts(lengths);
-    SmallVector<AffineExpr> u;
-    for (size_t i = 0; i < lengths.size(); ++i)
-      u.push_back(i == 0 ? l[0].floorDiv(p[0])
-                         : l[0].floorDiv(p[i]) % lengths[i]);
-    return u;
-  }
-  case TransformKind::Replicate:
-    return SmallVector<AffineExpr>(lengths.size(), eb.cst(0));
-  case TransformKind::Freeze:
-    return {};
-  case TransformKind::Offset:
-  case TransformKind::Slice:
-    return {l[0] - t.getParam(0)};
-  case TransformKind::Rotate:
-    return {l[0], (l[1] - l[0]) % lengths[1]};
-  case TransformKind::Xor:
-    // An involution: the same formula.
-    return lowerExprs(t, l, eb);
-  case TransformKind::Swizzle:
-    return lowerExprs(t, l, eb);
-  case TransformKind::Sunder: {
-    size_t k = lengths.size();
-    SmallVector<int64_t> prefix = prefixSums(lengths);
-    Value lv = eb.materialize(l[0]);
-    Value s = eb.constant(0);
-    for (size_t j = 1; j < k; ++j)
-      s = eb.select(eb.cmp(arith::CmpIPredicate::sge, lv,
-                           eb.constant(prefix[j])),
-                    eb.constant(j), s);
-    SmallVector<AffineExpr> u;
-    for (size_t j = 0; j < k; ++j)
-      u.push_back(eb.dim(
-          eb.select(eb.cmp(arith::CmpIPredicate::eq, s, eb.constant(j)),
-                    eb.materialize(l[0] - prefix[j]), eb.constant(0))));
-    u.push_back(eb.dim(s));
-    return u;
-  }
-  }
-  llvm_unreachable("unknown transform kind");
-}
-
-/// Traces the descriptor of `op` or reports why not as a match failure.
-FailureOr<Descriptor> traceOrFail(Operation *op, Value desc,
-                                  PatternRewriter &rewriter) {
-  llvm::Expected<Descriptor> d = traceDescriptor(desc);
-  if (!d) {
-    std::string why = llvm::toString(d.takeError());
-    (void)rewriter.notifyMatchFailure(op, why);
-    return failure();
-  }
-  return std::move(*d);
-}
-
-struct LowerOffset final : OpRewritePattern<OffsetOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(OffsetOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<Descriptor> d = traceOrFail(op, op.getDesc(), rewriter);
-    if (failed(d))
-      return failure();
-    IndexExprBuilder eb(rewriter, op.getLoc());
-    SmallVector<AffineExpr> base = walkDown(*d, op.getIndices(), eb, nullptr);
-    AffineExpr offset = eb.cst(0);
-    for (auto [c, s] : llvm::zip_equal(base, d->getBaseStrides()))
-      offset = offset + c * s;
-    rewriter.replaceOp(op, eb.materialize(offset));
-    return success();
-  }
-};
-
-struct LowerValid final : OpRewritePattern<ValidOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ValidOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<Descriptor> d = traceOrFail(op, op.getDesc(), rewriter);
-    if (failed(d))
-      return failure();
-    IndexExprBuilder eb(rewriter, op.getLoc());
-    SmallVector<Value> conds;
-    walkDown(*d, op.getIndices(), eb,
-             [&](const StageEntry &e, ArrayRef<AffineExpr> up) {
-               validityConditions(e.transform, up, eb, conds);
-             });
-    Value valid;
-    for (Value c : conds)
-      valid = valid ? arith::AndIOp::create(rewriter, op.getLoc(), valid, c)
-                          .getResult()
-                    : c;
-    if (!valid)
-      valid = arith::ConstantIntOp::create(rewriter, op.getLoc(), 1, 1);
-    rewriter.replaceOp(op, valid);
-    return success();
-  }
-};
-
-struct LowerUpper final : OpRewritePattern<UpperOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(UpperOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<Descriptor> d = traceOrFail(op, op.getDesc(), rewriter);
-    if (failed(d))
-      return failure();
-    if (llvm::Error e = d->checkInvertible()) {
-      (void)rewriter.notifyMatchFailure(op, llvm::toString(std::move(e)));
-      return failure();
-    }
-    IndexExprBuilder eb(rewriter, op.getLoc());
-    SmallVector<AffineExpr> cur = splitNested(
-        eb.dim(op.getOffset()), d->getBaseLengths(), d->getBaseStrides(), eb);
-    for (const Stage &stage : d->getStages()) {
-      size_t outputRank = 0;
-      for (const StageEntry &e : stage)
-        outputRank += e.upperDims.size();
-      SmallVector<AffineExpr> next(outputRank);
-      for (const StageEntry &e : stage) {
-        SmallVector<AffineExpr> lo;
-        for (int64_t dim : e.lowerDims)
-          lo.push_back(cur[dim]);
-        SmallVector<AffineExpr> up = upperExprs(e.transform, lo, eb);
-        for (auto [dim, expr] : llvm::zip_equal(e.upperDims, up))
-          next[dim] = expr;
-      }
-      cur = std::move(next);
-    }
-    SmallVector<Value> results;
-    for (AffineExpr e : cur)
-      results.push_back(eb.materialize(e));
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const final {
+    llvm::Expected<Descriptor> d = traceDescriptor(op.getDesc());
+    if (!d)
+      return rewriter.notifyMatchFailure(op, llvm::toString(d.takeError()));
+    if (failed(check(*d)))
+      return rewriter.notifyMatchFailure(op, "the descriptor is not invertible");
+    AffineAlgebra a(rewriter, op.getLoc());
+    SmallVector<Value> results = build(op, *d, a);
     rewriter.replaceOp(op, results);
+    a.eraseUnused();
     return success();
+  }
+};
+
+SmallVector<AffineExpr> dims(AffineAlgebra &a, ValueRange values) {
+  return llvm::map_to_vector(values, [&](Value v) { return a.dim(v); });
+}
+
+struct LowerOffset final : LowerIndexOp<OffsetOp> {
+  using LowerIndexOp::LowerIndexOp;
+  SmallVector<Value> build(OffsetOp op, const Descriptor &d,
+                           AffineAlgebra &a) const override {
+    return {a.materialize(
+        formulas::offset(d, a, dims(a, op.getIndices())))};
+  }
+};
+
+struct LowerValid final : LowerIndexOp<ValidOp> {
+  using LowerIndexOp::LowerIndexOp;
+  SmallVector<Value> build(ValidOp op, const Descriptor &d,
+                           AffineAlgebra &a) const override {
+    AffineAlgebra::Bool valid;
+    formulas::baseCoordinate(d, a, dims(a, op.getIndices()), &valid);
+    return {a.materialize(valid)};
+  }
+};
+
+struct LowerUpper final : LowerIndexOp<UpperOp> {
+  using LowerIndexOp::LowerIndexOp;
+  LogicalResult check(const Descriptor &d) const override {
+    if (llvm::Error e = d.checkInvertible()) {
+      llvm::consumeError(std::move(e));
+      return failure();
+    }
+    return success();
+  }
+  SmallVector<Value> build(UpperOp op, const Descriptor &d,
+                           AffineAlgebra &a) const override {
+    SmallVector<AffineExpr, 8> top = formulas::topCoordinate(
+        d, a, a.dim(op.getOffset()),
+        [](ArrayRef<AffineExpr>, ArrayRef<int64_t>) { return true; });
+    return llvm::map_to_vector(
+        top, [&](AffineExpr e) { return a.materialize(e); });
   }
 };
 
@@ -432,9 +262,9 @@ struct LowerElementSpaceSize final : OpRewritePattern<ElementSpaceSizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ElementSpaceSizeOp op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<Descriptor> d = traceOrFail(op, op.getDesc(), rewriter);
-    if (failed(d))
-      return failure();
+    llvm::Expected<Descriptor> d = traceDescriptor(op.getDesc());
+    if (!d)
+      return rewriter.notifyMatchFailure(op, llvm::toString(d.takeError()));
     rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(
         op, d->getElementSpaceSize());
     return success();

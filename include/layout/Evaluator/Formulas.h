@@ -1,0 +1,404 @@
+//===- Formulas.h - Transform formulas over an index algebra ----*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The formulas of every coordinate transform and of whole descriptors,
+// written once, generic over an *index algebra*. The evaluator instantiates
+// them with `Int64Algebra` (constant folding, the folders, the tests' oracle);
+// the affine lowering instantiates them with an algebra whose values are
+// AffineExprs over SSA operands, so the IR it emits is computed by the very
+// code that defines the semantics.
+//
+// An index algebra `A` provides two types and these operations:
+//
+//   typename A::Value, typename A::Bool
+//   Value constant(int64_t)
+//   Value add(Value, Value), sub(Value, Value)      // wrapping
+//   Value mul(Value, int64_t)                       // wrapping
+//   Value floorDiv(Value, int64_t d), floorMod(Value, int64_t d)   // d > 0
+//   Value bitXor(Value, Value)
+//   Value select(Bool, Value, Value)
+//   Bool truth(bool)
+//   Bool inRange(Value v, int64_t n)                // 0 <= v < n
+//   Bool atLeast(Value v, int64_t c), lessThan(Value v, int64_t c)
+//   Bool equals(Value v, int64_t c)
+//   Bool both(Bool, Bool), either(Bool, Bool)
+//
+// Every formula only divides by positive constants and only shifts through
+// floorDiv/floorMod by powers of two below 2^62, so no instance can trap.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_EVALUATOR_FORMULAS_H
+#define LAYOUT_EVALUATOR_FORMULAS_H
+
+#include "layout/Evaluator/Descriptor.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+
+namespace mlir {
+namespace layout {
+
+/// The algebra of int64 values: the evaluator's instance.
+struct Int64Algebra {
+  using Value = int64_t;
+  using Bool = bool;
+  Value constant(int64_t c) { return c; }
+  Value add(Value a, Value b) { return wrappingAdd(a, b); }
+  Value sub(Value a, Value b) { return wrappingSub(a, b); }
+  Value mul(Value a, int64_t c) { return wrappingMul(a, c); }
+  Value floorDiv(Value a, int64_t d) { return layout::floorDiv(a, d); }
+  Value floorMod(Value a, int64_t d) { return layout::floorMod(a, d); }
+  Value bitXor(Value a, Value b) { return a ^ b; }
+  Value select(Bool c, Value a, Value b) { return c ? a : b; }
+  Bool truth(bool b) { return b; }
+  Bool inRange(Value v, int64_t n) { return v >= 0 && v < n; }
+  Bool atLeast(Value v, int64_t c) { return v >= c; }
+  Bool lessThan(Value v, int64_t c) { return v < c; }
+  Bool equals(Value v, int64_t c) { return v == c; }
+  Bool both(Bool a, Bool b) { return a && b; }
+  Bool either(Bool a, Bool b) { return a || b; }
+};
+
+namespace formulas {
+
+/// prod_{j>i} lengths[j] for each i (verified transforms: no overflow).
+inline llvm::SmallVector<int64_t, 4>
+suffixProducts(llvm::ArrayRef<int64_t> lengths) {
+  llvm::SmallVector<int64_t, 4> p(lengths.size(), 1);
+  for (size_t i = lengths.size(); i-- > 1;)
+    p[i - 1] = p[i] * lengths[i];
+  return p;
+}
+
+/// sum_{j<i} pieces[j] for each i.
+inline llvm::SmallVector<int64_t, 4>
+prefixSums(llvm::ArrayRef<int64_t> pieces) {
+  llvm::SmallVector<int64_t, 4> p(pieces.size(), 0);
+  for (size_t i = 1; i < pieces.size(); ++i)
+    p[i] = p[i - 1] + pieces[i - 1];
+  return p;
+}
+
+/// sum_i x[i] * c[i].
+template <typename A>
+typename A::Value dot(A &a, llvm::ArrayRef<typename A::Value> x,
+                      llvm::ArrayRef<int64_t> c) {
+  typename A::Value sum = a.constant(0);
+  for (auto [xi, ci] : llvm::zip_equal(x, c))
+    sum = a.add(sum, a.mul(xi, ci));
+  return sum;
+}
+
+/// Mixed-radix digits of `x` over `lengths` (row-major); the most
+/// significant digit is not reduced.
+template <typename A>
+void digits(A &a, typename A::Value x, llvm::ArrayRef<int64_t> lengths,
+            llvm::SmallVectorImpl<typename A::Value> &out) {
+  llvm::SmallVector<int64_t, 4> p = suffixProducts(lengths);
+  for (size_t i = 0; i < lengths.size(); ++i)
+    out.push_back(i == 0 ? a.floorDiv(x, p[0])
+                         : a.floorMod(a.floorDiv(x, p[i]), lengths[i]));
+}
+
+/// CuTe's swizzle `u xor ((u >> S) & (((1 << B) - 1) << M))`, a negative S
+/// shifting left. The masked field is written with floor division and
+/// remainder by powers of two (exact in two's complement; the verifier keeps
+/// |S| + B + M below 62), so only the xor is not affine.
+template <typename A>
+typename A::Value swizzle(A &a, typename A::Value u, int64_t bits,
+                          int64_t base, int64_t shift) {
+  if (bits == 0)
+    return u;
+  typename A::Value field;
+  if (base + shift >= 0) {
+    // Bits [M + S, M + S + B) of u move to [M, M + B) (for S < 0 too, as
+    // long as M + S >= 0).
+    field = a.mul(a.floorMod(a.floorDiv(u, int64_t(1) << (base + shift)),
+                             int64_t(1) << bits),
+                  int64_t(1) << base);
+  } else {
+    // u << |S| has zeros below |S| > M: only bits [0, M + B - |S|) of u
+    // land in the field, shifted up by |S|.
+    int64_t width = base + bits + shift;
+    if (width <= 0)
+      return u;
+    field = a.mul(a.floorMod(u, int64_t(1) << width), int64_t(1) << -shift);
+  }
+  return a.bitXor(u, field);
+}
+
+/// CK Tile's calculate_lower_index: the lower coordinate of `t` at upper
+/// coordinate `u` (the values at invalid coordinates are the formulas'
+/// natural values: a pad's `u - left`, a sunder's last piece for a switch out
+/// of range).
+template <typename A>
+void lowerIndex(const Transform &t, A &a,
+                llvm::ArrayRef<typename A::Value> u,
+                llvm::SmallVectorImpl<typename A::Value> &l) {
+  llvm::ArrayRef<int64_t> lengths = t.getLengths();
+  switch (t.getKind()) {
+  case TransformKind::PassThrough:
+  case TransformKind::RightPad:
+    l.push_back(u[0]);
+    return;
+  case TransformKind::Pad:
+  case TransformKind::LeftPad:
+    l.push_back(a.sub(u[0], a.constant(t.getParam(0))));
+    return;
+  case TransformKind::Embed:
+    l.push_back(dot(a, u, t.getCoefficients()));
+    return;
+  case TransformKind::Merge:
+    digits(a, u[0], lengths, l);
+    return;
+  case TransformKind::Unmerge:
+    l.push_back(dot(a, u, suffixProducts(lengths)));
+    return;
+  case TransformKind::Replicate:
+    return;
+  case TransformKind::Freeze:
+    l.push_back(a.constant(t.getParam(0)));
+    return;
+  case TransformKind::Offset:
+  case TransformKind::Slice:
+    l.push_back(a.add(u[0], a.constant(t.getParam(0))));
+    return;
+  case TransformKind::Modulo:
+    l.push_back(a.floorMod(u[0], t.getParam(0)));
+    return;
+  case TransformKind::Xor:
+    l.push_back(u[0]);
+    l.push_back(a.bitXor(u[1], a.floorMod(u[0], lengths[1])));
+    return;
+  case TransformKind::Rotate:
+    l.push_back(u[0]);
+    l.push_back(a.floorMod(a.add(u[1], u[0]), lengths[1]));
+    return;
+  case TransformKind::Swizzle:
+    l.push_back(swizzle(a, u[0], t.getParam(0), t.getParam(1), t.getParam(2)));
+    return;
+  case TransformKind::Sunder: {
+    // l = u_s + prefix_s, selected by the switch s (the last coordinate).
+    size_t k = lengths.size();
+    llvm::SmallVector<int64_t, 4> prefix = prefixSums(lengths);
+    typename A::Value r = a.add(u[k - 1], a.constant(prefix[k - 1]));
+    for (size_t j = k - 1; j-- > 0;)
+      r = a.select(a.equals(u[k], j), a.add(u[j], a.constant(prefix[j])), r);
+    l.push_back(r);
+    return;
+  }
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+/// Whether upper coordinate `u` of `t` is valid (only the pads and sunder
+/// can be invalid).
+template <typename A>
+typename A::Bool validity(const Transform &t, A &a,
+                          llvm::ArrayRef<typename A::Value> u) {
+  switch (t.getKind()) {
+  case TransformKind::Pad:
+    // left <= u < left + L as one unsigned compare of u - left with L.
+    return a.inRange(a.sub(u[0], a.constant(t.getParam(0))),
+                     t.getLengths()[0]);
+  case TransformKind::LeftPad:
+    return a.atLeast(u[0], t.getParam(0));
+  case TransformKind::RightPad:
+    return a.lessThan(u[0], t.getLengths()[0]);
+  case TransformKind::Sunder: {
+    llvm::ArrayRef<int64_t> pieces = t.getLengths();
+    typename A::Bool valid = a.truth(false);
+    for (size_t j = 0; j < pieces.size(); ++j) {
+      typename A::Bool here =
+          a.both(a.equals(u[pieces.size()], j), a.inRange(u[j], pieces[j]));
+      valid = j == 0 ? here : a.either(valid, here);
+    }
+    return valid;
+  }
+  default:
+    return a.truth(true);
+  }
+}
+
+/// CK Tile's calculate_upper_index: an upper coordinate of `t` that maps to
+/// `l`, for an invertible `t` (Transform::checkInvertible). Exact only where
+/// `l` has a preimage; callers that need to know confirm with `lowerIndex`.
+/// Sunder's inverse picks the coordinate whose unselected pieces are 0.
+template <typename A>
+void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
+                llvm::SmallVectorImpl<typename A::Value> &u) {
+  llvm::ArrayRef<int64_t> lengths = t.getLengths();
+  switch (t.getKind()) {
+  case TransformKind::PassThrough:
+  case TransformKind::RightPad:
+  case TransformKind::Modulo:
+    u.push_back(l[0]);
+    return;
+  case TransformKind::Pad:
+  case TransformKind::LeftPad:
+    u.push_back(a.add(l[0], a.constant(t.getParam(0))));
+    return;
+  case TransformKind::Embed: {
+    // Nested coefficients: digits from the largest coefficient down.
+    llvm::ArrayRef<int64_t> coefficients = t.getCoefficients();
+    llvm::SmallVector<unsigned, 4> order;
+    size_t first = u.size();
+    for (unsigned i = 0; i < lengths.size(); ++i) {
+      u.push_back(a.constant(0));
+      if (lengths[i] > 1 && coefficients[i] > 0)
+        order.push_back(i);
+    }
+    llvm::stable_sort(order, [&](unsigned x, unsigned y) {
+      return coefficients[x] > coefficients[y];
+    });
+    typename A::Value rest = l[0];
+    for (unsigned i : order) {
+      u[first + i] = a.floorDiv(rest, coefficients[i]);
+      rest = a.floorMod(rest, coefficients[i]);
+    }
+    return;
+  }
+  case TransformKind::Merge:
+    u.push_back(dot(a, l, suffixProducts(lengths)));
+    return;
+  case TransformKind::Unmerge:
+    digits(a, l[0], lengths, u);
+    return;
+  case TransformKind::Replicate:
+    for (size_t i = 0; i < lengths.size(); ++i)
+      u.push_back(a.constant(0));
+    return;
+  case TransformKind::Freeze:
+    return;
+  case TransformKind::Offset:
+  case TransformKind::Slice:
+    u.push_back(a.sub(l[0], a.constant(t.getParam(0))));
+    return;
+  case TransformKind::Xor:
+    // An involution: the same formula.
+    u.push_back(l[0]);
+    u.push_back(a.bitXor(l[1], a.floorMod(l[0], lengths[1])));
+    return;
+  case TransformKind::Rotate:
+    u.push_back(l[0]);
+    u.push_back(a.floorMod(a.sub(l[1], l[0]), lengths[1]));
+    return;
+  case TransformKind::Swizzle:
+    // An involution too: source and target bits are disjoint.
+    u.push_back(swizzle(a, l[0], t.getParam(0), t.getParam(1), t.getParam(2)));
+    return;
+  case TransformKind::Sunder: {
+    size_t k = lengths.size();
+    llvm::SmallVector<int64_t, 4> prefix = prefixSums(lengths);
+    typename A::Value s = a.constant(0);
+    for (size_t j = 1; j < k; ++j)
+      s = a.select(a.atLeast(l[0], prefix[j]), a.constant(j), s);
+    for (size_t j = 0; j < k; ++j)
+      u.push_back(a.select(a.equals(s, j),
+                           a.sub(l[0], a.constant(prefix[j])), a.constant(0)));
+    u.push_back(s);
+    return;
+  }
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+/// Runs `d`'s stages from the top coordinate `top` down to its base
+/// coordinate. When `valid` is given, it receives the conjunction of every
+/// entry's validity.
+template <typename A>
+llvm::SmallVector<typename A::Value, 8>
+baseCoordinate(const Descriptor &d, A &a,
+               llvm::ArrayRef<typename A::Value> top,
+               typename A::Bool *valid = nullptr) {
+  using V = typename A::Value;
+  llvm::SmallVector<V, 8> cur(top.begin(), top.end()), next;
+  llvm::SmallVector<V, 4> up, lo;
+  if (valid)
+    *valid = a.truth(true);
+  for (const Stage &stage : llvm::reverse(d.getStages())) {
+    size_t inputRank = 0;
+    for (const StageEntry &e : stage)
+      inputRank += e.lowerDims.size();
+    next.assign(inputRank, a.constant(0));
+    for (const StageEntry &e : stage) {
+      up.clear();
+      for (int64_t dim : e.upperDims)
+        up.push_back(cur[dim]);
+      if (valid && e.transform.getKind() != TransformKind::PassThrough)
+        *valid = a.both(*valid, validity(e.transform, a, up));
+      lo.clear();
+      lowerIndex(e.transform, a, up, lo);
+      for (auto [dim, v] : llvm::zip_equal(e.lowerDims, lo))
+        next[dim] = v;
+    }
+    std::swap(cur, next);
+  }
+  return cur;
+}
+
+/// The offset of top coordinate `top` (and its validity, when asked).
+template <typename A>
+typename A::Value offset(const Descriptor &d, A &a,
+                         llvm::ArrayRef<typename A::Value> top,
+                         typename A::Bool *valid = nullptr) {
+  llvm::SmallVector<typename A::Value, 8> base =
+      baseCoordinate(d, a, top, valid);
+  return dot(a, base, d.getBaseStrides());
+}
+
+/// The inverse of an invertible descriptor (Descriptor::checkInvertible):
+/// the top coordinate whose offset is `off`, exact where one exists.
+/// `onStage(coordinate, lengths)` sees the base coordinate and each stage's
+/// result with its lengths and may stop the walk by returning false (then
+/// the result is empty).
+template <typename A, typename OnStage>
+llvm::SmallVector<typename A::Value, 8>
+topCoordinate(const Descriptor &d, A &a, typename A::Value off,
+              OnStage onStage) {
+  using V = typename A::Value;
+  llvm::SmallVector<V, 8> cur, next;
+  llvm::SmallVector<int64_t, 8> curLengths(d.getBaseLengths().begin(),
+                                           d.getBaseLengths().end()),
+      nextLengths;
+  V buffer[1] = {off};
+  upperIndex(Transform::embed(d.getBaseLengths(), d.getBaseStrides()), a,
+             llvm::ArrayRef<V>(buffer), cur);
+  if (!onStage(llvm::ArrayRef<V>(cur), llvm::ArrayRef<int64_t>(curLengths)))
+    return {};
+  llvm::SmallVector<V, 4> lo, up;
+  for (const Stage &stage : d.getStages()) {
+    size_t outputRank = 0;
+    for (const StageEntry &e : stage)
+      outputRank += e.upperDims.size();
+    next.assign(outputRank, a.constant(0));
+    nextLengths.assign(outputRank, 0);
+    for (const StageEntry &e : stage) {
+      lo.clear();
+      for (int64_t dim : e.lowerDims)
+        lo.push_back(cur[dim]);
+      up.clear();
+      upperIndex(e.transform, a, lo, up);
+      llvm::SmallVector<int64_t> upLengths = e.transform.getUpperLengths();
+      for (auto [dim, v, len] : llvm::zip_equal(e.upperDims, up, upLengths)) {
+        next[dim] = v;
+        nextLengths[dim] = len;
+      }
+    }
+    std::swap(cur, next);
+    std::swap(curLengths, nextLengths);
+    if (!onStage(llvm::ArrayRef<V>(cur), llvm::ArrayRef<int64_t>(curLengths)))
+      return {};
+  }
+  return cur;
+}
+
+} // namespace formulas
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_EVALUATOR_FORMULAS_H
