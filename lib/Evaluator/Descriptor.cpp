@@ -65,27 +65,42 @@ static Error checkBaseLengths(ArrayRef<int64_t> lengths) {
 }
 
 llvm::Expected<Descriptor> Descriptor::naive(ArrayRef<int64_t> lengths,
-                                             ArrayRef<int64_t> strides) {
+                                             ArrayRef<int64_t> strides,
+                                             int64_t offset,
+                                             std::optional<int64_t> space) {
   if (Error e = checkBaseLengths(lengths))
     return std::move(e);
   if (strides.size() != lengths.size())
     return makeError(llvm::formatv(
         "'strides' has {0} entries but 'lengths' has {1}", strides.size(),
         lengths.size()));
-  int64_t space = 1;
+  if (offset < 0)
+    return makeError(
+        llvm::formatv("'offset' must be non-negative, got {0}", offset));
+  std::optional<int64_t> minSpace = checkedAdd(offset, 1);
   for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(lengths, strides))) {
     auto [len, stride] = pair;
     if (stride < 0)
       return makeError(llvm::formatv(
           "'strides' entry {0} must be non-negative, got {1}", i, stride));
     std::optional<int64_t> term = checkedMul(len - 1, stride);
-    std::optional<int64_t> next = term ? checkedAdd(space, *term) : std::nullopt;
-    if (!next)
-      return makeError("element space size 1 + sum (len_i - 1) * stride_i "
-                       "overflows int64");
-    space = *next;
+    minSpace = term && minSpace ? checkedAdd(*minSpace, *term) : std::nullopt;
   }
-  return fromStrides(lengths, strides, space, BaseKind::Naive, 0);
+  if (!minSpace)
+    return makeError("element space size offset + 1 + sum (len_i - 1) * "
+                     "stride_i overflows int64");
+  if (space && *space < *minSpace)
+    return makeError(llvm::formatv(
+        "'space' ({0}) must be at least offset + 1 + sum (len_i - 1) * "
+        "stride_i = {1}",
+        *space, *minSpace));
+  llvm::Expected<Descriptor> d = fromStrides(
+      lengths, strides, space ? *space : *minSpace, BaseKind::Naive, 0);
+  if (d) {
+    d->baseOffset = offset;
+    d->explicitSpace = space.has_value();
+  }
+  return d;
 }
 
 /// Row-major strides for `lengths` whose last row is `lastRow` elements long;
@@ -300,6 +315,10 @@ std::string Descriptor::str() const {
   case BaseKind::Naive:
     os << "%d0 = layout.naive [" << joinInts(baseLengths) << "] strides ["
        << joinInts(baseStrides) << "]";
+    if (baseOffset != 0)
+      os << " offset " << baseOffset;
+    if (explicitSpace)
+      os << " space " << elementSpaceSize;
     break;
   case BaseKind::Packed:
     os << "%d0 = layout.packed [" << joinInts(baseLengths) << "]";

@@ -11,6 +11,7 @@
 
 #include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutDialect.h"
+#include "layout/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -21,6 +22,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::layout::registerLayoutConversionPasses();
+  mlir::layout::registerLayoutPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

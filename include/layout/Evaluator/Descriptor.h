@@ -47,11 +47,13 @@ struct Evaluation {
 
 class Descriptor {
 public:
-  /// `layout.naive`: offset = sum idx_i * stride_i, element space
-  /// = 1 + sum (len_i - 1) * stride_i. Lengths positive, strides
+  /// `layout.naive`: offset = base offset + sum idx_i * stride_i, element
+  /// space = `space` when given, else base offset + 1 + sum (len_i - 1) *
+  /// stride_i (the least it may be). Lengths positive, strides and offset
   /// non-negative, and no int64 overflow.
-  static llvm::Expected<Descriptor> naive(llvm::ArrayRef<int64_t> lengths,
-                                          llvm::ArrayRef<int64_t> strides);
+  static llvm::Expected<Descriptor>
+  naive(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> strides,
+        int64_t offset = 0, std::optional<int64_t> space = std::nullopt);
   /// `layout.packed`: row-major, element space = prod len.
   static llvm::Expected<Descriptor> packed(llvm::ArrayRef<int64_t> lengths);
   /// `layout.aligned`: row-major with the last dimension's row stride rounded
@@ -79,6 +81,10 @@ public:
   /// The base (naive) lengths and strides.
   llvm::ArrayRef<int64_t> getBaseLengths() const { return baseLengths; }
   llvm::ArrayRef<int64_t> getBaseStrides() const { return baseStrides; }
+  /// The base offset (naive bases only; 0 otherwise).
+  int64_t getBaseOffset() const { return baseOffset; }
+  /// Whether the element space was given explicitly (naive `space`).
+  bool hasExplicitSpace() const { return explicitSpace; }
   BaseKind getBaseKind() const { return baseKind; }
   int64_t getBaseAlign() const { return baseAlign; }
   /// The stages added on top of the base, in order.
@@ -116,6 +122,8 @@ private:
 
   BaseKind baseKind = BaseKind::Naive;
   int64_t baseAlign = 0;
+  int64_t baseOffset = 0;
+  bool explicitSpace = false;
   int64_t elementSpaceSize = 0;
   llvm::SmallVector<int64_t, 4> baseLengths;
   llvm::SmallVector<int64_t, 4> baseStrides;

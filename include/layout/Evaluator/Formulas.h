@@ -348,7 +348,8 @@ typename A::Value offset(const Descriptor &d, A &a,
                          typename A::Bool *valid = nullptr) {
   llvm::SmallVector<typename A::Value, 8> base =
       baseCoordinate(d, a, top, valid);
-  return dot(a, base, d.getBaseStrides());
+  return a.add(dot(a, base, d.getBaseStrides()),
+               a.constant(d.getBaseOffset()));
 }
 
 /// The inverse of an invertible descriptor (Descriptor::checkInvertible):
@@ -365,7 +366,7 @@ topCoordinate(const Descriptor &d, A &a, typename A::Value off,
   llvm::SmallVector<int64_t, 8> curLengths(d.getBaseLengths().begin(),
                                            d.getBaseLengths().end()),
       nextLengths;
-  V buffer[1] = {off};
+  V buffer[1] = {a.sub(off, a.constant(d.getBaseOffset()))};
   upperIndex(Transform::embed(d.getBaseLengths(), d.getBaseStrides()), a,
              llvm::ArrayRef<V>(buffer), cur);
   if (!onStage(llvm::ArrayRef<V>(cur), llvm::ArrayRef<int64_t>(curLengths)))

@@ -35,9 +35,17 @@ static LogicalResult verifyBase(Operation *op,
 // NaiveOp, PackedOp, AlignedOp
 //===----------------------------------------------------------------------===//
 
+llvm::Expected<Descriptor> NaiveOp::getDescriptor() {
+  std::optional<int64_t> space;
+  if (std::optional<uint64_t> s = getSpace())
+    space = static_cast<int64_t>(*s);
+  return Descriptor::naive(getLengths(), getStrides(),
+                           static_cast<int64_t>(getOffset().value_or(0)),
+                           space);
+}
+
 LogicalResult NaiveOp::verify() {
-  return verifyBase(*this, Descriptor::naive(getLengths(), getStrides()),
-                    getType());
+  return verifyBase(*this, getDescriptor(), getType());
 }
 
 LogicalResult PackedOp::verify() {
@@ -278,7 +286,7 @@ static llvm::Expected<Descriptor> baseDescriptor(Operation *baseOp) {
                       "block argument, not a layout.naive / layout.packed / "
                       "layout.aligned chain");
   if (auto naive = dyn_cast<NaiveOp>(baseOp))
-    return Descriptor::naive(naive.getLengths(), naive.getStrides());
+    return naive.getDescriptor();
   if (auto packed = dyn_cast<PackedOp>(baseOp))
     return Descriptor::packed(packed.getLengths());
   if (auto aligned = dyn_cast<AlignedOp>(baseOp))

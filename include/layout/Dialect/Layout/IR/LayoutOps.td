@@ -20,21 +20,36 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 def Layout_NaiveOp : Layout_Op<"naive", [Pure]> {
   let summary = "A strided descriptor from lengths and strides";
   let description = [{
-    The base of a descriptor: `offset = sum idx_i * stride_i`, element space
-    `= 1 + sum (len_i - 1) * stride_i`. Lengths are positive and strides
-    non-negative; the lengths must match the result type. CK Tile's
-    `make_naive_tensor_descriptor`.
+    The base of a descriptor: `offset = off + sum idx_i * stride_i`, element
+    space `= off + 1 + sum (len_i - 1) * stride_i` unless `space` gives a
+    larger one (the buffer the view lives in). Lengths are positive, strides
+    and the offset non-negative; the lengths must match the result type.
+    CK Tile's `make_naive_tensor_descriptor`; the `offset` and `space`
+    clauses (both optional, default `0` and the least space) are what
+    canonicalization needs to normalize a slice or an aligned base back to
+    strides without changing `layout.element_space_size`.
 
     ```mlir
     // offset of (1, 2) is 10; element space 21.
     %d = layout.naive [3, 4] strides [8, 1] : !layout.desc<3x4>
+    // Columns 2..4 of a 3x8 row-major buffer: offset of (1, 2) is 12.
+    %s = layout.naive [3, 3] strides [8, 1] offset 2 space 24
+         : !layout.desc<3x3>
     ```
   }];
-  let arguments = (ins DenseI64ArrayAttr:$lengths, DenseI64ArrayAttr:$strides);
+  let arguments = (ins DenseI64ArrayAttr:$lengths, DenseI64ArrayAttr:$strides,
+                       OptionalAttr<I64Attr>:$offset,
+                       OptionalAttr<I64Attr>:$space);
   let results = (outs Layout_DescType:$result);
-  let assemblyFormat =
-      "$lengths `strides` $strides attr-dict `:` qualified(type($result))";
+  let assemblyFormat = [{
+    $lengths `strides` $strides (`offset` $offset^)? (`space` $space^)?
+    attr-dict `:` qualified(type($result))
+  }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The descriptor this op builds (verified ops only).
+    ::llvm::Expected<::mlir::layout::Descriptor> getDescriptor();
+  }];
 }
 
 def Layout_PackedOp : Layout_Op<"packed", [Pure]> {
@@ -104,6 +119,13 @@ def Layout_TransformOp : Layout_Op<"transform", [Pure]> {
   let results = (outs Layout_DescType:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let builders = [
+    // One stage over `source`; the result type comes from the stage (which
+    // must pass Descriptor::checkStage).
+    OpBuilder<(ins "::mlir::Value":$source,
+                   "::llvm::ArrayRef<::mlir::layout::StageEntry>":$stage)>
+  ];
   let extraClassDeclaration = [{
     /// The stage's entries in the evaluator's form (verified ops only).
     ::mlir::layout::Stage getStageEntries();
