@@ -18,7 +18,15 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%layout_obj_root", config.layout_obj_root))
+# mlir-runner with the C runner utils (vector.print), as the issue spells it.
+config.substitutions.append(
+    ("%mlir_runner_utils",
+     os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so")))
+# Chains per seed of the differential test; the long run raises it
+# (cmake --build build --target check-layout-differential-long).
+config.substitutions.append(
+    ("%differential_count", lit_config.params.get("differential_count", "100")))
 
 tool_dirs = [config.layout_tools_dir, config.llvm_tools_dir]
-tools = ["layout-opt", "mlir-runner", "FileCheck", "not", "count"]
+tools = ["layout-opt", "layout-chain-gen", "mlir-runner", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -284,6 +284,16 @@ func.func @f() {
 
 // -----
 
+/// swizzle whose bits reach bit 62
+func.func @f() {
+  %p = layout.packed [64] : !layout.desc<64>
+  // expected-error @+1 {{'#layout.swizzle' B + M + |S| (62) must be below 62}}
+  %t = layout.transform %p [#layout.swizzle<1, 1, 60, 64> : [0] -> [0]] : !layout.desc<64> -> !layout.desc<64>
+  return
+}
+
+// -----
+
 /// swizzle with negative B
 func.func @f() {
   %p = layout.packed [64] : !layout.desc<64>
@@ -608,8 +618,26 @@ func.func @f() {
 
 /// naive whose element space overflows
 func.func @f() {
-  // expected-error @+1 {{'layout.naive' op element space size 1 + sum (len_i - 1) * stride_i overflows int64}}
+  // expected-error @+1 {{'layout.naive' op element space size offset + 1 + sum (len_i - 1) * stride_i overflows int64}}
   %d = layout.naive [3, 4] strides [4611686018427387904, 1] : !layout.desc<3x4>
+  return
+}
+
+// -----
+
+/// naive with a negative offset
+func.func @f() {
+  // expected-error @+1 {{'layout.naive' op 'offset' must be non-negative, got -2}}
+  %d = layout.naive [3, 4] strides [4, 1] offset -2 : !layout.desc<3x4>
+  return
+}
+
+// -----
+
+/// naive whose space is smaller than its span
+func.func @f() {
+  // expected-error @+1 {{'layout.naive' op 'space' (12) must be at least offset + 1 + sum (len_i - 1) * stride_i = 14}}
+  %d = layout.naive [3, 4] strides [4, 1] offset 2 space 12 : !layout.desc<3x4>
   return
 }
 
