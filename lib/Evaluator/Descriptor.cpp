@@ -224,19 +224,21 @@ Descriptor::checkStage(ArrayRef<int64_t> oldLengths,
 
 llvm::Expected<Descriptor>
 Descriptor::transform(ArrayRef<StageEntry> entries) const {
+  Descriptor result = *this;
+  if (Error e = result.addStage(entries))
+    return std::move(e);
+  return result;
+}
+
+Error Descriptor::addStage(ArrayRef<StageEntry> entries) {
   llvm::Expected<SmallVector<int64_t>> newLengths =
       checkStage(topLengths, entries);
   if (!newLengths)
     return newLengths.takeError();
-  Descriptor result = *this;
-  result.stages.emplace_back(entries.begin(), entries.end());
-  result.topLengths.assign(newLengths->begin(), newLengths->end());
-  return result;
+  stages.emplace_back(entries.begin(), entries.end());
+  topLengths.assign(newLengths->begin(), newLengths->end());
+  return Error::success();
 }
-
-//===----------------------------------------------------------------------===//
-// Evaluation
-//===----------------------------------------------------------------------===//
 
 Evaluation Descriptor::evaluate(ArrayRef<int64_t> top) const {
   if (top.size() != topLengths.size())

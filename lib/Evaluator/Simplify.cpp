@@ -137,6 +137,26 @@ static std::optional<Stage> composePair(const Transform &first,
                       : Transform::offset(upper, *begin);
     return Stage{entry(std::move(t), {0}, {0})};
   }
+  // A shift [b, b + U) of a pad (left l, length L): inside [l, l + L) it
+  // is a slice of the unpadded dim; covering it, it is a smaller pad.
+  if ((k1 == K::Pad || k1 == K::LeftPad || k1 == K::RightPad) &&
+      (k2 == K::Offset || k2 == K::Slice)) {
+    int64_t l = k1 == K::RightPad ? 0 : p(first, 0);
+    int64_t L = first.getLengths()[0];
+    int64_t b = p(second, 0);
+    int64_t u = second.getUpperLengths()[0];
+    if (l <= b && b + u <= l + L)
+      return Stage{entry(Transform::slice(L, b - l, b - l + u), {0}, {0})};
+    if (b <= l && b + u >= l + L)
+      return Stage{
+          entry(Transform::pad(L, l - b, b + u - l - L), {0}, {0})};
+    return std::nullopt;
+  }
+  // Xor is an involution: xor then the same xor is the identity.
+  if (k1 == K::Xor && k2 == K::Xor && first == second)
+    return Stage{entry(Transform::passThrough(first.getLengths()[0]), {0}, {0}),
+                 entry(Transform::passThrough(first.getLengths()[1]), {1},
+                       {1})};
   // Pad of pad: the outer valid range lies inside the inner one.
   if (k1 == K::Pad && k2 == K::Pad) {
     std::optional<int64_t> left = checkedAdd(p(first, 0), p(second, 0));
@@ -175,7 +195,6 @@ std::optional<Stage> mlir::layout::composeStages(ArrayRef<int64_t> lengths,
 
   Stage result;
   SmallVector<bool> firstDone(first.size(), false);
-  bool composedPair = false;
   for (const StageEntry &e2 : second) {
     if (e2.lowerDims.empty()) {
       result.push_back(e2);
@@ -212,7 +231,6 @@ std::optional<Stage> mlir::layout::composeStages(ArrayRef<int64_t> lengths,
       result.push_back(std::move(n));
     }
     firstDone[i] = true;
-    composedPair = true;
   }
   // The entries of `first` not consumed yet: freezes, and entries all of
   // whose upper dims `second` passes through (relabeled).
@@ -227,7 +245,6 @@ std::optional<Stage> mlir::layout::composeStages(ArrayRef<int64_t> lengths,
     }
     result.push_back(std::move(n));
   }
-  (void)composedPair;
   // Deterministic order: by the first new top dim (freezes last).
   llvm::stable_sort(result, [](const StageEntry &a, const StageEntry &b) {
     int64_t ka = a.upperDims.empty() ? INT64_MAX : a.upperDims[0];

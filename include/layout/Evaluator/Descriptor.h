@@ -72,6 +72,8 @@ public:
 
   /// Returns this descriptor with one more stage (checked with checkStage).
   llvm::Expected<Descriptor> transform(llvm::ArrayRef<StageEntry> entries) const;
+  /// Adds one stage in place (checked with checkStage; unchanged on error).
+  llvm::Error addStage(llvm::ArrayRef<StageEntry> entries);
 
   /// Top (logical) lengths and rank.
   llvm::ArrayRef<int64_t> getLengths() const { return topLengths; }

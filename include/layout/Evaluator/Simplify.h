@@ -58,8 +58,10 @@ bool isIdentityStage(const Stage &stage);
 /// either only dims that `first` passes through, or exactly the upper dims of
 /// one entry of `first`, in order, with a composition in the table:
 /// unmerge then merge of the same lengths (a pass_through), merge then
-/// unmerge (pass_throughs), offset/slice of offset/slice, pad of pad. The
-/// result passes Descriptor::checkStage.
+/// unmerge (pass_throughs), offset/slice of offset/slice, offset/slice of a
+/// pad (a slice inside the unpadded range, a smaller pad around it), pad of
+/// pad, xor of the same xor (pass_throughs). The result passes
+/// Descriptor::checkStage.
 std::optional<Stage> composeStages(llvm::ArrayRef<int64_t> lengths,
                                    const Stage &first, const Stage &second);
 

@@ -115,19 +115,23 @@ public:
     } else if (auto c = dyn_cast<AffineConstantExpr>(e)) {
       result = indexConstant(c.getValue());
     } else {
-      // Keep the dims that `e` uses, in order, as the map's dims.
-      SmallVector<AffineExpr> remap(operands.size(), AffineExpr());
+      // Keep the dims that `e` uses, in order, as the map's dims (found by
+      // walking `e`, not the operand list, which grows with the chain).
+      SmallVector<unsigned> used;
+      e.walk([&](AffineExpr sub) {
+        if (auto d = dyn_cast<AffineDimExpr>(sub))
+          used.push_back(d.getPosition());
+      });
+      llvm::sort(used);
+      used.erase(llvm::unique(used), used.end());
+      DenseMap<AffineExpr, AffineExpr> remap;
       SmallVector<mlir::Value> mapOperands;
-      for (unsigned i = 0; i < operands.size(); ++i) {
-        if (e.isFunctionOfDim(i)) {
-          remap[i] = getAffineDimExpr(mapOperands.size(), ctx);
-          mapOperands.push_back(operands[i]);
-        } else {
-          remap[i] = getAffineConstantExpr(0, ctx);
-        }
+      for (unsigned pos : used) {
+        remap[getAffineDimExpr(pos, ctx)] =
+            getAffineDimExpr(mapOperands.size(), ctx);
+        mapOperands.push_back(operands[pos]);
       }
-      AffineMap map =
-          AffineMap::get(mapOperands.size(), 0, e.replaceDims(remap));
+      AffineMap map = AffineMap::get(mapOperands.size(), 0, e.replace(remap));
       result = record(
           affine::AffineApplyOp::create(rewriter, loc, map, mapOperands));
     }

@@ -315,7 +315,8 @@ llvm::Expected<Descriptor> mlir::layout::traceDescriptor(Value desc) {
     if (failed(entries))
       return traceError("the descriptor's chain holds an invalid "
                         "layout.transform");
-    result = result->transform(*entries);
+    if (llvm::Error e = result->addStage(*entries))
+      return std::move(e);
   }
   return result;
 }
