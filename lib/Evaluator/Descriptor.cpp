@@ -255,17 +255,67 @@ Evaluation Descriptor::evaluate(ArrayRef<int64_t> top) const {
 
 Error Descriptor::checkInvertible() const {
   if (Error e = Transform::embed(baseLengths, baseStrides).checkInvertible())
-    return makeError(llvm::formatv("the base strides [{0}] for lengths [{1}] "
-                                   "are not injective: ",
-                                   joinInts(baseStrides),
-                                   joinInts(baseLengths)) +
+    return makeError(llvm::formatv("the base (lengths [{0}], strides [{1}]) ",
+                                   joinInts(baseLengths),
+                                   joinInts(baseStrides)) +
                      llvm::toString(std::move(e)));
-  for (auto [i, stage] : llvm::enumerate(stages))
+  // The coordinates of a sunder's pieces are free: only the selected one
+  // matters, and the inverse picks 0 for the others. That representative
+  // must stay a valid, in-bounds coordinate up to the top, and the selected
+  // coordinate must invert exactly. Both hold when a piece's coordinate only
+  // goes through transforms of one lower dim that map 0 to 0 (their
+  // inverse then gives 0 back for 0, and the original coordinate for the
+  // selected piece). A transform that mixes it with other dims (merge, xor,
+  // rotate) or shifts it (a pad, an offset or slice with a non-zero begin)
+  // breaks that.
+  SmallVector<bool> free(baseLengths.size(), false);
+  for (auto [i, stage] : llvm::enumerate(stages)) {
+    size_t rank = 0;
     for (const StageEntry &entry : stage)
-      if (Error e = entry.transform.checkInvertible())
+      rank += entry.upperDims.size();
+    SmallVector<bool> nextFree(rank, false);
+    for (const StageEntry &entry : stage) {
+      const Transform &t = entry.transform;
+      if (Error e = t.checkInvertible())
         return makeError(llvm::formatv("stage {0}, {1} ", i + 1,
                                        formatEntry(entry)) +
                          llvm::toString(std::move(e)));
+      bool readsFree = llvm::any_of(entry.lowerDims,
+                                    [&](int64_t d) { return free[d]; });
+      bool keepsZero = false;
+      switch (t.getKind()) {
+      case TransformKind::PassThrough:
+      case TransformKind::Embed:
+      case TransformKind::Unmerge:
+      case TransformKind::Swizzle:
+      case TransformKind::Modulo:
+      case TransformKind::Sunder:
+      case TransformKind::Freeze:
+        keepsZero = true;
+        break;
+      case TransformKind::Offset:
+      case TransformKind::Slice:
+        keepsZero = t.getParam(0) == 0;
+        break;
+      default:
+        break;
+      }
+      if (readsFree && !keepsZero)
+        return makeError(llvm::formatv(
+            "stage {0}, {1} reads the coordinate of a sunder's piece; the "
+            "inverse picks 0 for the pieces a sunder does not select, which "
+            "stays a valid coordinate only through transforms of one dim "
+            "that keep 0 at 0 (pass_through, embed, unmerge, swizzle, "
+            "modulo, sunder, an offset or slice from 0)",
+            i + 1, formatEntry(entry)));
+      for (auto [k, d] : llvm::enumerate(entry.upperDims)) {
+        bool isPiece = t.getKind() == TransformKind::Sunder &&
+                       k + 1 < entry.upperDims.size();
+        nextFree[d] = readsFree || isPiece;
+      }
+    }
+    free = std::move(nextFree);
+  }
   return Error::success();
 }
 

@@ -232,6 +232,43 @@ TEST(SimplifyTest, RandomChainsKeepTheirMeaning) {
   EXPECT_GT(folded, 100);
 }
 
+/// On random chains that checkInvertible accepts, upper(offset(c)) gives
+/// back, for every valid coordinate c, a valid coordinate with the same
+/// offset (c itself when no sunder is involved).
+TEST(DescriptorInverseTest, RandomInvertibleChainsRoundTrip) {
+  std::mt19937_64 rng(11);
+  int invertible = 0, withSunder = 0;
+  for (int n = 0; n < 4000; ++n) {
+    Descriptor d = chains::randomDescriptor(rng);
+    if (llvm::Error e = d.checkInvertible()) {
+      llvm::consumeError(std::move(e));
+      continue;
+    }
+    ++invertible;
+    bool sunder = false;
+    for (const Stage &s : d.getStages())
+      for (const StageEntry &e : s)
+        sunder |= e.transform.getKind() == TransformKind::Sunder;
+    withSunder += sunder;
+    chains::forEachCoordinate(d, [&](ArrayRef<int64_t> c) {
+      Evaluation ev = d.evaluate(c);
+      if (!ev.valid)
+        return;
+      llvm::Expected<SmallVector<int64_t>> u = d.upper(ev.offset);
+      ASSERT_TRUE(static_cast<bool>(u))
+          << llvm::toString(u.takeError()) << " at " << formatIntList(c)
+          << "\n" << d.str();
+      Evaluation back = d.evaluate(*u);
+      EXPECT_TRUE(back.valid);
+      EXPECT_EQ(back.offset, ev.offset);
+      if (!sunder)
+        EXPECT_EQ(ArrayRef<int64_t>(*u), c) << d.str();
+    });
+  }
+  EXPECT_GT(invertible, 1000);
+  EXPECT_GT(withSunder, 50);
+}
+
 /// The table's pairs, with random parameters, around random permutations.
 TEST(SimplifyTest, RandomPairsOfTheTable) {
   std::mt19937_64 rng(7);

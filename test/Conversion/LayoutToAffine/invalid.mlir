@@ -23,3 +23,13 @@ func.func @iter_args(%i: index) -> index {
   %o = arith.index_cast %v : i1 to index
   return %o : index
 }
+
+// -----
+
+/// layout.upper of an untraceable descriptor: its injectivity is unknown,
+/// so it cannot be lowered either.
+func.func @upper_block_argument(%d: !layout.desc<4x4>, %o: index) -> index {
+  // expected-error @+1 {{'layout.upper' op cannot be lowered: the descriptor's origin cannot be traced: it is a block argument, not a layout.naive / layout.packed / layout.aligned chain}}
+  %u:2 = layout.upper %d[%o] : !layout.desc<4x4>
+  return %u#0 : index
+}
