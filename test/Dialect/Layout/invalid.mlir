@@ -735,7 +735,7 @@ func.func @f(%i: index) -> index {
 /// layout.upper of a naive descriptor with overlapping strides
 func.func @f(%i: index) -> index {
   %d = layout.naive [4, 4] strides [2, 1] : !layout.desc<4x4>
-  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but the base strides [2, 1] for lengths [4, 4] are not injective: is not injective (or not nested): coefficient 2 of upper dimension 0 is smaller than 4, the span of the dimensions with smaller coefficients, so the dimensions overlap}}
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but the base (lengths [4, 4], strides [2, 1]) is not injective (or not nested): coefficient 2 of upper dimension 0 is smaller than 4, the span of the dimensions with smaller coefficients, so the dimensions overlap}}
   %u:2 = layout.upper %d[%i] : !layout.desc<4x4>
   return %u#0 : index
 }
@@ -746,4 +746,16 @@ func.func @f(%i: index) -> index {
 // expected-error @+1 {{'#layout.pad' 'left' must be non-negative, got -1}}
 func.func @f() attributes {layout.t = #layout.pad<4, -1, 0>} {
   return
+}
+
+// -----
+
+/// layout.upper through a shift of a sunder's piece
+func.func @f(%i: index) -> index {
+  %p = layout.packed [6] : !layout.desc<6>
+  %s = layout.transform %p [#layout.sunder<[4, 2]> : [0] -> [0, 1, 2]] : !layout.desc<6> -> !layout.desc<4x2x2>
+  %t = layout.transform %s [#layout.offset<2, 1> : [0] -> [0], #layout.pass_through<2> : [1] -> [1], #layout.pass_through<2> : [2] -> [2]] : !layout.desc<4x2x2> -> !layout.desc<2x2x2>
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but stage 2, #layout.offset<2, 1> : [0] -> [0] reads the coordinate of a sunder's piece; the inverse picks 0 for the pieces a sunder does not select, which stays a valid coordinate only through transforms of one dim that keep 0 at 0 (pass_through, embed, unmerge, swizzle, modulo, sunder, an offset or slice from 0)}}
+  %u:3 = layout.upper %t[%i] : !layout.desc<2x2x2>
+  return %u#0 : index
 }

@@ -52,7 +52,31 @@ static void printDimList(AsmPrinter &printer, ArrayRef<int64_t> lengths) {
   llvm::interleave(lengths, printer, "x");
 }
 
+/// `4x?x8xf32`: a shape with static or dynamic extents, then the element
+/// type (the syntax of the view types).
+static ParseResult parseShapeAndType(AsmParser &parser,
+                                     SmallVector<int64_t> &shape,
+                                     Type &elementType) {
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true))
+    return failure();
+  return parser.parseType(elementType);
+}
+static void printShapeAndType(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                              Type elementType) {
+  for (int64_t d : shape) {
+    if (ShapedType::isDynamic(d))
+      printer << "?";
+    else
+      printer << d;
+    printer << "x";
+  }
+  printer << elementType;
+}
+
 #include "layout/Dialect/Layout/IR/LayoutDialect.cpp.inc"
+
+#include "layout/Dialect/Layout/IR/LayoutEnums.cpp.inc"
 
 #include "layout/Dialect/Layout/IR/LayoutAttrInterfaces.cpp.inc"
 
@@ -110,6 +134,46 @@ LogicalResult DescType::verify(function_ref<InFlightDiagnostic()> emitError,
                             "overflows int64)";
     count = *next;
   }
+  return success();
+}
+
+/// Shared checks of the view types' shape and element type.
+static LogicalResult verifyViewShape(function_ref<InFlightDiagnostic()> emitError,
+                                     StringRef typeName, ArrayRef<int64_t> shape,
+                                     Type elementType) {
+  if (shape.empty())
+    return emitError() << "'" << typeName << "' must have rank >= 1";
+  for (auto [i, e] : llvm::enumerate(shape))
+    if (!ShapedType::isDynamic(e) && e <= 0)
+      return emitError() << "'" << typeName << "' extent " << i
+                         << " must be positive or '?', got " << e;
+  if (!isa<IntegerType, FloatType>(elementType))
+    return emitError() << "'" << typeName
+                       << "' element type must be an integer or a float, got "
+                       << elementType;
+  return success();
+}
+
+LogicalResult
+TensorViewType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       ArrayRef<int64_t> shape, Type elementType) {
+  return verifyViewShape(emitError, "!layout.tensor_view", shape, elementType);
+}
+
+LogicalResult
+PartitionViewType::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<int64_t> shape, Type elementType,
+                          ArrayRef<int64_t> tile) {
+  if (failed(verifyViewShape(emitError, "!layout.partition_view", shape,
+                             elementType)))
+    return failure();
+  if (tile.size() != shape.size())
+    return emitError() << "'!layout.partition_view' tile has " << tile.size()
+                       << " lengths but the view has rank " << shape.size();
+  for (auto [i, t] : llvm::enumerate(tile))
+    if (t <= 0)
+      return emitError() << "'!layout.partition_view' tile length " << i
+                         << " must be positive, got " << t;
   return success();
 }
 

@@ -22,6 +22,8 @@
 
 #include "layout/Dialect/Layout/IR/LayoutDialect.h.inc"
 
+#include "layout/Dialect/Layout/IR/LayoutEnums.h.inc"
+
 #include "layout/Dialect/Layout/IR/LayoutAttrInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES

@@ -28,6 +28,13 @@ namespace layout {
 /// op of the chain is invalid.
 llvm::Expected<Descriptor> traceDescriptor(Value desc);
 
+/// The `layout.view` that produces a tensor view value, or why it cannot be
+/// traced (a block argument, another op).
+llvm::Expected<ViewOp> traceView(Value tensorView);
+
+/// The `layout.partition` that produces a partition view value, or why not.
+llvm::Expected<PartitionOp> tracePartition(Value partition);
+
 } // namespace layout
 } // namespace mlir
 

@@ -10,6 +10,7 @@
 include "layout/Dialect/Layout/IR/LayoutBase.td"
 include "layout/Dialect/Layout/IR/LayoutAttrs.td"
 include "layout/Dialect/Layout/IR/LayoutTypes.td"
+include "layout/Dialect/Layout/IR/LayoutEnums.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
@@ -215,6 +216,154 @@ def Layout_UpperOp : Layout_Op<"upper",
       "$desc `[` $offset `]` attr-dict `:` qualified(type($desc))";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Views and partitions
+//===----------------------------------------------------------------------===//
+
+def Layout_ViewOp : Layout_Op<"view", [Pure]> {
+  let summary = "A tensor view of a memref, or of a 1-D buffer through a descriptor";
+  let description = [{
+    Without `by`, the view of a memref through its own strides: the view's
+    shape and element type are the memref's (dynamic extents stay dynamic,
+    and come from the memref at run time).
+
+    With `by %desc`, the view of a 1-D buffer through any descriptor: the
+    element at coordinate `c` is `buffer[offset(c)]`, and coordinates where
+    the descriptor is invalid (a pad) are masked by masked accesses, which
+    makes a padded descriptor plus a masked load an implicit zero padding.
+    The view's shape is the descriptor's top lengths. The buffer must hold
+    at least `element_space_size` elements; the verifier checks it when the
+    buffer's length is static and the descriptor can be traced.
+
+    ```mlir
+    %v = layout.view %m : memref<4x8xi32> -> !layout.tensor_view<4x8xi32>
+    %w = layout.view %buf by %t : memref<12xf32>, !layout.desc<2x2x3>
+         -> !layout.tensor_view<2x2x3xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Optional<Layout_DescType>:$desc);
+  let results = (outs Layout_TensorViewType:$result);
+  let assemblyFormat = [{
+    $source (`by` $desc^)? attr-dict `:` type($source)
+    (`,` qualified(type($desc))^)? `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Layout_PartitionOp : Layout_Op<"partition", [Pure]> {
+  let summary = "Cuts a tensor view into tiles";
+  let description = [{
+    `cuda::tiles::partition_view`: tile `I` of the result holds the view's
+    elements `I * tile + J`, `J` in `[0, tile)`. The tile has one positive
+    length per dimension of the view; it need not divide the extents (the
+    edge tiles are then partly out of bounds, and need masked accesses).
+
+    ```mlir
+    %pv = layout.partition %v tile [2, 2]
+          : !layout.tensor_view<4x8xi32> -> !layout.partition_view<4x8xi32, tile = [2, 2]>
+    ```
+  }];
+  let arguments = (ins Layout_TensorViewType:$view, DenseI64ArrayAttr:$tile);
+  let results = (outs Layout_PartitionViewType:$result);
+  let assemblyFormat = [{
+    $view `tile` $tile attr-dict `:` qualified(type($view)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Layout_IndexSpaceOp : Layout_Op<"index_space",
+    [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "The number of tiles per dimension of a partition";
+  let description = [{
+    `ceil(extent_k / tile_k)` for each dimension `k`: the tile indices `I`
+    with `I_k * tile_k < extent_k`, i.e. the tiles that are in bounds or
+    partly out of bounds. Folds to constants for static extents.
+
+    ```mlir
+    %nt:2 = layout.index_space %pv : !layout.partition_view<4x8xi32, tile = [2, 2]>
+    ```
+  }];
+  let arguments = (ins Layout_PartitionViewType:$partition);
+  let results = (outs Variadic<Index>:$counts);
+  let assemblyFormat = "$partition attr-dict `:` qualified(type($partition))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Layout_LoadOp : Layout_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "Loads one tile of a partition";
+  let description = [{
+    Element `J` of the result is element `I * tile + J` of the view, for the
+    tile index `I` given by the indices. The result is a vector of the tile's
+    shape and the view's element type.
+
+    * Unmasked, every element of the tile must be in bounds and valid
+      (otherwise the behaviour is undefined, as in the seed).
+    * `masked`: elements outside the view's extents, and elements at
+      invalid descriptor coordinates (a pad), are not read and take the
+      padding value: `padding(zero)` (the default), `neg_zero`, `nan`,
+      `pos_inf` or `neg_inf`; only `zero` for integer elements. `padding`
+      needs `masked`.
+    * `atomic(order, scope)`: every element is read by one atomic load of
+      that memory order (`relaxed`, `acquire` or `seq_cst`) and scope
+      (`thread`, `block`, `device`, `system`).
+
+    ```mlir
+    %r = layout.load %pv[%c1, %c2] : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xi32>
+    %q = layout.load %pf[%c0, %c2] masked padding(nan)
+         : !layout.partition_view<4x11xf32, tile = [2, 4]> -> vector<2x4xf32>
+    %s = layout.load %pv[%c0, %c0] atomic(acquire, device)
+         : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xi32>
+    ```
+  }];
+  let arguments = (ins Layout_PartitionViewType:$partition,
+                       Variadic<Index>:$indices,
+                       UnitAttr:$masked,
+                       OptionalAttr<Layout_Padding>:$padding,
+                       OptionalAttr<Layout_MemoryOrder>:$order,
+                       OptionalAttr<Layout_Scope>:$scope);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = [{
+    $partition `[` $indices `]` (`masked` $masked^)?
+    (`padding` `(` $padding^ `)`)? (`atomic` `(` $order^ `,` $scope `)`)?
+    attr-dict `:` qualified(type($partition)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Layout_StoreOp : Layout_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Stores one tile of a partition";
+  let description = [{
+    Element `J` of the value is stored to element `I * tile + J` of the
+    view. The value must be a vector of the tile's shape and the view's
+    element type.
+
+    * Unmasked, every element of the tile must be in bounds and valid.
+    * `masked`: nothing is written outside the view's extents or at invalid
+      descriptor coordinates.
+    * `atomic(order, scope)`: one atomic store per element, of memory order
+      `relaxed`, `release` or `seq_cst`.
+
+    ```mlir
+    layout.store %r, %pv[%c1, %c3] : vector<2x2xi32>, !layout.partition_view<4x8xi32, tile = [2, 2]>
+    layout.store %q, %pf[%c0, %c2] masked : vector<2x4xf32>, !layout.partition_view<4x11xf32, tile = [2, 4]>
+    ```
+  }];
+  let arguments = (ins AnyVectorOfNonZeroRank:$value,
+                       Layout_PartitionViewType:$partition,
+                       Variadic<Index>:$indices,
+                       UnitAttr:$masked,
+                       OptionalAttr<Layout_MemoryOrder>:$order,
+                       OptionalAttr<Layout_Scope>:$scope);
+  let assemblyFormat = [{
+    $value `,` $partition `[` $indices `]` (`masked` $masked^)?
+    (`atomic` `(` $order^ `,` $scope `)`)?
+    attr-dict `:` type($value) `,` qualified(type($partition))
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // LAYOUT_OPS_TD

@@ -39,4 +39,61 @@ def Layout_DescType : Layout_Type<"Desc", "desc"> {
   }];
 }
 
+def Layout_TensorViewType : Layout_Type<"TensorView", "tensor_view"> {
+  let summary = "A tensor of elements in memory, seen through a layout";
+  let description = [{
+    A view of `n >= 1` dimensions with static or dynamic (`?`) extents and
+    an element type. The view maps each in-bounds coordinate to an element
+    of memory: through a memref's own strides, or through a descriptor over
+    a 1-D buffer (`layout.view`). Only the shape and the element type are
+    part of the type; where the elements live is the SSA value's producer,
+    which analyses trace as they trace descriptors.
+
+    ```mlir
+    %v = layout.view %m : memref<4x8xi32> -> !layout.tensor_view<4x8xi32>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t", "extents">:$shape,
+                        "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` custom<ShapeAndType>($shape, $elementType) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getShape().size(); }
+  }];
+}
+
+def Layout_PartitionViewType : Layout_Type<"PartitionView", "partition_view"> {
+  let summary = "A tensor view cut into tiles of a static shape";
+  let description = [{
+    `cuda::tiles::partition_view`: the view's index space cut into tiles of
+    `tile` elements (any positive lengths, one per dimension). Tile `I`
+    holds the view's elements `I * tile + J` for `J` in `[0, tile)`; the
+    tiles that overlap the view, `ceil(extent_k / tile_k)` per dimension,
+    form the partition's index space (`layout.index_space`).
+
+    ```mlir
+    !layout.partition_view<4x8xi32, tile = [2, 2]>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t", "extents">:$shape,
+                        "::mlir::Type":$elementType,
+                        ArrayRefParameter<"int64_t", "tile lengths">:$tile);
+  let assemblyFormat = [{
+    `<` custom<ShapeAndType>($shape, $elementType) `,` `tile` `=`
+    custom<IntList>($tile) `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getShape().size(); }
+    /// The vector type of one tile.
+    ::mlir::VectorType getTileType() const {
+      return ::mlir::VectorType::get(getTile(), getElementType());
+    }
+    /// The view this partition cuts.
+    TensorViewType getViewType() const {
+      return TensorViewType::get(getContext(), getShape(), getElementType());
+    }
+  }];
+}
+
 #endif // LAYOUT_TYPES_TD

@@ -1,0 +1,201 @@
+//===- LayoutViews.cpp - Tensor views and partitions ----------------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Dialect/Layout/IR/LayoutOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+
+static llvm::Error traceError(const Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
+}
+
+/// Why `v` is not produced by an op of type `OpTy`, or its producer.
+template <typename OpTy>
+static llvm::Expected<OpTy> traceProducer(Value v, StringRef what) {
+  if (auto op = v.getDefiningOp<OpTy>())
+    return op;
+  if (isa<BlockArgument>(v))
+    return traceError(llvm::formatv(
+        "the {0}'s origin cannot be traced: it is a block argument, not a "
+        "'{1}'",
+        what, OpTy::getOperationName()));
+  return traceError(llvm::formatv(
+      "the {0}'s origin cannot be traced: it is produced by '{1}', not by "
+      "'{2}'",
+      what, v.getDefiningOp()->getName().getStringRef(),
+      OpTy::getOperationName()));
+}
+
+llvm::Expected<ViewOp> mlir::layout::traceView(Value tensorView) {
+  return traceProducer<ViewOp>(tensorView, "tensor view");
+}
+
+llvm::Expected<PartitionOp> mlir::layout::tracePartition(Value partition) {
+  return traceProducer<PartitionOp>(partition, "partition view");
+}
+
+//===----------------------------------------------------------------------===//
+// ViewOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ViewOp::verify() {
+  auto memref = cast<MemRefType>(getSource().getType());
+  TensorViewType type = getType();
+  if (memref.getElementType() != type.getElementType())
+    return emitOpError() << "element type " << type.getElementType()
+                         << " of the view differs from the buffer's "
+                         << memref.getElementType();
+  if (!getDesc()) {
+    if (memref.getShape() != type.getShape())
+      return emitOpError() << "view type " << type
+                           << " does not have the memref's shape (" << memref
+                           << ")";
+    if (!memref.isStrided())
+      return emitOpError() << "needs a strided memref, got " << memref;
+    return success();
+  }
+  // A 1-D buffer through a descriptor.
+  if (memref.getRank() != 1)
+    return emitOpError() << "the buffer of a view through a descriptor must "
+                            "be 1-D, got "
+                         << memref;
+  DescType desc = getDesc().getType();
+  if (desc.getLengths() != type.getShape())
+    return emitOpError() << "view type " << type
+                         << " does not have the descriptor's lengths ("
+                         << desc << ")";
+  if (memref.isDynamicDim(0))
+    return success();
+  llvm::Expected<Descriptor> d = traceDescriptor(getDesc());
+  if (!d) {
+    // Checked again (and reported) where the view is lowered.
+    llvm::consumeError(d.takeError());
+    return success();
+  }
+  if (memref.getDimSize(0) < d->getElementSpaceSize())
+    return emitOpError() << "buffer of " << memref.getDimSize(0)
+                         << " elements is smaller than the descriptor's "
+                            "element space ("
+                         << d->getElementSpaceSize() << " elements)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PartitionOp, IndexSpaceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PartitionOp::verify() {
+  TensorViewType view = getView().getType();
+  ArrayRef<int64_t> tile = getTile();
+  if (tile.size() != view.getRank())
+    return emitOpError() << "tile has " << tile.size()
+                         << " lengths but the view has rank "
+                         << view.getRank();
+  for (auto [i, t] : llvm::enumerate(tile))
+    if (t <= 0)
+      return emitOpError() << "tile length " << i
+                           << " must be positive, got " << t;
+  PartitionViewType expected = PartitionViewType::get(
+      getContext(), view.getShape(), view.getElementType(), tile);
+  if (getType() != expected)
+    return emitOpError() << "result type " << getType() << " should be "
+                         << expected;
+  return success();
+}
+
+LogicalResult IndexSpaceOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  if (operands.empty())
+    return failure();
+  auto type = dyn_cast<PartitionViewType>(operands[0].getType());
+  if (!type)
+    return failure();
+  inferredReturnTypes.assign(type.getRank(), IndexType::get(context));
+  return success();
+}
+
+LogicalResult IndexSpaceOp::verify() { return success(); }
+
+LogicalResult IndexSpaceOp::fold(FoldAdaptor,
+                                 SmallVectorImpl<OpFoldResult> &results) {
+  PartitionViewType type = getPartition().getType();
+  if (llvm::any_of(type.getShape(), ShapedType::isDynamic))
+    return failure();
+  Builder b(getContext());
+  for (auto [e, t] : llvm::zip_equal(type.getShape(), type.getTile()))
+    results.push_back(b.getIndexAttr((e + t - 1) / t));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp, StoreOp
+//===----------------------------------------------------------------------===//
+
+/// Checks the tile indices and the atomic clause shared by loads and stores.
+static LogicalResult verifyAccess(Operation *op, PartitionViewType type,
+                                  size_t numIndices, VectorType vector,
+                                  StringRef role,
+                                  std::optional<MemoryOrder> order,
+                                  std::optional<Scope> scope, bool isLoad) {
+  if (numIndices != type.getRank())
+    return op->emitOpError() << "expects " << type.getRank()
+                             << " tile indices (the rank of " << type
+                             << "), got " << numIndices;
+  VectorType tile = type.getTileType();
+  if (vector != tile)
+    return op->emitOpError() << role << " type " << vector
+                             << " does not match the tile " << tile;
+  if (order.has_value() != scope.has_value())
+    return op->emitOpError() << "an atomic access needs both a memory order "
+                                "and a scope";
+  if (order) {
+    bool readOrder = *order == MemoryOrder::Relaxed ||
+                     *order == MemoryOrder::Acquire ||
+                     *order == MemoryOrder::SeqCst;
+    bool writeOrder = *order == MemoryOrder::Relaxed ||
+                      *order == MemoryOrder::Release ||
+                      *order == MemoryOrder::SeqCst;
+    if (isLoad && !readOrder)
+      return op->emitOpError()
+             << "memory order '" << stringifyMemoryOrder(*order)
+             << "' is not valid for a load (use relaxed, acquire or seq_cst)";
+    if (!isLoad && !writeOrder)
+      return op->emitOpError()
+             << "memory order '" << stringifyMemoryOrder(*order)
+             << "' is not valid for a store (use relaxed, release or seq_cst)";
+  }
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  PartitionViewType type = getPartition().getType();
+  if (failed(verifyAccess(*this, type, getIndices().size(), getType(),
+                          "result", getOrder(), getScope(), /*isLoad=*/true)))
+    return failure();
+  if (std::optional<Padding> padding = getPadding()) {
+    if (!getMasked())
+      return emitOpError() << "padding(" << stringifyPadding(*padding)
+                           << ") needs 'masked': an unmasked load reads "
+                              "every element";
+    if (*padding != Padding::Zero && !isa<FloatType>(type.getElementType()))
+      return emitOpError() << "padding(" << stringifyPadding(*padding)
+                           << ") needs a floating-point view; "
+                           << type.getElementType() << " pads with zero only";
+  }
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyAccess(*this, getPartition().getType(), getIndices().size(),
+                      getValue().getType(), "value", getOrder(), getScope(),
+                      /*isLoad=*/false);
+}
