@@ -16,6 +16,7 @@ using namespace mlir;
 
 void layout::buildLayoutToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(layout::createConvertLayoutToVector());
   pm.addPass(layout::createConvertLayoutToAffine());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());

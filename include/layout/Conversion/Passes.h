@@ -9,6 +9,10 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
@@ -22,6 +26,12 @@ namespace layout {
 /// `layout.upper` and `layout.element_space_size` of traceable descriptors
 /// to affine and arith ops.
 void populateLayoutToAffinePatterns(RewritePatternSet &patterns);
+
+/// Adds the patterns that lower `layout.load`, `layout.store` and
+/// `layout.index_space` of traceable partitions to vector, memref, scf and
+/// (for atomics) LLVM ops; descriptor views leave `layout.offset` /
+/// `layout.valid` ops for populateLayoutToAffinePatterns.
+void populateLayoutToVectorPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "layout/Conversion/Passes.h.inc"

@@ -759,3 +759,212 @@ func.func @f(%i: index) -> index {
   %u:3 = layout.upper %t[%i] : !layout.desc<2x2x2>
   return %u#0 : index
 }
+
+// -----
+
+/// a tile whose rank differs from the view's
+func.func @f(%m: memref<4x8xi32>) {
+  %v = layout.view %m : memref<4x8xi32> -> !layout.tensor_view<4x8xi32>
+  // expected-error @+1 {{'layout.partition' op tile has 3 lengths but the view has rank 2}}
+  %p = layout.partition %v tile [2, 2, 2] : !layout.tensor_view<4x8xi32> -> !layout.partition_view<4x8xi32, tile = [2, 2]>
+  return
+}
+
+// -----
+
+/// a non-positive tile length
+func.func @f(%m: memref<4x8xi32>) {
+  %v = layout.view %m : memref<4x8xi32> -> !layout.tensor_view<4x8xi32>
+  // expected-error @+1 {{'layout.partition' op tile length 1 must be positive, got 0}}
+  %p = layout.partition %v tile [2, 0] : !layout.tensor_view<4x8xi32> -> !layout.partition_view<4x8xi32, tile = [2, 2]>
+  return
+}
+
+// -----
+
+/// a partition type with a non-positive tile length
+// expected-error @+1 {{'!layout.partition_view' tile length 0 must be positive, got -3}}
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [-3, 2]>) {
+  return
+}
+
+// -----
+
+/// a partition type whose tile rank differs from the view's
+// expected-error @+1 {{'!layout.partition_view' tile has 1 lengths but the view has rank 2}}
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2]>) {
+  return
+}
+
+// -----
+
+/// a partition whose result type has another tile
+func.func @f(%m: memref<4x8xi32>) {
+  %v = layout.view %m : memref<4x8xi32> -> !layout.tensor_view<4x8xi32>
+  // expected-error @+1 {{'layout.partition' op result type '!layout.partition_view<4x8xi32, tile = [2, 4]>' should be '!layout.partition_view<4x8xi32, tile = [2, 2]>'}}
+  %p = layout.partition %v tile [2, 2] : !layout.tensor_view<4x8xi32> -> !layout.partition_view<4x8xi32, tile = [2, 4]>
+  return
+}
+
+// -----
+
+/// a load whose result shape differs from the tile
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2, 2]>, %i: index) {
+  // expected-error @+1 {{'layout.load' op result type 'vector<2x4xi32>' does not match the tile 'vector<2x2xi32>'}}
+  %r = layout.load %p[%i, %i] : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x4xi32>
+  return
+}
+
+// -----
+
+/// a load whose result element type differs from the view's
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2, 2]>, %i: index) {
+  // expected-error @+1 {{'layout.load' op result type 'vector<2x2xf32>' does not match the tile 'vector<2x2xi32>'}}
+  %r = layout.load %p[%i, %i] : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xf32>
+  return
+}
+
+// -----
+
+/// a load with the wrong number of tile indices
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2, 2]>, %i: index) {
+  // expected-error @+1 {{'layout.load' op expects 2 tile indices (the rank of '!layout.partition_view<4x8xi32, tile = [2, 2]>'), got 1}}
+  %r = layout.load %p[%i] : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xi32>
+  return
+}
+
+// -----
+
+/// a non-zero padding value on an integer view
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2, 2]>, %i: index) {
+  // expected-error @+1 {{'layout.load' op padding(nan) needs a floating-point view; 'i32' pads with zero only}}
+  %r = layout.load %p[%i, %i] masked padding(nan) : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xi32>
+  return
+}
+
+// -----
+
+/// padding without masked
+func.func @f(%p: !layout.partition_view<4x8xf32, tile = [2, 2]>, %i: index) {
+  // expected-error @+1 {{'layout.load' op padding(pos_inf) needs 'masked': an unmasked load reads every element}}
+  %r = layout.load %p[%i, %i] padding(pos_inf) : !layout.partition_view<4x8xf32, tile = [2, 2]> -> vector<2x2xf32>
+  return
+}
+
+// -----
+
+/// a store of the wrong vector type
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2, 2]>, %x: vector<4xi32>, %i: index) {
+  // expected-error @+1 {{'layout.store' op value type 'vector<4xi32>' does not match the tile 'vector<2x2xi32>'}}
+  layout.store %x, %p[%i, %i] : vector<4xi32>, !layout.partition_view<4x8xi32, tile = [2, 2]>
+  return
+}
+
+// -----
+
+/// an atomic order that is not valid for loads
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2, 2]>, %i: index) {
+  // expected-error @+1 {{'layout.load' op memory order 'release' is not valid for a load (use relaxed, acquire or seq_cst)}}
+  %r = layout.load %p[%i, %i] atomic(release, device) : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xi32>
+  return
+}
+
+// -----
+
+/// acq_rel is not valid for loads either
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2, 2]>, %i: index) {
+  // expected-error @+1 {{'layout.load' op memory order 'acq_rel' is not valid for a load (use relaxed, acquire or seq_cst)}}
+  %r = layout.load %p[%i, %i] atomic(acq_rel, block) : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xi32>
+  return
+}
+
+// -----
+
+/// an atomic order that is not valid for stores
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2, 2]>, %x: vector<2x2xi32>, %i: index) {
+  // expected-error @+1 {{'layout.store' op memory order 'acquire' is not valid for a store (use relaxed, release or seq_cst)}}
+  layout.store %x, %p[%i, %i] atomic(acquire, device) : vector<2x2xi32>, !layout.partition_view<4x8xi32, tile = [2, 2]>
+  return
+}
+
+// -----
+
+/// an atomic access to elements that are not 8, 16, 32 or 64 bits
+func.func @f(%p: !layout.partition_view<4x8xi1, tile = [2, 2]>, %i: index) {
+  // expected-error @+1 {{'layout.load' op an atomic access needs elements of 8, 16, 32 or 64 bits, got 'i1'}}
+  %r = layout.load %p[%i, %i] atomic(relaxed, device) : !layout.partition_view<4x8xi1, tile = [2, 2]> -> vector<2x2xi1>
+  return
+}
+
+// -----
+
+/// an atomic clause given only an order (generic form)
+func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2, 2]>, %i: index) {
+  // expected-error @+1 {{'layout.load' op an atomic access needs both a memory order and a scope}}
+  %r = "layout.load"(%p, %i, %i) <{order = 1 : i32}> : (!layout.partition_view<4x8xi32, tile = [2, 2]>, index, index) -> vector<2x2xi32>
+  return
+}
+
+// -----
+
+/// a buffer statically smaller than the descriptor's element space
+func.func @f(%buf: memref<10xf32>) {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.view' op buffer of 10 elements is smaller than the descriptor's element space (12 elements)}}
+  %v = layout.view %buf by %p : memref<10xf32>, !layout.desc<2x6> -> !layout.tensor_view<2x6xf32>
+  return
+}
+
+// -----
+
+/// a view through a descriptor over a buffer that is not 1-D
+func.func @f(%buf: memref<3x4xf32>) {
+  %p = layout.packed [12] : !layout.desc<12>
+  // expected-error @+1 {{'layout.view' op the buffer of a view through a descriptor must be 1-D, got 'memref<3x4xf32>'}}
+  %v = layout.view %buf by %p : memref<3x4xf32>, !layout.desc<12> -> !layout.tensor_view<12xf32>
+  return
+}
+
+// -----
+
+/// a view whose shape differs from the descriptor's lengths
+func.func @f(%buf: memref<12xf32>) {
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  // expected-error @+1 {{'layout.view' op view type '!layout.tensor_view<6x2xf32>' does not have the descriptor's lengths ('!layout.desc<2x6>')}}
+  %v = layout.view %buf by %p : memref<12xf32>, !layout.desc<2x6> -> !layout.tensor_view<6x2xf32>
+  return
+}
+
+// -----
+
+/// a view whose shape differs from the memref's
+func.func @f(%m: memref<4x8xi32>) {
+  // expected-error @+1 {{'layout.view' op view type '!layout.tensor_view<4x?xi32>' does not have the memref's shape ('memref<4x8xi32>')}}
+  %v = layout.view %m : memref<4x8xi32> -> !layout.tensor_view<4x?xi32>
+  return
+}
+
+// -----
+
+/// a view whose element type differs from the buffer's
+func.func @f(%m: memref<4x8xi32>) {
+  // expected-error @+1 {{'layout.view' op element type 'f32' of the view differs from the buffer's 'i32'}}
+  %v = layout.view %m : memref<4x8xi32> -> !layout.tensor_view<4x8xf32>
+  return
+}
+
+// -----
+
+/// a view type with a non-positive extent
+// expected-error @+1 {{'!layout.tensor_view' extent 1 must be positive or '?', got 0}}
+func.func @f(%v: !layout.tensor_view<4x0xf32>) {
+  return
+}
+
+// -----
+
+/// a view type of a non-scalar element
+// expected-error @+1 {{'!layout.tensor_view' element type must be an integer or a float, got 'index'}}
+func.func @f(%v: !layout.tensor_view<4xindex>) {
+  return
+}

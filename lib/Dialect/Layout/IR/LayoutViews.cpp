@@ -158,6 +158,11 @@ static LogicalResult verifyAccess(Operation *op, PartitionViewType type,
     return op->emitOpError() << "an atomic access needs both a memory order "
                                 "and a scope";
   if (order) {
+    unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+      return op->emitOpError()
+             << "an atomic access needs elements of 8, 16, 32 or 64 bits, got "
+             << type.getElementType();
     bool readOrder = *order == MemoryOrder::Relaxed ||
                      *order == MemoryOrder::Acquire ||
                      *order == MemoryOrder::SeqCst;

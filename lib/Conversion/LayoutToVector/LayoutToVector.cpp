@@ -1,0 +1,515 @@
+//===- LayoutToVector.cpp - Partition accesses to vector ops --------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers tile loads and stores of partition views. Element J of tile I is
+// the view's element c = I * tile + J (cuda::tiles::partition_view's
+// mapping); a masked access skips the elements with c outside the view's
+// extents or at an invalid descriptor coordinate.
+//
+// Strided views go through one vector.transfer_read / transfer_write.
+// Views through other descriptors go through a loop over the tile that
+// computes each element's offset with layout.offset (the affine lowering
+// turns it into index arithmetic) and stages the tile in a small buffer.
+// Atomic accesses are one LLVM atomic load or store per element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Conversion/Passes.h"
+#include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Evaluator/Simplify.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir {
+namespace layout {
+#define GEN_PASS_DEF_CONVERTLAYOUTTOVECTOR
+#include "layout/Conversion/Passes.h.inc"
+} // namespace layout
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::layout;
+
+namespace {
+
+/// Everything a tile access needs, traced from its partition.
+struct TileAccess {
+  PartitionViewType type;
+  /// The view's extents (constants, or memref.dim of the memref).
+  SmallVector<Value> extents;
+  /// I_k * tile_k: the view coordinate of the tile's first element.
+  SmallVector<Value> origin;
+  /// A strided memref indexed by view coordinates (a memref view, or the
+  /// buffer reinterpreted with a strided descriptor's strides), or null.
+  Value strided;
+  /// Otherwise the 1-D buffer and the descriptor that maps coordinates
+  /// into it.
+  Value buffer;
+  Value desc;
+  /// Whether the descriptor can make coordinates invalid (pads, sunder).
+  bool descCanBeInvalid = false;
+};
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The memref type of `lengths` / `strides` / `offset` (dynamic offset when
+/// `offset` is std::nullopt) in `base`'s memory space.
+MemRefType stridedType(MemRefType base, ArrayRef<int64_t> lengths,
+                       ArrayRef<int64_t> strides,
+                       std::optional<int64_t> offset) {
+  auto layout = StridedLayoutAttr::get(
+      base.getContext(), offset ? *offset : ShapedType::kDynamic, strides);
+  return MemRefType::get(lengths, base.getElementType(), layout,
+                         base.getMemorySpace());
+}
+
+/// Whether an atomic access can address `memref` (its memory space must be
+/// an LLVM address space: none or an integer).
+bool hasIntegerMemorySpace(Value memref) {
+  Attribute space = cast<MemRefType>(memref.getType()).getMemorySpace();
+  return !space || isa<IntegerAttr>(space);
+}
+
+/// Traces the partition of a load or store and computes the tile's origin
+/// and the view's extents. Every check comes before the first op is
+/// created; a failure is reported as a match failure with the reason.
+FailureOr<TileAccess> traceAccess(Operation *op, Value partition,
+                                  ValueRange indices, bool atomic,
+                                  PatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  llvm::Expected<PartitionOp> part = tracePartition(partition);
+  if (!part)
+    return rewriter.notifyMatchFailure(op, llvm::toString(part.takeError()));
+  llvm::Expected<ViewOp> view = traceView(part->getView());
+  if (!view)
+    return rewriter.notifyMatchFailure(op, llvm::toString(view.takeError()));
+  Value source = view->getSource();
+  auto sourceType = cast<MemRefType>(source.getType());
+  if (atomic && !hasIntegerMemorySpace(source))
+    return rewriter.notifyMatchFailure(op, "memory space of an atomic access");
+  std::optional<Descriptor> desc;
+  std::optional<StridedBase> base;
+  int64_t srcOffset = 0;
+  if (view->getDesc()) {
+    llvm::Expected<Descriptor> d = traceDescriptor(view->getDesc());
+    if (!d)
+      return rewriter.notifyMatchFailure(op, llvm::toString(d.takeError()));
+    desc = std::move(*d);
+    SmallVector<int64_t> srcStrides;
+    if (succeeded(sourceType.getStridesAndOffset(srcStrides, srcOffset)) &&
+        srcStrides[0] == 1)
+      base = StridedBase::of(*desc);
+  }
+
+  TileAccess access;
+  access.type = cast<PartitionViewType>(partition.getType());
+  for (auto [i, t] : llvm::zip_equal(indices, access.type.getTile()))
+    access.origin.push_back(arith::MulIOp::create(
+        rewriter, loc, i, indexConstant(rewriter, loc, t)));
+
+  if (!desc) {
+    access.strided = source;
+    for (auto [k, e] : llvm::enumerate(access.type.getShape()))
+      access.extents.push_back(
+          ShapedType::isDynamic(e)
+              ? memref::DimOp::create(rewriter, loc, source, k).getResult()
+              : indexConstant(rewriter, loc, e));
+    return access;
+  }
+
+  for (int64_t e : desc->getLengths())
+    access.extents.push_back(indexConstant(rewriter, loc, e));
+  if (base) {
+    // A strided descriptor over a contiguous buffer: the buffer seen with
+    // the descriptor's strides.
+    std::optional<int64_t> staticOffset;
+    OpFoldResult offset;
+    if (!ShapedType::isDynamic(srcOffset)) {
+      staticOffset = srcOffset + base->offset;
+      offset = rewriter.getIndexAttr(*staticOffset);
+    } else {
+      auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                           source);
+      offset = arith::AddIOp::create(rewriter, loc, meta.getOffset(),
+                                     indexConstant(rewriter, loc,
+                                                   base->offset))
+                   .getResult();
+    }
+    SmallVector<OpFoldResult> sizes, strides;
+    for (auto [l, s] : llvm::zip_equal(base->lengths, base->strides)) {
+      sizes.push_back(rewriter.getIndexAttr(l));
+      strides.push_back(rewriter.getIndexAttr(s));
+    }
+    access.strided = memref::ReinterpretCastOp::create(
+        rewriter, loc,
+        stridedType(sourceType, base->lengths, base->strides, staticOffset),
+        source, offset, sizes, strides);
+    return access;
+  }
+  access.buffer = source;
+  access.desc = view->getDesc();
+  for (const Stage &stage : desc->getStages())
+    for (const StageEntry &e : stage)
+      access.descCanBeInvalid |=
+          e.transform.getKind() == TransformKind::Pad ||
+          e.transform.getKind() == TransformKind::LeftPad ||
+          e.transform.getKind() == TransformKind::RightPad ||
+          e.transform.getKind() == TransformKind::Sunder;
+  return access;
+}
+
+/// The padding value of `kind` for `type`.
+Value paddingValue(OpBuilder &b, Location loc, Type type,
+                   std::optional<Padding> kind) {
+  if (auto ft = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    APFloat v = APFloat::getZero(sem);
+    switch (kind.value_or(Padding::Zero)) {
+    case Padding::Zero:
+      break;
+    case Padding::NegZero:
+      v = APFloat::getZero(sem, /*Negative=*/true);
+      break;
+    case Padding::NaN:
+      v = APFloat::getQNaN(sem);
+      break;
+    case Padding::PosInf:
+      v = APFloat::getInf(sem);
+      break;
+    case Padding::NegInf:
+      v = APFloat::getInf(sem, /*Negative=*/true);
+      break;
+    }
+    return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
+  }
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0));
+}
+
+/// The mask of the tile's elements inside the view: extent - origin per
+/// dimension (vector.create_mask clamps to [0, tile]).
+Value extentMask(OpBuilder &b, Location loc, const TileAccess &access) {
+  SmallVector<Value> bounds;
+  for (auto [e, o] : llvm::zip_equal(access.extents, access.origin))
+    bounds.push_back(arith::SubIOp::create(b, loc, e, o));
+  auto maskType = VectorType::get(access.type.getTile(), b.getI1Type());
+  return vector::CreateMaskOp::create(b, loc, maskType, bounds);
+}
+
+LLVM::AtomicOrdering llvmOrdering(MemoryOrder order) {
+  switch (order) {
+  case MemoryOrder::Relaxed:
+    return LLVM::AtomicOrdering::monotonic;
+  case MemoryOrder::Acquire:
+    return LLVM::AtomicOrdering::acquire;
+  case MemoryOrder::Release:
+    return LLVM::AtomicOrdering::release;
+  case MemoryOrder::AcqRel:
+    return LLVM::AtomicOrdering::acq_rel;
+  case MemoryOrder::SeqCst:
+    return LLVM::AtomicOrdering::seq_cst;
+  }
+  llvm_unreachable("unknown memory order");
+}
+
+/// An LLVM pointer to element `indices` of `memref`, for the atomic
+/// accesses (the memref dialect has no atomic load or store).
+Value elementPointer(OpBuilder &b, Location loc, Value memref,
+                     ValueRange indices) {
+  auto type = cast<MemRefType>(memref.getType());
+  unsigned addressSpace = 0;
+  if (auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace()))
+    addressSpace = space.getInt();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value linear = meta.getOffset();
+  for (auto [i, s] : llvm::zip_equal(indices, meta.getStrides()))
+    linear = arith::AddIOp::create(b, loc, linear,
+                                   arith::MulIOp::create(b, loc, i, s));
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  Value address = arith::AddIOp::create(
+      b, loc, aligned,
+      arith::MulIOp::create(b, loc, linear, indexConstant(b, loc, bytes)));
+  Value asInt =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), addressSpace),
+      asInt);
+}
+
+/// Where one element of a descriptor or strided view lives.
+struct ElementRef {
+  Value memref;
+  SmallVector<Value> indices;
+};
+
+ElementRef elementRef(OpBuilder &b, Location loc, const TileAccess &access,
+                      ValueRange coord) {
+  if (access.strided)
+    return {access.strided, SmallVector<Value>(coord)};
+  Value off = OffsetOp::create(b, loc, access.desc, coord);
+  return {access.buffer, {off}};
+}
+
+/// Whether the element at `coord` is inside the view and valid.
+Value elementInside(OpBuilder &b, Location loc, const TileAccess &access,
+                    ValueRange coord) {
+  Value inside;
+  for (auto [c, e] : llvm::zip_equal(coord, access.extents)) {
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, e);
+    inside = inside ? arith::AndIOp::create(b, loc, inside, in).getResult()
+                    : in;
+  }
+  if (access.desc && access.descCanBeInvalid)
+    inside = arith::AndIOp::create(
+        b, loc, inside, ValidOp::create(b, loc, access.desc, coord));
+  return inside;
+}
+
+/// Loops over the tile's elements: `body(b, loc, J, c)` with J the element
+/// in the tile and c = origin + J its view coordinate.
+void forEachTileElement(
+    OpBuilder &b, Location loc, const TileAccess &access,
+    function_ref<void(OpBuilder &, Location, ValueRange, ValueRange)> body) {
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t t : access.type.getTile()) {
+    lbs.push_back(indexConstant(b, loc, 0));
+    ubs.push_back(indexConstant(b, loc, t));
+    steps.push_back(indexConstant(b, loc, 1));
+  }
+  scf::buildLoopNest(b, loc, lbs, ubs, steps,
+                     [&](OpBuilder &nb, Location nloc, ValueRange j) {
+                       SmallVector<Value> coord;
+                       for (auto [o, jj] : llvm::zip_equal(access.origin, j))
+                         coord.push_back(
+                             arith::AddIOp::create(nb, nloc, o, jj));
+                       body(nb, nloc, j, coord);
+                     });
+}
+
+struct LowerLoad final : OpRewritePattern<LoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LoadOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<TileAccess> access =
+        traceAccess(op, op.getPartition(), op.getIndices(),
+                    op.getOrder().has_value(), rewriter);
+    if (failed(access))
+      return failure();
+    VectorType tileType = op.getType();
+    Type elementType = tileType.getElementType();
+    Value padding = paddingValue(rewriter, loc, elementType, op.getPadding());
+    SmallVector<bool> inBounds(tileType.getRank(), true);
+
+    if (access->strided && !op.getOrder()) {
+      Value mask = op.getMasked() ? extentMask(rewriter, loc, *access)
+                                  : Value();
+      auto read = vector::TransferReadOp::create(
+          rewriter, loc, tileType, access->strided, access->origin,
+          AffineMap::getMultiDimIdentityMap(tileType.getRank(),
+                                            getContext()),
+          padding, mask, rewriter.getBoolArrayAttr(inBounds));
+      rewriter.replaceOp(op, read.getResult());
+      return success();
+    }
+
+    // Element by element, staged through a buffer of the tile's shape.
+    auto stageType = MemRefType::get(tileType.getShape(), elementType);
+    Value stage = memref::AllocaOp::create(rewriter, loc, stageType);
+    forEachTileElement(
+        rewriter, loc, *access,
+        [&](OpBuilder &b, Location l, ValueRange j, ValueRange coord) {
+          auto loadOne = [&](OpBuilder &lb, Location ll) -> Value {
+            ElementRef ref = elementRef(lb, ll, *access, coord);
+            if (std::optional<MemoryOrder> order = op.getOrder()) {
+              Value ptr = elementPointer(lb, ll, ref.memref, ref.indices);
+              return LLVM::LoadOp::create(
+                  lb, ll, elementType, ptr,
+                  elementType.getIntOrFloatBitWidth() / 8,
+                  /*isVolatile=*/false, /*isNonTemporal=*/false,
+                  /*isInvariant=*/false, /*isInvariantGroup=*/false,
+                  llvmOrdering(*order));
+            }
+            return memref::LoadOp::create(lb, ll, ref.memref, ref.indices);
+          };
+          Value v;
+          if (op.getMasked()) {
+            Value inside = elementInside(b, l, *access, coord);
+            auto ifOp = scf::IfOp::create(
+                b, l, inside,
+                [&](OpBuilder &tb, Location tl) {
+                  scf::YieldOp::create(tb, tl, loadOne(tb, tl));
+                },
+                [&](OpBuilder &eb, Location el) {
+                  scf::YieldOp::create(eb, el, padding);
+                });
+            v = ifOp.getResult(0);
+          } else {
+            v = loadOne(b, l);
+          }
+          memref::StoreOp::create(b, l, v, stage, j);
+        });
+    SmallVector<Value> zeros(tileType.getRank(),
+                             indexConstant(rewriter, loc, 0));
+    auto read = vector::TransferReadOp::create(
+        rewriter, loc, tileType, stage, zeros,
+        AffineMap::getMultiDimIdentityMap(tileType.getRank(), getContext()),
+        padding, Value(), rewriter.getBoolArrayAttr(inBounds));
+    rewriter.replaceOp(op, read.getResult());
+    return success();
+  }
+};
+
+struct LowerStore final : OpRewritePattern<StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(StoreOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<TileAccess> access =
+        traceAccess(op, op.getPartition(), op.getIndices(),
+                    op.getOrder().has_value(), rewriter);
+    if (failed(access))
+      return failure();
+    VectorType tileType = op.getValue().getType();
+    SmallVector<bool> inBounds(tileType.getRank(), true);
+    auto identity =
+        AffineMap::getMultiDimIdentityMap(tileType.getRank(), getContext());
+
+    if (access->strided && !op.getOrder()) {
+      Value mask = op.getMasked() ? extentMask(rewriter, loc, *access)
+                                  : Value();
+      vector::TransferWriteOp::create(rewriter, loc, Type(), op.getValue(),
+                                      access->strided, access->origin,
+                                      identity, mask,
+                                      rewriter.getBoolArrayAttr(inBounds));
+      rewriter.eraseOp(op);
+      return success();
+    }
+
+    auto stageType = MemRefType::get(tileType.getShape(),
+                                     tileType.getElementType());
+    Value stage = memref::AllocaOp::create(rewriter, loc, stageType);
+    SmallVector<Value> zeros(tileType.getRank(),
+                             indexConstant(rewriter, loc, 0));
+    vector::TransferWriteOp::create(rewriter, loc, Type(), op.getValue(),
+                                    stage, zeros, identity, Value(),
+                                    rewriter.getBoolArrayAttr(inBounds));
+    forEachTileElement(
+        rewriter, loc, *access,
+        [&](OpBuilder &b, Location l, ValueRange j, ValueRange coord) {
+          auto storeOne = [&](OpBuilder &sb, Location sl) {
+            Value v = memref::LoadOp::create(sb, sl, stage, j);
+            ElementRef ref = elementRef(sb, sl, *access, coord);
+            if (std::optional<MemoryOrder> order = op.getOrder()) {
+              Value ptr = elementPointer(sb, sl, ref.memref, ref.indices);
+              LLVM::StoreOp::create(
+                  sb, sl, v, ptr,
+                  tileType.getElementType().getIntOrFloatBitWidth() / 8,
+                  /*isVolatile=*/false, /*isNonTemporal=*/false,
+                  /*isInvariantGroup=*/false, llvmOrdering(*order));
+              return;
+            }
+            memref::StoreOp::create(sb, sl, v, ref.memref, ref.indices);
+          };
+          if (op.getMasked()) {
+            Value inside = elementInside(b, l, *access, coord);
+            scf::IfOp::create(b, l, inside, [&](OpBuilder &tb, Location tl) {
+              storeOne(tb, tl);
+              scf::YieldOp::create(tb, tl);
+            });
+          } else {
+            storeOne(b, l);
+          }
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// ceil(extent / tile) of dynamic extents (static ones fold).
+struct LowerIndexSpace final : OpRewritePattern<IndexSpaceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IndexSpaceOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    llvm::Expected<PartitionOp> part = tracePartition(op.getPartition());
+    if (!part)
+      return rewriter.notifyMatchFailure(op,
+                                         llvm::toString(part.takeError()));
+    llvm::Expected<ViewOp> view = traceView(part->getView());
+    if (!view)
+      return rewriter.notifyMatchFailure(op,
+                                         llvm::toString(view.takeError()));
+    PartitionViewType type = op.getPartition().getType();
+    SmallVector<Value> counts;
+    for (auto [k, e, t] :
+         llvm::enumerate(type.getShape(), type.getTile())) {
+      if (!ShapedType::isDynamic(e)) {
+        counts.push_back(indexConstant(rewriter, loc, (e + t - 1) / t));
+        continue;
+      }
+      Value extent = memref::DimOp::create(rewriter, loc,
+                                           view->getSource(), k);
+      AffineExpr d0 = rewriter.getAffineDimExpr(0);
+      counts.push_back(affine::AffineApplyOp::create(
+          rewriter, loc, AffineMap::get(1, 0, d0.ceilDiv(t)), extent));
+    }
+    rewriter.replaceOp(op, counts);
+    return success();
+  }
+};
+
+/// Why an access to `partition` was not lowered.
+std::string whyNot(Value partition) {
+  llvm::Expected<PartitionOp> part = tracePartition(partition);
+  if (!part)
+    return llvm::toString(part.takeError());
+  llvm::Expected<ViewOp> view = traceView(part->getView());
+  if (!view)
+    return llvm::toString(view.takeError());
+  if (Value desc = view->getDesc()) {
+    llvm::Expected<Descriptor> d = traceDescriptor(desc);
+    if (!d)
+      return llvm::toString(d.takeError());
+  }
+  return "an atomic access needs a memref whose memory space is an integer "
+         "(an LLVM address space)";
+}
+
+struct ConvertLayoutToVectorPass final
+    : layout::impl::ConvertLayoutToVectorBase<ConvertLayoutToVectorPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateLayoutToVectorPatterns(patterns);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    bool failedAny = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<LoadOp, StoreOp, IndexSpaceOp>(op))
+        return;
+      Value partition = op->getOperand(isa<StoreOp>(op) ? 1 : 0);
+      op->emitOpError() << "cannot be lowered: " << whyNot(partition);
+      failedAny = true;
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::layout::populateLayoutToVectorPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<LowerLoad, LowerStore, LowerIndexSpace>(patterns.getContext());
+}
