@@ -84,3 +84,39 @@ func.func @every_transform() {
 func.func @attributes_alone() attributes {layout.t = #layout.swizzle<2, 4, -4, 64>} {
   return
 }
+
+// CHECK-LABEL: func @views
+/// The views and partitions of the contract, with every clause.
+func.func @views(%m: memref<4x8xi32>, %f: memref<4x11xf32>, %buf: memref<12xf32>, %dyn: memref<?x?xf32>, %i: index, %j: index) {
+  // CHECK: layout.view %{{.*}} : memref<4x8xi32> -> !layout.tensor_view<4x8xi32>
+  %v = layout.view %m : memref<4x8xi32> -> !layout.tensor_view<4x8xi32>
+  // CHECK: layout.partition %{{.*}} tile [2, 2] : !layout.tensor_view<4x8xi32> -> !layout.partition_view<4x8xi32, tile = [2, 2]>
+  %pv = layout.partition %v tile [2, 2] : !layout.tensor_view<4x8xi32> -> !layout.partition_view<4x8xi32, tile = [2, 2]>
+  // CHECK: layout.index_space %{{.*}} : !layout.partition_view<4x8xi32, tile = [2, 2]>
+  %nt:2 = layout.index_space %pv : !layout.partition_view<4x8xi32, tile = [2, 2]>
+  // CHECK: layout.load %{{.*}}[%{{.*}}, %{{.*}}] : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xi32>
+  %r = layout.load %pv[%i, %j] : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xi32>
+  %vf = layout.view %f : memref<4x11xf32> -> !layout.tensor_view<4x11xf32>
+  %pf = layout.partition %vf tile [2, 4] : !layout.tensor_view<4x11xf32> -> !layout.partition_view<4x11xf32, tile = [2, 4]>
+  // CHECK: layout.load %{{.*}}[%{{.*}}, %{{.*}}] masked padding(nan) : !layout.partition_view<4x11xf32, tile = [2, 4]> -> vector<2x4xf32>
+  %q = layout.load %pf[%i, %j] masked padding(nan) : !layout.partition_view<4x11xf32, tile = [2, 4]> -> vector<2x4xf32>
+  // CHECK: layout.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : vector<2x2xi32>, !layout.partition_view<4x8xi32, tile = [2, 2]>
+  layout.store %r, %pv[%j, %i] : vector<2x2xi32>, !layout.partition_view<4x8xi32, tile = [2, 2]>
+  // CHECK: layout.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] masked : vector<2x4xf32>, !layout.partition_view<4x11xf32, tile = [2, 4]>
+  layout.store %q, %pf[%i, %j] masked : vector<2x4xf32>, !layout.partition_view<4x11xf32, tile = [2, 4]>
+  // CHECK: layout.load %{{.*}}[%{{.*}}, %{{.*}}] atomic(acquire, device) : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xi32>
+  %s = layout.load %pv[%i, %i] atomic(acquire, device) : !layout.partition_view<4x8xi32, tile = [2, 2]> -> vector<2x2xi32>
+  // CHECK: layout.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] masked atomic(seq_cst, system) : vector<2x2xi32>, !layout.partition_view<4x8xi32, tile = [2, 2]>
+  layout.store %s, %pv[%i, %i] masked atomic(seq_cst, system) : vector<2x2xi32>, !layout.partition_view<4x8xi32, tile = [2, 2]>
+  %p = layout.packed [2, 6] : !layout.desc<2x6>
+  %t = layout.transform %p [#layout.pass_through<2> : [0] -> [0], #layout.unmerge<[2, 3]> : [1] -> [1, 2]] : !layout.desc<2x6> -> !layout.desc<2x2x3>
+  // CHECK: layout.view %{{.*}} by %{{.*}} : memref<12xf32>, !layout.desc<2x2x3> -> !layout.tensor_view<2x2x3xf32>
+  %w = layout.view %buf by %t : memref<12xf32>, !layout.desc<2x2x3> -> !layout.tensor_view<2x2x3xf32>
+  // CHECK: layout.view %{{.*}} : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+  %vd = layout.view %dyn : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+  // CHECK: layout.partition %{{.*}} tile [3, 5] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [3, 5]>
+  %pd = layout.partition %vd tile [3, 5] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [3, 5]>
+  // CHECK: layout.naive [3, 3] strides [8, 1] offset 2 space 24 : !layout.desc<3x3>
+  %n = layout.naive [3, 3] strides [8, 1] offset 2 space 24 : !layout.desc<3x3>
+  return
+}

@@ -32,6 +32,11 @@ def Layout_Dialect : Dialect {
       to an element offset and a validity bit.
     * Index ops on descriptors (`layout.offset`, `layout.valid`,
       `layout.upper`, `layout.element_space_size`).
+    * *Views* (`!layout.tensor_view`, `layout.view`): a memref, or a buffer
+      through a descriptor; *partitions* (`!layout.partition_view`,
+      `layout.partition`) cut a view into tiles that `layout.load` and
+      `layout.store` access as vectors, masked (with a padding value) or
+      atomically (cuda::tiles::partition_view).
 
     Design guidelines:
 
