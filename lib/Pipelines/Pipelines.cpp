@@ -42,4 +42,13 @@ void layout::registerLayoutPipelines() {
       "Lower layout IR to the LLVM dialect for the CPU (runs under "
       "mlir-runner)",
       buildLayoutToLLVMPipeline);
+  PassPipelineRegistration<LayoutToROCDLOptions>(
+      "layout-to-rocdl",
+      "Lower layout IR in gpu.modules to a gpu.binary holding an AMDGPU code "
+      "object",
+      buildLayoutToROCDLPipeline);
+  PassPipelineRegistration<LayoutToNVVMOptions>(
+      "layout-to-nvvm",
+      "Lower layout IR in gpu.modules to a gpu.binary holding a CUDA cubin",
+      buildLayoutToNVVMPipeline);
 }

@@ -12,6 +12,7 @@
 #include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutDialect.h"
 #include "layout/Pipelines/Pipelines.h"
+#include "layout/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::layout::registerLayoutConversionPasses();
   mlir::layout::registerLayoutPipelines();
+  mlir::layout::registerLayoutTransformsPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

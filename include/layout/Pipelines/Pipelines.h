@@ -8,6 +8,7 @@
 #define LAYOUT_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 namespace layout {
@@ -17,6 +18,60 @@ namespace layout {
 /// result runs under `mlir-runner` (with libmlir_c_runner_utils for
 /// `vector.print`).
 void buildLayoutToLLVMPipeline(OpPassManager &pm);
+
+struct LayoutToROCDLOptions : public PassPipelineOptions<LayoutToROCDLOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("AMDGPU chip: gfx90a, gfx942, "
+                                          "gfx950, gfx1100, ..."),
+                           llvm::cl::init("gfx942")};
+  Option<std::string> rocmPath{
+      *this, "rocm-path",
+      llvm::cl::desc("Directory with amdgcn/bitcode and llvm/bin/ld.lld "
+                     "(found automatically when empty)"),
+      llvm::cl::init("")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("bin (code object), isa (assembly), llvm (LLVM IR)"),
+      llvm::cl::init("bin")};
+  Option<bool> barePtr{*this, "bare-ptr",
+                       llvm::cl::desc("Pass memref kernel arguments as bare "
+                                      "pointers"),
+                       llvm::cl::init(false)};
+  Option<unsigned> optLevel{*this, "O",
+                            llvm::cl::desc("Optimization level"),
+                            llvm::cl::init(3)};
+};
+
+struct LayoutToNVVMOptions : public PassPipelineOptions<LayoutToNVVMOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("CUDA chip: sm_80, sm_90, ..."),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit with bin/ptxas (default: MLIR's search, "
+                     "/usr/local/cuda)"),
+      llvm::cl::init("")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("bin (cubin, needs ptxas), isa (PTX), llvm (LLVM IR)"),
+      llvm::cl::init("bin")};
+  Option<bool> barePtr{*this, "bare-ptr",
+                       llvm::cl::desc("Pass memref kernel arguments as bare "
+                                      "pointers"),
+                       llvm::cl::init(false)};
+  Option<unsigned> optLevel{*this, "O",
+                            llvm::cl::desc("Optimization level"),
+                            llvm::cl::init(3)};
+};
+
+/// `-layout-to-rocdl`: layout IR in gpu.modules down to a gpu.binary that
+/// holds an AMDGPU code object for `chip`.
+void buildLayoutToROCDLPipeline(OpPassManager &pm,
+                                const LayoutToROCDLOptions &options);
+
+/// `-layout-to-nvvm`: the same down to a CUDA cubin (PTX with format=isa).
+void buildLayoutToNVVMPipeline(OpPassManager &pm,
+                               const LayoutToNVVMOptions &options);
 
 /// Registers the pipelines with the pass registry (`layout-opt` flags).
 void registerLayoutPipelines();

@@ -1,0 +1,25 @@
+//===- Passes.h - Transformation passes of layout-opt -----------*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_TRANSFORMS_PASSES_H
+#define LAYOUT_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace layout {
+
+#define GEN_PASS_DECL
+#include "layout/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "layout/Transforms/Passes.h.inc"
+
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_TRANSFORMS_PASSES_H

@@ -1,0 +1,241 @@
+//===- GPUPipelines.cpp - The GPU pipelines of layout-opt -----------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// `-layout-to-rocdl{chip=...}` and `-layout-to-nvvm{chip=...}`: layout IR
+// inside gpu.modules down to a gpu.binary holding an AMDGPU code object or
+// a CUDA cubin. The ROCm device libraries and ld.lld are found without any
+// setup: Debian's rocm-device-libs and lld-22 are laid out the way
+// gpu-module-to-binary expects in a cache directory of symlinks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Conversion/Passes.h"
+#include "layout/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/TargetParser/TargetParser.h"
+
+#include <unistd.h>
+
+using namespace mlir;
+
+#ifndef LAYOUT_LLVM_TOOLS_DIR
+#define LAYOUT_LLVM_TOOLS_DIR "/usr/lib/llvm-22/bin"
+#endif
+
+namespace {
+
+/// A pass that fails with `message`: how a pipeline whose options are wrong
+/// (an unknown chip, a missing toolkit) reports it.
+struct ReportErrorPass final
+    : PassWrapper<ReportErrorPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ReportErrorPass)
+  explicit ReportErrorPass(std::string message) : message(std::move(message)) {}
+  StringRef getArgument() const override { return "layout-report-error"; }
+  void runOnOperation() override {
+    mlir::emitError(getOperation().getLoc()) << message;
+    signalPassFailure();
+  }
+  std::string message;
+};
+
+bool exists(const Twine &path) { return llvm::sys::fs::exists(path); }
+
+/// Finds the first directory of `candidates` that holds the AMDGPU device
+/// libraries (ockl.bc).
+std::optional<std::string> findBitcodeDir() {
+  for (const char *dir : {"/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+                          "/usr/lib/aarch64-linux-gnu/amdgcn/bitcode",
+                          "/usr/lib/amdgcn/bitcode", "/opt/rocm/amdgcn/bitcode"})
+    if (exists(Twine(dir) + "/ockl.bc"))
+      return std::string(dir);
+  return std::nullopt;
+}
+
+/// Finds ld.lld: next to the LLVM this project was built with, then on PATH.
+std::optional<std::string> findLld() {
+  std::string beside = std::string(LAYOUT_LLVM_TOOLS_DIR) + "/ld.lld";
+  if (exists(beside))
+    return beside;
+  for (StringRef name : {"ld.lld", "ld.lld-22"})
+    if (llvm::ErrorOr<std::string> p = llvm::sys::findProgramByName(name))
+      return *p;
+  return std::nullopt;
+}
+
+/// The ROCm directory for gpu-module-to-binary: `explicitPath` if given,
+/// $ROCM_PATH if it is complete, else a cache directory of symlinks to
+/// Debian's device libraries and ld.lld. On failure, `error` says what is
+/// missing and how to get it.
+std::string rocmToolkit(StringRef explicitPath, std::string &error) {
+  if (!explicitPath.empty())
+    return explicitPath.str();
+  if (std::optional<std::string> env = llvm::sys::Process::GetEnv("ROCM_PATH"))
+    if (exists(*env + "/amdgcn/bitcode/ockl.bc") &&
+        exists(*env + "/llvm/bin/ld.lld"))
+      return *env;
+  std::optional<std::string> bitcode = findBitcodeDir();
+  std::optional<std::string> lld = findLld();
+  if (!bitcode || !lld) {
+    error = "-layout-to-rocdl cannot find ";
+    if (!bitcode)
+      error += "the AMDGPU device libraries (amdgcn/bitcode/ockl.bc; Debian "
+               "package rocm-device-libs)";
+    if (!bitcode && !lld)
+      error += " nor ";
+    if (!lld)
+      error += "the linker ld.lld (Debian package lld-22)";
+    error += "; install them, or pass rocm-path=<dir> with amdgcn/bitcode "
+             "and llvm/bin/ld.lld";
+    return "";
+  }
+  SmallString<128> root;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, root);
+  llvm::sys::path::append(root,
+                          "layout-opt-rocm-" + std::to_string(::getuid()));
+  SmallString<128> amdgcn(root), bin(root);
+  llvm::sys::path::append(amdgcn, "amdgcn");
+  llvm::sys::path::append(bin, "llvm", "bin");
+  std::error_code ec;
+  if ((ec = llvm::sys::fs::create_directories(amdgcn)) ||
+      (ec = llvm::sys::fs::create_directories(bin))) {
+    error = "-layout-to-rocdl cannot create " + root.str().str() + ": " +
+            ec.message();
+    return "";
+  }
+  auto link = [&](StringRef target, const Twine &at) {
+    SmallString<128> path;
+    at.toVector(path);
+    SmallString<128> current;
+    if (!llvm::sys::fs::real_path(path, current) && current == target)
+      return std::error_code();
+    llvm::sys::fs::remove(path);
+    return llvm::sys::fs::create_link(target, path);
+  };
+  if ((ec = link(*bitcode, amdgcn + "/bitcode")) ||
+      (ec = link(*lld, bin + "/ld.lld"))) {
+    error = "-layout-to-rocdl cannot link the toolkit into " +
+            root.str().str() + ": " + ec.message();
+    return "";
+  }
+  return root.str().str();
+}
+
+/// The layout part, common to both GPU pipelines and the CPU one.
+void addLayoutLowering(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(layout::createConvertLayoutToVector());
+  pm.addPass(layout::createConvertLayoutToAffine());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+}
+
+/// `format=` of the pipelines, as gpu-module-to-binary spells it.
+std::optional<std::string> binaryFormat(StringRef format) {
+  if (format == "bin" || format == "isa" || format == "llvm" ||
+      format == "fatbin")
+    return format.str();
+  return std::nullopt;
+}
+
+} // namespace
+
+void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
+                                        const LayoutToROCDLOptions &options) {
+  std::string chip = options.chip;
+  if (llvm::AMDGPU::parseArchAMDGCN(chip) == llvm::AMDGPU::GK_NONE) {
+    pm.addPass(std::make_unique<ReportErrorPass>(
+        "-layout-to-rocdl: unknown AMDGPU chip '" + chip +
+        "' (for example gfx90a, gfx942, gfx950, gfx1100)"));
+    return;
+  }
+  std::optional<std::string> format = binaryFormat(options.format);
+  if (!format) {
+    pm.addPass(std::make_unique<ReportErrorPass>(
+        "-layout-to-rocdl: format must be bin, isa, llvm or fatbin, got '" +
+        options.format + "'"));
+    return;
+  }
+  std::string error;
+  std::string toolkit = rocmToolkit(options.rocmPath, error);
+  if (!error.empty()) {
+    pm.addPass(std::make_unique<ReportErrorPass>(error));
+    return;
+  }
+  addLayoutLowering(pm);
+  GpuROCDLAttachTargetOptions attach;
+  attach.chip = chip;
+  attach.optLevel = options.optLevel;
+  // wave32 is the native mode of RDNA (gfx10+); CDNA is wave64 only.
+  attach.wave64Flag = !StringRef(chip).starts_with("gfx1");
+  pm.addPass(createGpuROCDLAttachTarget(attach));
+  ConvertGpuOpsToROCDLOpsOptions convert;
+  convert.chipset = chip;
+  convert.useBarePtrCallConv = options.barePtr;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToROCDLOps(convert));
+  GpuToLLVMConversionPassOptions host;
+  host.kernelBarePtrCallConv = options.barePtr;
+  pm.addPass(createGpuToLLVMConversionPass(host));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = toolkit;
+  binary.compilationTarget = *format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
+                                       const LayoutToNVVMOptions &options) {
+  std::string chip = options.chip;
+  StringRef digits = StringRef(chip);
+  bool known = digits.consume_front("sm_") && !digits.empty();
+  if (known) {
+    digits.consume_back("a") || digits.consume_back("f");
+    unsigned sm;
+    known = !digits.getAsInteger(10, sm) && sm >= 50;
+  }
+  if (!known) {
+    pm.addPass(std::make_unique<ReportErrorPass>(
+        "-layout-to-nvvm: unknown CUDA chip '" + chip +
+        "' (sm_<major><minor>, at least sm_50, for example sm_90)"));
+    return;
+  }
+  std::optional<std::string> format = binaryFormat(options.format);
+  if (!format) {
+    pm.addPass(std::make_unique<ReportErrorPass>(
+        "-layout-to-nvvm: format must be bin, isa, llvm or fatbin, got '" +
+        options.format + "'"));
+    return;
+  }
+  addLayoutLowering(pm);
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = chip;
+  attach.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+  ConvertGpuOpsToNVVMOpsOptions convert;
+  convert.useBarePtrCallConv = options.barePtr;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(convert));
+  GpuToLLVMConversionPassOptions host;
+  host.kernelBarePtrCallConv = options.barePtr;
+  pm.addPass(createGpuToLLVMConversionPass(host));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.cudaPath;
+  binary.compilationTarget = *format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
