@@ -7,6 +7,8 @@
 #ifndef LAYOUT_TRANSFORMS_PASSES_H
 #define LAYOUT_TRANSFORMS_PASSES_H
 
+#include "layout/Dialect/Layout/IR/LayoutDialect.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -29,4 +29,61 @@ def LayoutDumpBinaries : Pass<"layout-dump-binaries", "ModuleOp"> {
   ];
 }
 
+def LayoutAnalyzeBankConflicts
+    : Pass<"layout-analyze-bank-conflicts", "ModuleOp"> {
+  let summary = "Report the bank conflicts of every workgroup-memory access";
+  let description = [{
+    For each load and store of workgroup memory in a kernel whose block
+    size is known (`known_block_size`), computes the byte address of every
+    lane of the first wave/warp (evaluating thread ids, arith/affine index
+    math and `layout.offset` through the evaluator, at the first iteration
+    of enclosing loops) and counts the bank conflicts with the target's
+    rules (see BankConflicts.h for the model and its sources):
+
+    | chip | banks | wave | phase |
+    | --- | --- | --- | --- |
+    | gfx90a, gfx942 | 32 x 4 B | 64 | 128 B: 32 lanes of 4 B, 8 lanes of 16 B |
+    | gfx950 | 64 x 4 B | 64 | 256 B |
+    | gfx1100 | 32 x 4 B | 32 | 128 B |
+    | sm_90 | 32 x 4 B | 32 | 128 B: a warp of 4 B, quarter warps of 16 B |
+
+    Each access gets a remark: `bank conflicts on <chip>: N extra cycles
+    (K-way; B-byte accesses, P phases of L lanes)`. An access the model
+    cannot evaluate gets a remark saying why.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", [{"gfx942"}],
+           "Target chip (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)">
+  ];
+}
+
+def LayoutXorSwizzle : Pass<"layout-xor-swizzle", "ModuleOp"> {
+  let summary = "Swizzle workgroup buffers so that their accesses do not conflict";
+  let description = [{
+    For each 1-D workgroup buffer of a kernel whose accesses all index it
+    with `layout.offset` of one 2-D descriptor `D` (rows x columns), tries
+    the layouts
+
+      `D(row, ((col / v) xor ((row / P) mod (C / v))) * v + col mod v)`
+
+    (an `#layout.xor` of column blocks of `v` elements, `v` at least the
+    widest vector access so that vector accesses stay contiguous, rows
+    grouped by `P`), written as layout.transform stages over `D`, and keeps
+    the first that the bank model (-layout-analyze-bank-conflicts) scores
+    at zero extra cycles for every access. Every access moves to the new
+    descriptor, so the buffer's contents are permuted consistently: the
+    program's results do not change.
+
+    When no swizzle reaches zero and `D` is a `layout.packed` base of a
+    gpu.func workgroup attribution, pads the rows instead (growing the
+    buffer) and says so in a remark. Buffers it cannot handle get a remark
+    and are left as they are.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", [{"gfx942"}],
+           "Target chip (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)">
+  ];
+  let dependentDialects = ["::mlir::layout::LayoutDialect"];
+}
+
 #endif // LAYOUT_TRANSFORMS_PASSES_TD

@@ -1,0 +1,319 @@
+//===- SharedMemoryPasses.cpp - Bank-conflict analysis and swizzling ------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Transforms/BankConflicts.h"
+#include "layout/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir {
+namespace layout {
+#define GEN_PASS_DEF_LAYOUTANALYZEBANKCONFLICTS
+#define GEN_PASS_DEF_LAYOUTXORSWIZZLE
+#include "layout/Transforms/Passes.h.inc"
+} // namespace layout
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::layout;
+
+namespace {
+
+/// Scores one access: its conflicts, or why it cannot be scored.
+struct Score {
+  std::optional<ConflictCount> count;
+  std::string why;
+};
+
+Score scoreAccess(const BankModel &model, const SharedAccess &access,
+                  ArrayRef<std::pair<Value, const Descriptor *>> overrides =
+                      {}) {
+  std::optional<SmallVector<int64_t, 3>> block = knownBlockSize(access.op);
+  if (!block)
+    return {std::nullopt, "the kernel's block size is unknown (set "
+                          "known_block_size on the gpu.func)"};
+  std::string why;
+  std::optional<SmallVector<int64_t>> lanes =
+      laneAddresses(access, *block, model.waveSize, why, overrides);
+  if (!lanes)
+    return {std::nullopt, why};
+  return {countConflicts(model, *lanes, access.accessBytes), ""};
+}
+
+std::string describe(const BankModel &model, const SharedAccess &access,
+                     const ConflictCount &c) {
+  return llvm::formatv("bank conflicts on {0}: {1} extra cycles ({2}-way; "
+                       "{3}-byte {4}, {5} phases of {6} lanes)",
+                       model.chip, c.extra(), c.maxWays, access.accessBytes,
+                       access.isWrite ? "writes" : "reads", c.phases,
+                       model.lanesPerPhase(access.accessBytes))
+      .str();
+}
+
+struct LayoutAnalyzeBankConflictsPass final
+    : layout::impl::LayoutAnalyzeBankConflictsBase<
+          LayoutAnalyzeBankConflictsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    std::optional<BankModel> model = getBankModel(chip);
+    if (!model) {
+      mlir::emitError(getOperation().getLoc())
+          << "-layout-analyze-bank-conflicts: unknown chip '" << chip
+          << "' (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)";
+      return signalPassFailure();
+    }
+    getOperation().walk([&](Operation *op) {
+      std::optional<SharedAccess> access = getSharedAccess(op);
+      if (!access)
+        return;
+      Score s = scoreAccess(*model, *access);
+      if (!s.count) {
+        op->emitRemark() << "bank conflicts on " << model->chip
+                         << ": not analyzable: " << s.why;
+        return;
+      }
+      op->emitRemark() << describe(*model, *access, *s.count);
+    });
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Swizzling
+//===----------------------------------------------------------------------===//
+
+StageEntry entry(Transform t, ArrayRef<int64_t> lower,
+                 ArrayRef<int64_t> upper) {
+  StageEntry e{std::move(t), {}, {}};
+  e.lowerDims.assign(lower.begin(), lower.end());
+  e.upperDims.assign(upper.begin(), upper.end());
+  return e;
+}
+
+/// The stages that put `col -> ((col / v) xor ((row / p) mod (c / v))) * v
+/// + col mod v` on top of a descriptor of top lengths [r, c].
+std::vector<Stage> swizzleStages(int64_t r, int64_t c, int64_t v, int64_t p) {
+  int64_t blocks = c / v, groups = r / p;
+  return {
+      {entry(Transform::unmerge({groups, p}), {0}, {0, 1}),
+       entry(Transform::unmerge({blocks, v}), {1}, {2, 3})},
+      {entry(Transform::xorTransform({groups, blocks}), {0, 2}, {0, 2}),
+       entry(Transform::passThrough(p), {1}, {1}),
+       entry(Transform::passThrough(v), {3}, {3})},
+      {entry(Transform::merge({groups, p}), {0, 1}, {0}),
+       entry(Transform::merge({blocks, v}), {2, 3}, {1})}};
+}
+
+bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/// A workgroup buffer, its accesses and the descriptor they go through.
+struct Buffer {
+  Value memref;
+  SmallVector<SharedAccess> accesses;
+  Value desc;
+  SmallVector<OffsetOp> offsets;
+};
+
+/// Checks that every access indexes the 1-D buffer with layout.offset of
+/// one descriptor; returns why not otherwise.
+std::string collect(Buffer &buffer) {
+  if (cast<MemRefType>(buffer.memref.getType()).getRank() != 1)
+    return "the buffer is not 1-D (index it through a layout descriptor)";
+  for (const SharedAccess &a : buffer.accesses) {
+    auto off = a.indices.front().getDefiningOp<OffsetOp>();
+    if (!off)
+      return "an access does not index it with layout.offset";
+    if (buffer.desc && off.getDesc() != buffer.desc)
+      return "its accesses go through different descriptors";
+    buffer.desc = off.getDesc();
+    buffer.offsets.push_back(off);
+  }
+  return "";
+}
+
+struct LayoutXorSwizzlePass final
+    : layout::impl::LayoutXorSwizzleBase<LayoutXorSwizzlePass> {
+  using Base::Base;
+
+  /// Total extra cycles of the buffer's accesses with `candidate` as the
+  /// descriptor (or the current one), or std::nullopt if unscorable.
+  std::optional<int64_t> total(const BankModel &model, const Buffer &buffer,
+                               const Descriptor *candidate,
+                               std::string &why) {
+    int64_t sum = 0;
+    SmallVector<std::pair<Value, const Descriptor *>> overrides;
+    if (candidate)
+      overrides.push_back({buffer.desc, candidate});
+    for (const SharedAccess &a : buffer.accesses) {
+      Score s = scoreAccess(model, a, overrides);
+      if (!s.count) {
+        why = s.why;
+        return std::nullopt;
+      }
+      sum += s.count->extra();
+    }
+    return sum;
+  }
+
+  void runOnOperation() override {
+    std::optional<BankModel> model = getBankModel(chip);
+    if (!model) {
+      mlir::emitError(getOperation().getLoc())
+          << "-layout-xor-swizzle: unknown chip '" << chip
+          << "' (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)";
+      return signalPassFailure();
+    }
+    // The workgroup buffers and their accesses, in program order.
+    llvm::MapVector<Value, Buffer> buffers;
+    getOperation().walk([&](Operation *op) {
+      if (std::optional<SharedAccess> a = getSharedAccess(op)) {
+        Buffer &b = buffers[a->memref];
+        b.memref = a->memref;
+        b.accesses.push_back(*a);
+      }
+    });
+    for (auto &[memref, buffer] : buffers)
+      swizzle(*model, buffer);
+  }
+
+  void swizzle(const BankModel &model, Buffer &buffer) {
+    Operation *anchor = buffer.accesses.front().op;
+    auto remark = [&]() {
+      return mlir::emitRemark(buffer.memref.getLoc())
+             << "workgroup buffer on " << model.chip << ": ";
+    };
+    if (std::string why = collect(buffer); !why.empty()) {
+      remark() << "not swizzled: " << why;
+      return;
+    }
+    std::string why;
+    std::optional<int64_t> before = total(model, buffer, nullptr, why);
+    if (!before) {
+      remark() << "not swizzled: " << why;
+      return;
+    }
+    if (*before == 0) {
+      remark() << "no bank conflicts; left as it is";
+      return;
+    }
+    llvm::Expected<Descriptor> d = traceDescriptor(buffer.desc);
+    if (!d) {
+      remark() << "not swizzled: " << llvm::toString(d.takeError());
+      return;
+    }
+    ArrayRef<int64_t> lengths = d->getLengths();
+    if (lengths.size() != 2) {
+      remark() << "not swizzled: its descriptor has rank " << lengths.size()
+               << ", the search handles rows x columns";
+      return;
+    }
+    int64_t rows = lengths[0], cols = lengths[1];
+    // Vector accesses must stay contiguous: v at least their width.
+    int64_t elementBytes = std::max<int64_t>(
+        1, cast<MemRefType>(buffer.memref.getType()).getElementTypeBitWidth() /
+               8);
+    int64_t minV = 1;
+    for (const SharedAccess &a : buffer.accesses)
+      minV = std::max<int64_t>(minV, a.accessBytes / elementBytes);
+    for (int64_t v = minV; v <= cols; v *= 2) {
+      if (cols % v || !isPowerOfTwo(cols / v))
+        continue;
+      for (int64_t p = 1; p <= rows; p *= 2) {
+        if (rows % p)
+          continue;
+        Descriptor candidate = *d;
+        bool ok = true;
+        for (const Stage &s : swizzleStages(rows, cols, v, p))
+          if (llvm::Error e = candidate.addStage(s)) {
+            llvm::consumeError(std::move(e));
+            ok = false;
+            break;
+          }
+        if (!ok)
+          continue;
+        std::optional<int64_t> after = total(model, buffer, &candidate, why);
+        if (!after || *after != 0)
+          continue;
+        apply(buffer, rows, cols, v, p);
+        remark() << "swizzled: " << rows << "x" << cols
+                 << " tile, column blocks of " << v << (v == 1 ? " element" : " elements")
+                 << " xor (row / " << p << ") mod " << cols / v
+                 << "; bank conflicts " << *before << " -> 0 extra cycles";
+        return;
+      }
+    }
+    if (pad(model, buffer, *d, *before))
+      return;
+    remark() << "not swizzled: no xor swizzle of its " << rows << "x" << cols
+             << " layout and no row padding removes its " << *before
+             << " extra cycles; left as it is";
+    (void)anchor;
+  }
+
+  /// Puts the swizzle stages on the descriptor and moves every access to it.
+  void apply(Buffer &buffer, int64_t rows, int64_t cols, int64_t v,
+             int64_t p) {
+    OpBuilder b(buffer.desc.getContext());
+    b.setInsertionPointAfterValue(buffer.desc);
+    Value cur = buffer.desc;
+    for (const Stage &s : swizzleStages(rows, cols, v, p))
+      cur = TransformOp::create(b, buffer.desc.getLoc(), cur, s);
+    for (OffsetOp off : buffer.offsets)
+      off.getDescMutable().assign(cur);
+  }
+
+  /// The fallback: rows padded by `pad` elements, for a packed descriptor of
+  /// a gpu.func workgroup attribution (whose size grows).
+  bool pad(const BankModel &model, Buffer &buffer, const Descriptor &d,
+           int64_t before) {
+    auto base = buffer.desc.getDefiningOp<PackedOp>();
+    auto arg = dyn_cast<BlockArgument>(buffer.memref);
+    auto func = arg ? dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp())
+                    : gpu::GPUFuncOp();
+    if (!base || !func || !llvm::is_contained(func.getWorkgroupAttributions(),
+                                              arg) ||
+        d.getRank() != 2)
+      return false;
+    int64_t rows = d.getLengths()[0], cols = d.getLengths()[1];
+    for (int64_t padding = 1; padding <= 16; ++padding) {
+      llvm::Expected<Descriptor> candidate = Descriptor::naive(
+          {rows, cols}, {cols + padding, 1}, 0, rows * (cols + padding));
+      if (!candidate) {
+        llvm::consumeError(candidate.takeError());
+        continue;
+      }
+      std::string why;
+      std::optional<int64_t> after = total(model, buffer, &*candidate, why);
+      if (!after || *after != 0)
+        continue;
+      OpBuilder b(base);
+      int64_t space = rows * (cols + padding);
+      auto naive = NaiveOp::create(
+          b, base.getLoc(), base.getType(),
+          b.getDenseI64ArrayAttr({rows, cols}),
+          b.getDenseI64ArrayAttr({cols + padding, 1}), IntegerAttr(),
+          b.getI64IntegerAttr(space));
+      for (OffsetOp off : buffer.offsets)
+        off.getDescMutable().assign(naive);
+      auto type = cast<MemRefType>(arg.getType());
+      if (type.getDimSize(0) < space)
+        arg.setType(MemRefType::get({space}, type.getElementType(),
+                                    type.getLayout(), type.getMemorySpace()));
+      mlir::emitRemark(buffer.memref.getLoc())
+          << "workgroup buffer on " << model.chip
+          << ": no xor swizzle removes its conflicts; padded rows by "
+          << padding << " elements (buffer of " << space
+          << " elements); bank conflicts " << before << " -> 0 extra cycles";
+      return true;
+    }
+    return false;
+  }
+};
+
+} // namespace
