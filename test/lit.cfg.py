@@ -28,5 +28,12 @@ config.substitutions.append(
     ("%differential_count", lit_config.params.get("differential_count", "100")))
 
 tool_dirs = [config.layout_tools_dir, config.llvm_tools_dir]
-tools = ["layout-opt", "layout-chain-gen", "mlir-runner", "FileCheck", "not", "count"]
+tools = ["layout-opt", "layout-chain-gen", "mlir-runner", "FileCheck", "not",
+         "count", "llvm-readelf", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ptxas (CUDA) turns PTX into cubins; the cubin tests need it.
+import shutil
+if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
+config.substitutions.append(("%examples", os.path.join(os.path.dirname(__file__), "..", "examples")))

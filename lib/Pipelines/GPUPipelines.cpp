@@ -55,6 +55,14 @@ bool exists(const Twine &path) { return llvm::sys::fs::exists(path); }
 /// Finds the first directory of `candidates` that holds the AMDGPU device
 /// libraries (ockl.bc).
 std::optional<std::string> findBitcodeDir() {
+  // $LAYOUT_OPT_DEVICE_LIBS replaces the search (device libraries installed
+  // somewhere else).
+  if (std::optional<std::string> env =
+          llvm::sys::Process::GetEnv("LAYOUT_OPT_DEVICE_LIBS")) {
+    if (exists(*env + "/ockl.bc"))
+      return *env;
+    return std::nullopt;
+  }
   for (const char *dir : {"/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
                           "/usr/lib/aarch64-linux-gnu/amdgcn/bitcode",
                           "/usr/lib/amdgcn/bitcode", "/opt/rocm/amdgcn/bitcode"})
@@ -79,8 +87,21 @@ std::optional<std::string> findLld() {
 /// Debian's device libraries and ld.lld. On failure, `error` says what is
 /// missing and how to get it.
 std::string rocmToolkit(StringRef explicitPath, std::string &error) {
-  if (!explicitPath.empty())
+  if (!explicitPath.empty()) {
+    bool bitcode = exists(explicitPath + "/amdgcn/bitcode/ockl.bc");
+    bool lld = exists(explicitPath + "/llvm/bin/ld.lld");
+    if (!bitcode || !lld) {
+      error = ("-layout-to-rocdl: rocm-path '" + explicitPath + "' has no " +
+               (!bitcode ? "amdgcn/bitcode/ockl.bc (the AMDGPU device "
+                           "libraries)"
+                         : "") +
+               (!bitcode && !lld ? " and no " : "") +
+               (!lld ? "llvm/bin/ld.lld" : ""))
+                  .str();
+      return "";
+    }
     return explicitPath.str();
+  }
   if (std::optional<std::string> env = llvm::sys::Process::GetEnv("ROCM_PATH"))
     if (exists(*env + "/amdgcn/bitcode/ockl.bc") &&
         exists(*env + "/llvm/bin/ld.lld"))
@@ -88,7 +109,7 @@ std::string rocmToolkit(StringRef explicitPath, std::string &error) {
   std::optional<std::string> bitcode = findBitcodeDir();
   std::optional<std::string> lld = findLld();
   if (!bitcode || !lld) {
-    error = "-layout-to-rocdl cannot find ";
+    error = "-layout-to-rocdl: cannot find ";
     if (!bitcode)
       error += "the AMDGPU device libraries (amdgcn/bitcode/ockl.bc; Debian "
                "package rocm-device-libs)";

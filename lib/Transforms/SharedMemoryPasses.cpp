@@ -301,6 +301,8 @@ struct LayoutXorSwizzlePass final
           b.getI64IntegerAttr(space));
       for (OffsetOp off : buffer.offsets)
         off.getDescMutable().assign(naive);
+      if (base->use_empty())
+        base->erase();
       auto type = cast<MemRefType>(arg.getType());
       if (type.getDimSize(0) < space)
         arg.setType(MemRefType::get({space}, type.getElementType(),

@@ -1,0 +1,23 @@
+// RUN: not layout-opt %s -layout-to-rocdl=chip=gfx9999 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROCDL
+// RUN: not layout-opt %s -layout-to-nvvm=chip=sm_9x -o /dev/null 2>&1 | FileCheck %s --check-prefix=NVVM
+// RUN: not layout-opt %s -layout-to-rocdl="chip=gfx942 format=elf" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not layout-opt %s -layout-to-rocdl="chip=gfx942 rocm-path=%t.none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROCMPATH
+// RUN: env LAYOUT_OPT_DEVICE_LIBS=%t.none not layout-opt %s -layout-to-rocdl=chip=gfx942 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOLIBS
+// RUN: not layout-opt %s -layout-analyze-bank-conflicts=chip=gfx1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ANALYZE
+// RUN: not layout-opt %s -layout-xor-swizzle=chip=sm -o /dev/null 2>&1 | FileCheck %s --check-prefix=SWIZZLE
+
+// ROCDL: error: -layout-to-rocdl: unknown AMDGPU chip 'gfx9999' (for example gfx90a, gfx942, gfx950, gfx1100)
+// NVVM: error: -layout-to-nvvm: unknown CUDA chip 'sm_9x' (sm_<major><minor>, at least sm_50, for example sm_90)
+// FORMAT: error: -layout-to-rocdl: format must be bin, isa, llvm or fatbin, got 'elf'
+// ROCMPATH: error: -layout-to-rocdl: rocm-path '{{.*}}.none' has no amdgcn/bitcode/ockl.bc (the AMDGPU device libraries) and no llvm/bin/ld.lld
+// NOLIBS: error: -layout-to-rocdl: cannot find the AMDGPU device libraries (amdgcn/bitcode/ockl.bc; Debian package rocm-device-libs); install them, or pass rocm-path=<dir> with amdgcn/bitcode and llvm/bin/ld.lld
+// ANALYZE: error: -layout-analyze-bank-conflicts: unknown chip 'gfx1' (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)
+// SWIZZLE: error: -layout-xor-swizzle: unknown chip 'sm' (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @empty() kernel {
+      gpu.return
+    }
+  }
+}
