@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Compiles examples/transpose.mlir to sm_90 cubins for bench/transpose
+# (on the machine with Debian's MLIR; the GPU machine only builds the CUDA
+# harness): out/transpose.sm_90.cubin is swizzled by -layout-xor-swizzle,
+# out/unswizzled/transpose.sm_90.cubin is the plain 32x32 tile.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+opt="${LAYOUT_OPT:-$root/build/bin/layout-opt}"
+out="$here/out"
+mkdir -p "$out/unswizzled"
+"$opt" "$root/examples/transpose.mlir" -layout-xor-swizzle=chip=sm_90 \
+  -layout-to-nvvm=chip=sm_90 -layout-dump-binaries=dir="$out" -o /dev/null
+"$opt" "$root/examples/transpose.mlir" \
+  -layout-to-nvvm=chip=sm_90 -layout-dump-binaries=dir="$out/unswizzled" \
+  -o /dev/null
+"$opt" "$root/examples/transpose.mlir" -layout-xor-swizzle=chip=sm_90 \
+  -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir="$out" \
+  -o /dev/null
+ls -l "$out" "$out/unswizzled"

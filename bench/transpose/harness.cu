@@ -1,0 +1,274 @@
+// bench/transpose/harness.cu: measures the transposes that layout-opt
+// generates (examples/transpose.mlir through -layout-to-nvvm, loaded as
+// cubins with the driver API) against, in the same run:
+//   - cudaMemcpy device to device (the physical limit),
+//   - the seed's kernel: a 32x(32+1) padded shared tile, block 32x8,
+//     written here in CUDA C++ from the seed's description,
+//   - a naive transpose (coalesced reads, strided writes).
+// Every output element of every kernel is compared with a host transpose.
+//
+// Build and run on the GPU machine:
+//   nvcc -O3 -arch=sm_90 -o out/harness harness.cu -lcuda
+//   out/harness out            # bench: a markdown table
+//   out/harness out ncu        # one launch of each generated kernel, for ncu
+//
+// Bandwidth = (bytes read + bytes written) / time, median of 20 runs after
+// 3 warm-ups, timed with CUDA events.
+
+#include <cuda.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define CHECK_CUDA(x)                                                          \
+  do {                                                                         \
+    cudaError_t e = (x);                                                       \
+    if (e != cudaSuccess) {                                                    \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                       \
+              cudaGetErrorString(e));                                          \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+#define CHECK_CU(x)                                                            \
+  do {                                                                         \
+    CUresult e = (x);                                                          \
+    if (e != CUDA_SUCCESS) {                                                   \
+      const char *s;                                                           \
+      cuGetErrorString(e, &s);                                                 \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, s);                   \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+// The seed's kernel: 32x33 padded tile, 32x8 threads, 4 rows per thread.
+template <class T>
+__global__ void seedPadded(const T *in, T *out, int rows, int cols) {
+  __shared__ T tile[32][33];
+  size_t batch = (size_t)blockIdx.z * rows * cols;
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (x < cols && y + j < rows)
+      tile[threadIdx.y + j][threadIdx.x] = in[batch + (size_t)(y + j) * cols + x];
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x;
+  y = blockIdx.x * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (x < rows && y + j < cols)
+      out[batch + (size_t)(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+// Naive: coalesced reads, writes strided by `rows`.
+template <class T>
+__global__ void naive(const T *in, T *out, int rows, int cols) {
+  size_t batch = (size_t)blockIdx.z * rows * cols;
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (x < cols && y + j < rows)
+      out[batch + (size_t)x * rows + y + j] = in[batch + (size_t)(y + j) * cols + x];
+}
+
+struct Timer {
+  cudaEvent_t a, b;
+  Timer() {
+    CHECK_CUDA(cudaEventCreate(&a));
+    CHECK_CUDA(cudaEventCreate(&b));
+  }
+  // Median milliseconds of `runs` calls after `warm` warm-ups.
+  float median(const std::function<void()> &fn, int warm = 3, int runs = 20) {
+    for (int i = 0; i < warm; ++i)
+      fn();
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<float> ms;
+    for (int i = 0; i < runs; ++i) {
+      CHECK_CUDA(cudaEventRecord(a));
+      fn();
+      CHECK_CUDA(cudaEventRecord(b));
+      CHECK_CUDA(cudaEventSynchronize(b));
+      float t;
+      CHECK_CUDA(cudaEventElapsedTime(&t, a, b));
+      ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+  }
+};
+
+// A kernel of the generated module, launched with memref descriptors
+// (allocated ptr, aligned ptr, offset, sizes, strides) per argument.
+struct Generated {
+  CUfunction fn;
+  void launch(void *in, void *out, int64_t batch, int64_t rows, int64_t cols) {
+    std::vector<int64_t> scalars;
+    std::vector<void *> ptrs = {in, in, out, out};
+    // Storage that outlives the launch.
+    static int64_t s[2][8];
+    static void *p[4];
+    for (int i = 0; i < 4; ++i)
+      p[i] = ptrs[i];
+    std::vector<void *> args;
+    for (int m = 0; m < 2; ++m) {
+      args.push_back(&p[2 * m]);
+      args.push_back(&p[2 * m + 1]);
+      int n = 0;
+      s[m][n++] = 0; // offset
+      if (batch > 1) {
+        s[m][n++] = batch;
+        s[m][n++] = m == 0 ? rows : cols;
+        s[m][n++] = m == 0 ? cols : rows;
+        s[m][n++] = rows * cols;
+        s[m][n++] = m == 0 ? cols : rows;
+        s[m][n++] = 1;
+      } else {
+        s[m][n++] = m == 0 ? rows : cols;
+        s[m][n++] = m == 0 ? cols : rows;
+        s[m][n++] = m == 0 ? cols : rows;
+        s[m][n++] = 1;
+      }
+      for (int i = 0; i < n; ++i)
+        args.push_back(&s[m][i]);
+    }
+    unsigned gx = (cols + 31) / 32, gy = (rows + 31) / 32;
+    CHECK_CU(cuLaunchKernel(fn, gx, gy, batch, 32, 8, 1, 0, nullptr,
+                            args.data(), nullptr));
+  }
+};
+
+static double memcpyGBs = 0;
+
+template <class T>
+bool check(const std::vector<T> &in, const std::vector<T> &out, int64_t batch,
+           int64_t rows, int64_t cols) {
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        if (memcmp(&out[b * rows * cols + j * rows + i],
+                   &in[b * rows * cols + i * cols + j], sizeof(T)) != 0)
+          return false;
+  return true;
+}
+
+template <class T>
+void runCase(const char *type, int64_t batch, int64_t rows, int64_t cols,
+             std::vector<std::pair<std::string, CUfunction>> generated,
+             bool ncuMode) {
+  size_t n = batch * rows * cols, bytes = n * sizeof(T);
+  std::vector<T> host(n), back(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t bits = (uint16_t)(i * 2654435761u >> 7);
+    if constexpr (sizeof(T) == 2)
+      memcpy(&host[i], &bits, 2);
+    else
+      host[i] = (T)(int32_t)(i % 1000003);
+  }
+  T *din, *dout;
+  CHECK_CUDA(cudaMalloc(&din, bytes));
+  CHECK_CUDA(cudaMalloc(&dout, bytes));
+  CHECK_CUDA(cudaMemcpy(din, host.data(), bytes, cudaMemcpyHostToDevice));
+  Timer timer;
+  char shape[64];
+  if (batch > 1)
+    snprintf(shape, sizeof shape, "[%lld, %lld, %lld]", (long long)batch,
+             (long long)rows, (long long)cols);
+  else
+    snprintf(shape, sizeof shape, "%lldx%lld", (long long)rows,
+             (long long)cols);
+  auto report = [&](const std::string &name, float ms) {
+    CHECK_CUDA(cudaMemcpy(back.data(), dout, bytes, cudaMemcpyDeviceToHost));
+    bool ok = check(host, back, batch, rows, cols);
+    double gbs = 2.0 * bytes / (ms * 1e-3) / 1e9;
+    printf("| %s | %s %s | %.3f | %.0f | %.1f%% | %s |\n", name.c_str(), type,
+           shape, ms, gbs, 100.0 * gbs / memcpyGBs, ok ? "all match" : "WRONG");
+    CHECK_CUDA(cudaMemset(dout, 0, bytes));
+  };
+  dim3 block(32, 8, 1), grid((cols + 31) / 32, (rows + 31) / 32, batch);
+  if (ncuMode) {
+    seedPadded<T><<<grid, block>>>(din, dout, rows, cols);
+    CHECK_CUDA(cudaDeviceSynchronize());
+  } else {
+    report("naive", timer.median([&] {
+      naive<T><<<grid, block>>>(din, dout, rows, cols);
+    }));
+    report("seed 32x33 padded (CUDA C++)", timer.median([&] {
+      seedPadded<T><<<grid, block>>>(din, dout, rows, cols);
+    }));
+  }
+  for (auto &[name, fn] : generated) {
+    Generated g{fn};
+    if (ncuMode) {
+      g.launch(din, dout, batch, rows, cols);
+      CHECK_CUDA(cudaDeviceSynchronize());
+      continue;
+    }
+    report(name, timer.median([&] { g.launch(din, dout, batch, rows, cols); }));
+  }
+  CHECK_CUDA(cudaFree(din));
+  CHECK_CUDA(cudaFree(dout));
+}
+
+int main(int argc, char **argv) {
+  std::string dir = argc > 1 ? argv[1] : "out";
+  bool ncuMode = argc > 2 && std::string(argv[2]) == "ncu";
+  CHECK_CUDA(cudaFree(nullptr)); // creates the primary context
+  CUmodule swz, plain;
+  CHECK_CU(cuModuleLoad(&swz, (dir + "/transpose.sm_90.cubin").c_str()));
+  CHECK_CU(
+      cuModuleLoad(&plain, (dir + "/unswizzled/transpose.sm_90.cubin").c_str()));
+  auto get = [](CUmodule m, const char *name) {
+    CUfunction f;
+    CHECK_CU(cuModuleGetFunction(&f, m, name));
+    return f;
+  };
+  cudaDeviceProp prop;
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+
+  // The physical limit: a device-to-device copy of the f32 8192x8192 size.
+  {
+    size_t bytes = (size_t)8192 * 8192 * 4;
+    void *a, *b;
+    CHECK_CUDA(cudaMalloc(&a, bytes));
+    CHECK_CUDA(cudaMalloc(&b, bytes));
+    CHECK_CUDA(cudaMemset(a, 1, bytes));
+    Timer t;
+    float ms = t.median(
+        [&] { CHECK_CUDA(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice)); });
+    memcpyGBs = 2.0 * bytes / (ms * 1e-3) / 1e9;
+    if (!ncuMode) {
+      printf("device: %s\n\n", prop.name);
+      printf("| kernel | shape | ms | GB/s | of memcpy | check |\n");
+      printf("| --- | --- | --- | --- | --- | --- |\n");
+      printf("| cudaMemcpy device to device | f32 8192x8192 bytes | %.3f | %.0f "
+             "| 100.0%% | - |\n",
+             ms, memcpyGBs);
+    }
+    CHECK_CUDA(cudaFree(a));
+    CHECK_CUDA(cudaFree(b));
+  }
+
+  runCase<float>("f32", 1, 8192, 8192,
+                 {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f32")},
+                  {"layout-opt, unswizzled tile", get(plain, "transpose_f32")}},
+                 ncuMode);
+  runCase<__half>("f16", 1, 8192, 8192,
+                  {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f16")},
+                   {"layout-opt, unswizzled tile",
+                    get(plain, "transpose_f16")}},
+                  ncuMode);
+  runCase<float>(
+      "f32", 8, 4096, 4096,
+      {{"layout-opt, xor-swizzled tile", get(swz, "transpose_batched_f32")}},
+      ncuMode);
+  runCase<float>("f32", 1, 8191, 8193,
+                 {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f32")}},
+                 ncuMode);
+  return 0;
+}
