@@ -8,6 +8,10 @@
 //
 //   transpose_f32 / transpose_f16: out[j, i] = in[i, j]
 //   transpose_batched_f32:         out[b, j, i] = in[b, i, j] (grid z = b)
+//   transpose_wide_f32 / _f16:     out[j, i] = in[i, j], 64x64 tiles, two
+//                                  elements per thread and access
+//   transpose_wide4_f16:           the same with 128x128 tiles and four
+//                                  elements per thread and access
 //
 // As written, the tile is plain row-major and the column reads of the
 // second phase conflict in every bank (-layout-analyze-bank-conflicts says
@@ -167,6 +171,300 @@ module attributes {gpu.container_module} {
           %o = layout.offset %tile[%tx, %r] : !layout.desc<32x32>
           %v = memref.load %buf[%o] : memref<1024xf32, #gpu.address_space<workgroup>>
           memref.store %v, %out[%bz, %dy, %dx] : memref<?x?x?xf32>
+        }
+      }
+      gpu.return
+    }
+
+    // transpose_wide_f32: a 64x64 tile per block of 32x8 threads, two elements per
+    // thread and access: 8-byte vector loads along the input's rows
+    // and 8-byte vector stores along the output's. Full tiles of even
+    // extents (aligned rows) take the vector path; edge tiles fall back to
+    // masked scalar accesses of the same tile.
+    gpu.func @transpose_wide_f32(%in: memref<?x?xf32>, %out: memref<?x?xf32>)
+        workgroup(%buf: memref<4096xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c8 = arith.constant 8 : index
+      %c64 = arith.constant 64 : index
+      %tile = layout.packed [64, 64] : !layout.desc<64x64>
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %rows = memref.dim %in, %c0 : memref<?x?xf32>
+      %cols = memref.dim %in, %c1 : memref<?x?xf32>
+      %x0 = arith.muli %bx, %c64 : index
+      %y0 = arith.muli %by, %c64 : index
+      %xe = arith.addi %x0, %c64 : index
+      %ye = arith.addi %y0, %c64 : index
+      %xfull = arith.cmpi ule, %xe, %cols : index
+      %yfull = arith.cmpi ule, %ye, %rows : index
+      %crem = arith.remui %cols, %c2 : index
+      %rrem = arith.remui %rows, %c2 : index
+      %ceven = arith.cmpi eq, %crem, %c0 : index
+      %reven = arith.cmpi eq, %rrem, %c0 : index
+      %f0 = arith.andi %xfull, %yfull : i1
+      %f1 = arith.andi %ceven, %reven : i1
+      %full = arith.andi %f0, %f1 : i1
+      %c2tx = arith.muli %tx, %c2 : index
+      scf.if %full {
+        scf.for %k = %c0 to %c64 step %c8 {
+          %r = arith.addi %ty, %k : index
+          %sy = arith.addi %y0, %r : index
+          %sx = arith.addi %x0, %c2tx : index
+          %v = vector.load %in[%sy, %sx] {alignment = 8} : memref<?x?xf32>, vector<2xf32>
+          %o = layout.offset %tile[%r, %c2tx] : !layout.desc<64x64>
+          vector.store %v, %buf[%o] {alignment = 8} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+        }
+      } else {
+        scf.for %k = %c0 to %c64 step %c8 {
+          scf.for %i = %c0 to %c2 step %c1 {
+            %r = arith.addi %ty, %k : index
+            %c = arith.addi %c2tx, %i : index
+            %sy = arith.addi %y0, %r : index
+            %sx = arith.addi %x0, %c : index
+            %yin = arith.cmpi ult, %sy, %rows : index
+            %xin = arith.cmpi ult, %sx, %cols : index
+            %in_bounds = arith.andi %yin, %xin : i1
+            scf.if %in_bounds {
+              %v = memref.load %in[%sy, %sx] : memref<?x?xf32>
+              %o = layout.offset %tile[%r, %c] : !layout.desc<64x64>
+              memref.store %v, %buf[%o] : memref<4096xf32, #gpu.address_space<workgroup>>
+            }
+          }
+        }
+      }
+      gpu.barrier
+      %c2tx1 = arith.addi %c2tx, %c1 : index
+      scf.if %full {
+        scf.for %k = %c0 to %c64 step %c8 {
+          %q = arith.addi %ty, %k : index
+          %o0 = layout.offset %tile[%c2tx, %q] : !layout.desc<64x64>
+          %o1 = layout.offset %tile[%c2tx1, %q] : !layout.desc<64x64>
+          %a = memref.load %buf[%o0] : memref<4096xf32, #gpu.address_space<workgroup>>
+          %b = memref.load %buf[%o1] : memref<4096xf32, #gpu.address_space<workgroup>>
+          %v = vector.from_elements %a, %b : vector<2xf32>
+          %dy = arith.addi %x0, %q : index
+          %dx = arith.addi %y0, %c2tx : index
+          vector.store %v, %out[%dy, %dx] {alignment = 8} : memref<?x?xf32>, vector<2xf32>
+        }
+      } else {
+        scf.for %k = %c0 to %c64 step %c8 {
+          scf.for %i = %c0 to %c2 step %c1 {
+            %q = arith.addi %ty, %k : index
+            %c = arith.addi %c2tx, %i : index
+            %dy = arith.addi %x0, %q : index
+            %dx = arith.addi %y0, %c : index
+            %yin = arith.cmpi ult, %dy, %cols : index
+            %xin = arith.cmpi ult, %dx, %rows : index
+            %in_bounds = arith.andi %yin, %xin : i1
+            scf.if %in_bounds {
+              %o = layout.offset %tile[%c, %q] : !layout.desc<64x64>
+              %v = memref.load %buf[%o] : memref<4096xf32, #gpu.address_space<workgroup>>
+              memref.store %v, %out[%dy, %dx] : memref<?x?xf32>
+            }
+          }
+        }
+      }
+      gpu.return
+    }
+
+    // transpose_wide_f16: a 64x64 tile per block of 32x8 threads, two elements per
+    // thread and access: 4-byte vector loads along the input's rows
+    // and 4-byte vector stores along the output's. Full tiles of even
+    // extents (aligned rows) take the vector path; edge tiles fall back to
+    // masked scalar accesses of the same tile.
+    gpu.func @transpose_wide_f16(%in: memref<?x?xf16>, %out: memref<?x?xf16>)
+        workgroup(%buf: memref<4096xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c8 = arith.constant 8 : index
+      %c64 = arith.constant 64 : index
+      %tile = layout.packed [64, 64] : !layout.desc<64x64>
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %rows = memref.dim %in, %c0 : memref<?x?xf16>
+      %cols = memref.dim %in, %c1 : memref<?x?xf16>
+      %x0 = arith.muli %bx, %c64 : index
+      %y0 = arith.muli %by, %c64 : index
+      %xe = arith.addi %x0, %c64 : index
+      %ye = arith.addi %y0, %c64 : index
+      %xfull = arith.cmpi ule, %xe, %cols : index
+      %yfull = arith.cmpi ule, %ye, %rows : index
+      %crem = arith.remui %cols, %c2 : index
+      %rrem = arith.remui %rows, %c2 : index
+      %ceven = arith.cmpi eq, %crem, %c0 : index
+      %reven = arith.cmpi eq, %rrem, %c0 : index
+      %f0 = arith.andi %xfull, %yfull : i1
+      %f1 = arith.andi %ceven, %reven : i1
+      %full = arith.andi %f0, %f1 : i1
+      %c2tx = arith.muli %tx, %c2 : index
+      scf.if %full {
+        scf.for %k = %c0 to %c64 step %c8 {
+          %r = arith.addi %ty, %k : index
+          %sy = arith.addi %y0, %r : index
+          %sx = arith.addi %x0, %c2tx : index
+          %v = vector.load %in[%sy, %sx] {alignment = 4} : memref<?x?xf16>, vector<2xf16>
+          %o = layout.offset %tile[%r, %c2tx] : !layout.desc<64x64>
+          vector.store %v, %buf[%o] {alignment = 4} : memref<4096xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+        }
+      } else {
+        scf.for %k = %c0 to %c64 step %c8 {
+          scf.for %i = %c0 to %c2 step %c1 {
+            %r = arith.addi %ty, %k : index
+            %c = arith.addi %c2tx, %i : index
+            %sy = arith.addi %y0, %r : index
+            %sx = arith.addi %x0, %c : index
+            %yin = arith.cmpi ult, %sy, %rows : index
+            %xin = arith.cmpi ult, %sx, %cols : index
+            %in_bounds = arith.andi %yin, %xin : i1
+            scf.if %in_bounds {
+              %v = memref.load %in[%sy, %sx] : memref<?x?xf16>
+              %o = layout.offset %tile[%r, %c] : !layout.desc<64x64>
+              memref.store %v, %buf[%o] : memref<4096xf16, #gpu.address_space<workgroup>>
+            }
+          }
+        }
+      }
+      gpu.barrier
+      %c2tx1 = arith.addi %c2tx, %c1 : index
+      scf.if %full {
+        scf.for %k = %c0 to %c64 step %c8 {
+          %q = arith.addi %ty, %k : index
+          %o0 = layout.offset %tile[%c2tx, %q] : !layout.desc<64x64>
+          %o1 = layout.offset %tile[%c2tx1, %q] : !layout.desc<64x64>
+          %a = memref.load %buf[%o0] : memref<4096xf16, #gpu.address_space<workgroup>>
+          %b = memref.load %buf[%o1] : memref<4096xf16, #gpu.address_space<workgroup>>
+          %v = vector.from_elements %a, %b : vector<2xf16>
+          %dy = arith.addi %x0, %q : index
+          %dx = arith.addi %y0, %c2tx : index
+          vector.store %v, %out[%dy, %dx] {alignment = 4} : memref<?x?xf16>, vector<2xf16>
+        }
+      } else {
+        scf.for %k = %c0 to %c64 step %c8 {
+          scf.for %i = %c0 to %c2 step %c1 {
+            %q = arith.addi %ty, %k : index
+            %c = arith.addi %c2tx, %i : index
+            %dy = arith.addi %x0, %q : index
+            %dx = arith.addi %y0, %c : index
+            %yin = arith.cmpi ult, %dy, %cols : index
+            %xin = arith.cmpi ult, %dx, %rows : index
+            %in_bounds = arith.andi %yin, %xin : i1
+            scf.if %in_bounds {
+              %o = layout.offset %tile[%c, %q] : !layout.desc<64x64>
+              %v = memref.load %buf[%o] : memref<4096xf16, #gpu.address_space<workgroup>>
+              memref.store %v, %out[%dy, %dx] : memref<?x?xf16>
+            }
+          }
+        }
+      }
+      gpu.return
+    }
+
+    // transpose_wide4_f16: a 128x128 tile per block of 32x8 threads, four
+    // elements per thread and access: 8-byte vector loads along the input's
+    // rows and 8-byte vector stores along the output's. Full tiles of even
+    // extents (aligned rows) take the vector path; edge tiles fall back to
+    // masked scalar accesses of the same tile.
+    gpu.func @transpose_wide4_f16(%in: memref<?x?xf16>, %out: memref<?x?xf16>)
+        workgroup(%buf: memref<16384xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c128 = arith.constant 128 : index
+      %tile = layout.packed [128, 128] : !layout.desc<128x128>
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %rows = memref.dim %in, %c0 : memref<?x?xf16>
+      %cols = memref.dim %in, %c1 : memref<?x?xf16>
+      %x0 = arith.muli %bx, %c128 : index
+      %y0 = arith.muli %by, %c128 : index
+      %xe = arith.addi %x0, %c128 : index
+      %ye = arith.addi %y0, %c128 : index
+      %xfull = arith.cmpi ule, %xe, %cols : index
+      %yfull = arith.cmpi ule, %ye, %rows : index
+      %crem = arith.remui %cols, %c4 : index
+      %rrem = arith.remui %rows, %c4 : index
+      %ceven = arith.cmpi eq, %crem, %c0 : index
+      %reven = arith.cmpi eq, %rrem, %c0 : index
+      %f0 = arith.andi %xfull, %yfull : i1
+      %f1 = arith.andi %ceven, %reven : i1
+      %full = arith.andi %f0, %f1 : i1
+      %vtx = arith.muli %tx, %c4 : index
+      scf.if %full {
+        scf.for %k = %c0 to %c128 step %c8 {
+          %r = arith.addi %ty, %k : index
+          %sy = arith.addi %y0, %r : index
+          %sx = arith.addi %x0, %vtx : index
+          %v = vector.load %in[%sy, %sx] {alignment = 8} : memref<?x?xf16>, vector<4xf16>
+          %o = layout.offset %tile[%r, %vtx] : !layout.desc<128x128>
+          vector.store %v, %buf[%o] {alignment = 8} : memref<16384xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+        }
+      } else {
+        scf.for %k = %c0 to %c128 step %c8 {
+          scf.for %i = %c0 to %c4 step %c1 {
+            %r = arith.addi %ty, %k : index
+            %c = arith.addi %vtx, %i : index
+            %sy = arith.addi %y0, %r : index
+            %sx = arith.addi %x0, %c : index
+            %yin = arith.cmpi ult, %sy, %rows : index
+            %xin = arith.cmpi ult, %sx, %cols : index
+            %in_bounds = arith.andi %yin, %xin : i1
+            scf.if %in_bounds {
+              %v = memref.load %in[%sy, %sx] : memref<?x?xf16>
+              %o = layout.offset %tile[%r, %c] : !layout.desc<128x128>
+              memref.store %v, %buf[%o] : memref<16384xf16, #gpu.address_space<workgroup>>
+            }
+          }
+        }
+      }
+      gpu.barrier
+      %vtx1 = arith.addi %vtx, %c1 : index
+      scf.if %full {
+        scf.for %k = %c0 to %c128 step %c8 {
+          %q = arith.addi %ty, %k : index
+          %vtx2 = arith.addi %vtx1, %c1 : index
+          %vtx3 = arith.addi %vtx2, %c1 : index
+          %o0 = layout.offset %tile[%vtx, %q] : !layout.desc<128x128>
+          %o1 = layout.offset %tile[%vtx1, %q] : !layout.desc<128x128>
+          %o2 = layout.offset %tile[%vtx2, %q] : !layout.desc<128x128>
+          %o3 = layout.offset %tile[%vtx3, %q] : !layout.desc<128x128>
+          %a = memref.load %buf[%o0] : memref<16384xf16, #gpu.address_space<workgroup>>
+          %b = memref.load %buf[%o1] : memref<16384xf16, #gpu.address_space<workgroup>>
+          %e = memref.load %buf[%o2] : memref<16384xf16, #gpu.address_space<workgroup>>
+          %f = memref.load %buf[%o3] : memref<16384xf16, #gpu.address_space<workgroup>>
+          %v = vector.from_elements %a, %b, %e, %f : vector<4xf16>
+          %dy = arith.addi %x0, %q : index
+          %dx = arith.addi %y0, %vtx : index
+          vector.store %v, %out[%dy, %dx] {alignment = 8} : memref<?x?xf16>, vector<4xf16>
+        }
+      } else {
+        scf.for %k = %c0 to %c128 step %c8 {
+          scf.for %i = %c0 to %c4 step %c1 {
+            %q = arith.addi %ty, %k : index
+            %c = arith.addi %vtx, %i : index
+            %dy = arith.addi %x0, %q : index
+            %dx = arith.addi %y0, %c : index
+            %yin = arith.cmpi ult, %dy, %cols : index
+            %xin = arith.cmpi ult, %dx, %rows : index
+            %in_bounds = arith.andi %yin, %xin : i1
+            scf.if %in_bounds {
+              %o = layout.offset %tile[%c, %q] : !layout.desc<128x128>
+              %v = memref.load %buf[%o] : memref<16384xf16, #gpu.address_space<workgroup>>
+              memref.store %v, %out[%dy, %dx] : memref<?x?xf16>
+            }
+          }
         }
       }
       gpu.return

@@ -107,6 +107,7 @@ struct Timer {
 // (allocated ptr, aligned ptr, offset, sizes, strides) per argument.
 struct Generated {
   CUfunction fn;
+  unsigned tile = 32;
   void launch(void *in, void *out, int64_t batch, int64_t rows, int64_t cols) {
     std::vector<int64_t> scalars;
     std::vector<void *> ptrs = {in, in, out, out};
@@ -137,7 +138,7 @@ struct Generated {
       for (int i = 0; i < n; ++i)
         args.push_back(&s[m][i]);
     }
-    unsigned gx = (cols + 31) / 32, gy = (rows + 31) / 32;
+    unsigned gx = (cols + tile - 1) / tile, gy = (rows + tile - 1) / tile;
     CHECK_CU(cuLaunchKernel(fn, gx, gy, batch, 32, 8, 1, 0, nullptr,
                             args.data(), nullptr));
   }
@@ -159,7 +160,7 @@ bool check(const std::vector<T> &in, const std::vector<T> &out, int64_t batch,
 
 template <class T>
 void runCase(const char *type, int64_t batch, int64_t rows, int64_t cols,
-             std::vector<std::pair<std::string, CUfunction>> generated,
+             std::vector<std::pair<std::string, Generated>> generated,
              bool ncuMode) {
   size_t n = batch * rows * cols, bytes = n * sizeof(T);
   std::vector<T> host(n), back(n);
@@ -202,8 +203,9 @@ void runCase(const char *type, int64_t batch, int64_t rows, int64_t cols,
       seedPadded<T><<<grid, block>>>(din, dout, rows, cols);
     }));
   }
-  for (auto &[name, fn] : generated) {
-    Generated g{fn};
+  for (auto &entry : generated) {
+    const std::string &name = entry.first;
+    Generated &g = entry.second;
     if (ncuMode) {
       g.launch(din, dout, batch, rows, cols);
       CHECK_CUDA(cudaDeviceSynchronize());
@@ -223,10 +225,10 @@ int main(int argc, char **argv) {
   CHECK_CU(cuModuleLoad(&swz, (dir + "/transpose.sm_90.cubin").c_str()));
   CHECK_CU(
       cuModuleLoad(&plain, (dir + "/unswizzled/transpose.sm_90.cubin").c_str()));
-  auto get = [](CUmodule m, const char *name) {
+  auto get = [](CUmodule m, const char *name, unsigned tile = 32) {
     CUfunction f;
     CHECK_CU(cuModuleGetFunction(&f, m, name));
-    return f;
+    return Generated{f, tile};
   };
   cudaDeviceProp prop;
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
@@ -254,21 +256,37 @@ int main(int argc, char **argv) {
     CHECK_CUDA(cudaFree(b));
   }
 
-  runCase<float>("f32", 1, 8192, 8192,
-                 {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f32")},
-                  {"layout-opt, unswizzled tile", get(plain, "transpose_f32")}},
-                 ncuMode);
-  runCase<__half>("f16", 1, 8192, 8192,
-                  {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f16")},
-                   {"layout-opt, unswizzled tile",
-                    get(plain, "transpose_f16")}},
-                  ncuMode);
+  runCase<float>(
+      "f32", 1, 8192, 8192,
+      {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f32")},
+       {"layout-opt, unswizzled tile", get(plain, "transpose_f32")},
+       {"layout-opt wide (64x64, 2/thread), swizzled",
+        get(swz, "transpose_wide_f32", 64)},
+       {"layout-opt wide (64x64, 2/thread), unswizzled",
+        get(plain, "transpose_wide_f32", 64)}},
+      ncuMode);
+  runCase<__half>(
+      "f16", 1, 8192, 8192,
+      {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f16")},
+       {"layout-opt, unswizzled tile", get(plain, "transpose_f16")},
+       {"layout-opt wide (64x64, 2/thread), swizzled",
+        get(swz, "transpose_wide_f16", 64)},
+       {"layout-opt wide (64x64, 2/thread), unswizzled",
+        get(plain, "transpose_wide_f16", 64)},
+       {"layout-opt wide4 (128x128, 4/thread), swizzled",
+        get(swz, "transpose_wide4_f16", 128)},
+       {"layout-opt wide4 (128x128, 4/thread), unswizzled",
+        get(plain, "transpose_wide4_f16", 128)}},
+      ncuMode);
   runCase<float>(
       "f32", 8, 4096, 4096,
       {{"layout-opt, xor-swizzled tile", get(swz, "transpose_batched_f32")}},
       ncuMode);
-  runCase<float>("f32", 1, 8191, 8193,
-                 {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f32")}},
-                 ncuMode);
+  runCase<float>(
+      "f32", 1, 8191, 8193,
+      {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f32")},
+       {"layout-opt wide (64x64, 2/thread), swizzled",
+        get(swz, "transpose_wide_f32", 64)}},
+      ncuMode);
   return 0;
 }

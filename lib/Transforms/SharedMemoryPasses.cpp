@@ -221,6 +221,9 @@ struct LayoutXorSwizzlePass final
     int64_t minV = 1;
     for (const SharedAccess &a : buffer.accesses)
       minV = std::max<int64_t>(minV, a.accessBytes / elementBytes);
+    // The best xor swizzle: the first that reaches zero, else the one with
+    // the fewest extra cycles.
+    std::optional<std::tuple<int64_t, int64_t, int64_t>> best; // extra, v, p
     for (int64_t v = minV; v <= cols; v *= 2) {
       if (cols % v || !isPowerOfTwo(cols / v))
         continue;
@@ -238,20 +241,41 @@ struct LayoutXorSwizzlePass final
         if (!ok)
           continue;
         std::optional<int64_t> after = total(model, buffer, &candidate, why);
-        if (!after || *after != 0)
+        if (!after)
           continue;
-        apply(buffer, rows, cols, v, p);
-        remark() << "swizzled: " << rows << "x" << cols
-                 << " tile, column blocks of " << v << (v == 1 ? " element" : " elements")
-                 << " xor (row / " << p << ") mod " << cols / v
-                 << "; bank conflicts " << *before << " -> 0 extra cycles";
-        return;
+        if (!best || *after < std::get<0>(*best))
+          best = {*after, v, p};
+        if (*after == 0)
+          break;
       }
+      if (best && std::get<0>(*best) == 0)
+        break;
     }
-    if (pad(model, buffer, *d, *before))
+    auto swizzleRemark = [&](int64_t v, int64_t p, int64_t after) {
+      remark() << "swizzled: " << rows << "x" << cols
+               << " tile, column blocks of " << v
+               << (v == 1 ? " element" : " elements") << " xor (row / " << p
+               << ") mod " << cols / v << "; bank conflicts " << *before
+               << " -> " << after << " extra cycles"
+               << (after ? " (no layout of the search reaches 0)" : "");
+    };
+    if (best && std::get<0>(*best) == 0) {
+      auto [after, v, p] = *best;
+      apply(buffer, rows, cols, v, p);
+      swizzleRemark(v, p, after);
       return;
+    }
+    // No swizzle reaches zero: padding, where it does.
+    if (pad(model, buffer, *d, *before, minV))
+      return;
+    if (best && std::get<0>(*best) < *before) {
+      auto [after, v, p] = *best;
+      apply(buffer, rows, cols, v, p);
+      swizzleRemark(v, p, after);
+      return;
+    }
     remark() << "not swizzled: no xor swizzle of its " << rows << "x" << cols
-             << " layout and no row padding removes its " << *before
+             << " layout and no row padding reduces its " << *before
              << " extra cycles; left as it is";
     (void)anchor;
   }
@@ -271,7 +295,7 @@ struct LayoutXorSwizzlePass final
   /// The fallback: rows padded by `pad` elements, for a packed descriptor of
   /// a gpu.func workgroup attribution (whose size grows).
   bool pad(const BankModel &model, Buffer &buffer, const Descriptor &d,
-           int64_t before) {
+           int64_t before, int64_t minV) {
     auto base = buffer.desc.getDefiningOp<PackedOp>();
     auto arg = dyn_cast<BlockArgument>(buffer.memref);
     auto func = arg ? dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp())
@@ -281,7 +305,9 @@ struct LayoutXorSwizzlePass final
         d.getRank() != 2)
       return false;
     int64_t rows = d.getLengths()[0], cols = d.getLengths()[1];
-    for (int64_t padding = 1; padding <= 16; ++padding) {
+    // Padding by a multiple of the widest access keeps vector accesses
+    // aligned.
+    for (int64_t padding = minV; padding <= 16 * minV; padding += minV) {
       llvm::Expected<Descriptor> candidate = Descriptor::naive(
           {rows, cols}, {cols + padding, 1}, 0, rows * (cols + padding));
       if (!candidate) {

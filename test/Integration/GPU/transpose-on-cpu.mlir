@@ -22,11 +22,19 @@
 // CHECK: f32 37x70: 0 mismatches of 2590
 // CHECK: f16 33x65: 0 mismatches of 2145
 // CHECK: batched f32 3x40x33: 0 mismatches of 3960
+// CHECK: wide f32 37x70: 0 mismatches of 2590
+// CHECK: wide f32 128x192: 0 mismatches of 24576
+// CHECK: wide f16 130x66: 0 mismatches of 8580
+// CHECK: wide4 f16 130x66: 0 mismatches of 8580
+// CHECK: wide4 f16 256x128 (vector path): 0 mismatches of 32768
 
 /// The host functions -layout-test-gpu-to-loops makes of the kernels.
 func.func private @transpose_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
 func.func private @transpose_f16_host(memref<?x?xf16>, memref<?x?xf16>, index, index, index)
 func.func private @transpose_batched_f32_host(memref<?x?x?xf32>, memref<?x?x?xf32>, index, index, index)
+func.func private @transpose_wide_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
+func.func private @transpose_wide_f16_host(memref<?x?xf16>, memref<?x?xf16>, index, index, index)
+func.func private @transpose_wide4_f16_host(memref<?x?xf16>, memref<?x?xf16>, index, index, index)
 
 /// in[i, j] = i * cols + j + 1 (f32); out starts at -1.
 func.func @fill(%m: memref<?x?xf32>, %first: f32, %step: f32) {
@@ -194,9 +202,187 @@ func.func @batched_case() {
   return
 }
 
+/// The wide kernels: edge tiles (37x70, odd extents: the masked path), full
+/// tiles of even extents (128x192: the vector path), and both (130x66 f16).
+func.func @wide_f32(%rows: index, %cols: index, %total: i64) {
+  %c1 = arith.constant 1 : index
+  %c63 = arith.constant 63 : index
+  %c64 = arith.constant 64 : index
+  %plus1 = arith.constant 1.0 : f32
+  %minus1 = arith.constant -1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %in = memref.alloc(%rows, %cols) : memref<?x?xf32>
+  %out = memref.alloc(%cols, %rows) : memref<?x?xf32>
+  call @fill(%in, %plus1, %plus1) : (memref<?x?xf32>, f32, f32) -> ()
+  call @fill(%out, %minus1, %zero) : (memref<?x?xf32>, f32, f32) -> ()
+  %gx0 = arith.addi %cols, %c63 : index
+  %gx = arith.divui %gx0, %c64 : index
+  %gy0 = arith.addi %rows, %c63 : index
+  %gy = arith.divui %gy0, %c64 : index
+  call @transpose_wide_f32_host(%in, %out, %gx, %gy, %c1) : (memref<?x?xf32>, memref<?x?xf32>, index, index, index) -> ()
+  %bad = call @count(%in, %out) : (memref<?x?xf32>, memref<?x?xf32>) -> i64
+  vector.print str "wide f32 "
+  vector.print %rows : index punctuation <no_punctuation>
+  vector.print str "x"
+  vector.print %cols : index punctuation <no_punctuation>
+  vector.print str ": "
+  vector.print %bad : i64 punctuation <no_punctuation>
+  vector.print str " mismatches of "
+  vector.print %total : i64
+  memref.dealloc %in : memref<?x?xf32>
+  memref.dealloc %out : memref<?x?xf32>
+  return
+}
+
+func.func @wide_f16() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c66 = arith.constant 66 : index
+  %c130 = arith.constant 130 : index
+  %in = memref.alloc() : memref<130x66xf16>
+  %out = memref.alloc() : memref<66x130xf16>
+  %m2048 = arith.constant 2048 : index
+  %minus1 = arith.constant -1.0 : f16
+  scf.for %i = %c0 to %c130 step %c1 {
+    scf.for %j = %c0 to %c66 step %c1 {
+      %r = arith.muli %i, %c66 : index
+      %x = arith.addi %r, %j : index
+      %xm = arith.remui %x, %m2048 : index
+      %xi = arith.index_cast %xm : index to i64
+      %h = arith.sitofp %xi : i64 to f16
+      memref.store %h, %in[%i, %j] : memref<130x66xf16>
+      memref.store %minus1, %out[%j, %i] : memref<66x130xf16>
+    }
+  }
+  %ind = memref.cast %in : memref<130x66xf16> to memref<?x?xf16>
+  %outd = memref.cast %out : memref<66x130xf16> to memref<?x?xf16>
+  // Grid: ceil(66 / 64) x ceil(130 / 64).
+  call @transpose_wide_f16_host(%ind, %outd, %c2, %c3, %c1) : (memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
+  %zero64 = arith.constant 0 : i64
+  %one64 = arith.constant 1 : i64
+  %bad = scf.for %i = %c0 to %c130 step %c1 iter_args(%a = %zero64) -> (i64) {
+    %m = scf.for %j = %c0 to %c66 step %c1 iter_args(%b = %a) -> (i64) {
+      %x = memref.load %in[%i, %j] : memref<130x66xf16>
+      %y = memref.load %out[%j, %i] : memref<66x130xf16>
+      %ne = arith.cmpf une, %x, %y : f16
+      %inc = arith.select %ne, %one64, %zero64 : i64
+      %s = arith.addi %b, %inc : i64
+      scf.yield %s : i64
+    }
+    scf.yield %m : i64
+  }
+  vector.print str "wide f16 130x66: "
+  vector.print %bad : i64 punctuation <no_punctuation>
+  vector.print str " mismatches of 8580\n"
+  return
+}
+
+func.func @wide4_f16() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c66 = arith.constant 66 : index
+  %c130 = arith.constant 130 : index
+  %in = memref.alloc() : memref<130x66xf16>
+  %out = memref.alloc() : memref<66x130xf16>
+  %m2048 = arith.constant 2048 : index
+  %minus1 = arith.constant -1.0 : f16
+  scf.for %i = %c0 to %c130 step %c1 {
+    scf.for %j = %c0 to %c66 step %c1 {
+      %r = arith.muli %i, %c66 : index
+      %x = arith.addi %r, %j : index
+      %xm = arith.remui %x, %m2048 : index
+      %xi = arith.index_cast %xm : index to i64
+      %h = arith.sitofp %xi : i64 to f16
+      memref.store %h, %in[%i, %j] : memref<130x66xf16>
+      memref.store %minus1, %out[%j, %i] : memref<66x130xf16>
+    }
+  }
+  %ind = memref.cast %in : memref<130x66xf16> to memref<?x?xf16>
+  %outd = memref.cast %out : memref<66x130xf16> to memref<?x?xf16>
+  // Grid: ceil(66 / 128) x ceil(130 / 128).
+  call @transpose_wide4_f16_host(%ind, %outd, %c1, %c2, %c1) : (memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
+  %zero64 = arith.constant 0 : i64
+  %one64 = arith.constant 1 : i64
+  %bad = scf.for %i = %c0 to %c130 step %c1 iter_args(%a = %zero64) -> (i64) {
+    %m = scf.for %j = %c0 to %c66 step %c1 iter_args(%b = %a) -> (i64) {
+      %x = memref.load %in[%i, %j] : memref<130x66xf16>
+      %y = memref.load %out[%j, %i] : memref<66x130xf16>
+      %ne = arith.cmpf une, %x, %y : f16
+      %inc = arith.select %ne, %one64, %zero64 : i64
+      %s = arith.addi %b, %inc : i64
+      scf.yield %s : i64
+    }
+    scf.yield %m : i64
+  }
+  vector.print str "wide4 f16 130x66: "
+  vector.print %bad : i64 punctuation <no_punctuation>
+  vector.print str " mismatches of 8580\n"
+  return
+}
+
+func.func @wide4_f16_full() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c128x = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %in = memref.alloc() : memref<256x128xf16>
+  %out = memref.alloc() : memref<128x256xf16>
+  %m2048 = arith.constant 2048 : index
+  %minus1 = arith.constant -1.0 : f16
+  scf.for %i = %c0 to %c256 step %c1 {
+    scf.for %j = %c0 to %c128x step %c1 {
+      %r = arith.muli %i, %c128x : index
+      %x = arith.addi %r, %j : index
+      %xm = arith.remui %x, %m2048 : index
+      %xi = arith.index_cast %xm : index to i64
+      %h = arith.sitofp %xi : i64 to f16
+      memref.store %h, %in[%i, %j] : memref<256x128xf16>
+      memref.store %minus1, %out[%j, %i] : memref<128x256xf16>
+    }
+  }
+  %ind = memref.cast %in : memref<256x128xf16> to memref<?x?xf16>
+  %outd = memref.cast %out : memref<128x256xf16> to memref<?x?xf16>
+  // Grid: 1 x 2 full tiles.
+  call @transpose_wide4_f16_host(%ind, %outd, %c1, %c2, %c1) : (memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
+  %zero64 = arith.constant 0 : i64
+  %one64 = arith.constant 1 : i64
+  %bad = scf.for %i = %c0 to %c256 step %c1 iter_args(%a = %zero64) -> (i64) {
+    %m = scf.for %j = %c0 to %c128x step %c1 iter_args(%b = %a) -> (i64) {
+      %x = memref.load %in[%i, %j] : memref<256x128xf16>
+      %y = memref.load %out[%j, %i] : memref<128x256xf16>
+      %ne = arith.cmpf une, %x, %y : f16
+      %inc = arith.select %ne, %one64, %zero64 : i64
+      %s = arith.addi %b, %inc : i64
+      scf.yield %s : i64
+    }
+    scf.yield %m : i64
+  }
+  vector.print str "wide4 f16 256x128 (vector path): "
+  vector.print %bad : i64 punctuation <no_punctuation>
+  vector.print str " mismatches of 32768\n"
+  return
+}
+
 func.func @main() {
   call @f32_case() : () -> ()
   call @f16_case() : () -> ()
   call @batched_case() : () -> ()
+  %c37 = arith.constant 37 : index
+  %c70 = arith.constant 70 : index
+  %n1 = arith.constant 2590 : i64
+  call @wide_f32(%c37, %c70, %n1) : (index, index, i64) -> ()
+  %c128 = arith.constant 128 : index
+  %c192 = arith.constant 192 : index
+  %n2 = arith.constant 24576 : i64
+  call @wide_f32(%c128, %c192, %n2) : (index, index, i64) -> ()
+  call @wide_f16() : () -> ()
+  call @wide4_f16() : () -> ()
+  call @wide4_f16_full() : () -> ()
   return
 }
