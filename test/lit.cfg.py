@@ -8,7 +8,7 @@ from lit.llvm import llvm_config
 
 config.name = "LAYOUT"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.layout_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "Unit"]
@@ -37,3 +37,4 @@ import shutil
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
 config.substitutions.append(("%examples", os.path.join(os.path.dirname(__file__), "..", "examples")))
+config.substitutions.append(("%python", config.python_executable))

@@ -1,0 +1,399 @@
+//===- LayoutOptModule.cpp - Python bindings of layout-opt ----------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `layout_opt._layout_opt` extension: the evaluator's transforms and
+// descriptors, and MLIR modules (parse, build, run pipelines, compile to
+// GPU binaries). Every error of the C++ side surfaces as a Python exception
+// carrying the message; nothing aborts the interpreter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout-c/Layout.h"
+#include "layout/Conversion/Passes.h"
+#include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Evaluator/Descriptor.h"
+#include "layout/Pipelines/Pipelines.h"
+#include "layout/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <mutex>
+#include <stdexcept>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace mlir::layout;
+
+namespace {
+
+/// Raised for every MLIR diagnostic error (parse, verify, pass failures).
+struct MLIRError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The evaluator's llvm::Error / Expected as ValueError.
+template <typename T>
+T unwrap(llvm::Expected<T> value) {
+  if (!value)
+    throw std::invalid_argument(llvm::toString(value.takeError()));
+  return std::move(*value);
+}
+void check(llvm::Error error) {
+  if (error)
+    throw std::invalid_argument(llvm::toString(std::move(error)));
+}
+
+Transform verified(Transform t) {
+  check(t.verify());
+  return t;
+}
+
+std::vector<int64_t> toVector(llvm::ArrayRef<int64_t> values) {
+  return std::vector<int64_t>(values.begin(), values.end());
+}
+
+/// One MLIR context for the process, with every dialect, extension and
+/// translation, and the passes registered once.
+MLIRContext &context() {
+  static MLIRContext *ctx = [] {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    registerAllToLLVMIRTranslations(registry);
+    registry.insert<LayoutDialect>();
+    auto *c = new MLIRContext(registry);
+    c->loadAllAvailableDialects();
+    return c;
+  }();
+  static std::once_flag passes;
+  std::call_once(passes, [] {
+    registerAllPasses();
+    layoutRegisterPasses();
+  });
+  return *ctx;
+}
+
+/// Collects the diagnostics emitted while it lives.
+struct Diagnostics {
+  explicit Diagnostics(MLIRContext &ctx)
+      : handler(&ctx, [this](Diagnostic &d) {
+          std::string s;
+          llvm::raw_string_ostream os(s);
+          os << d.getLocation() << ": ";
+          switch (d.getSeverity()) {
+          case DiagnosticSeverity::Error:
+            os << "error: ";
+            break;
+          case DiagnosticSeverity::Warning:
+            os << "warning: ";
+            break;
+          case DiagnosticSeverity::Remark:
+            os << "remark: ";
+            break;
+          case DiagnosticSeverity::Note:
+            os << "note: ";
+            break;
+          }
+          os << d.str();
+          (d.getSeverity() == DiagnosticSeverity::Remark ? remarks : errors)
+              .push_back(s);
+          return success();
+        }) {}
+  [[noreturn]] void raise(const std::string &what) {
+    std::string msg = what;
+    for (const std::string &e : errors)
+      msg += "\n" + e;
+    throw MLIRError(msg);
+  }
+  std::vector<std::string> errors, remarks;
+  ScopedDiagnosticHandler handler;
+};
+
+/// An MLIR module owned by Python.
+struct PyModule {
+  OwningOpRef<ModuleOp> module;
+  std::vector<std::string> remarks;
+
+  static PyModule parse(const std::string &text) {
+    MLIRContext &ctx = context();
+    Diagnostics diags(ctx);
+    PyModule m;
+    m.module = parseSourceString<ModuleOp>(text, &ctx, "<python>");
+    if (!m.module)
+      diags.raise("cannot parse the module");
+    return m;
+  }
+
+  std::string str() {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    module->print(os);
+    return s;
+  }
+
+  /// Runs a textual pass pipeline ("canonicalize,convert-layout-to-affine"
+  /// or "builtin.module(...)").
+  void run(const std::string &pipeline) {
+    MLIRContext &ctx = context();
+    Diagnostics diags(ctx);
+    PassManager pm(&ctx, ModuleOp::getOperationName());
+    // The pass manager is anchored on the module: a pipeline spelled
+    // "builtin.module(...)" is the same as its contents.
+    llvm::StringRef spec = llvm::StringRef(pipeline).trim();
+    if (spec.starts_with("builtin.module(") && spec.ends_with(")"))
+      spec = spec.drop_front(strlen("builtin.module(")).drop_back();
+    std::string error;
+    llvm::raw_string_ostream es(error);
+    if (failed(parsePassPipeline(spec, pm, es)))
+      throw std::invalid_argument("invalid pass pipeline '" + pipeline +
+                                  "': " + error);
+    if (failed(pm.run(*module)))
+      diags.raise("the pipeline '" + pipeline + "' failed");
+    remarks = diags.remarks;
+  }
+
+  /// Compiles a copy with -layout-to-rocdl / -layout-to-nvvm and returns
+  /// the first object's bytes.
+  py::bytes compile(const std::string &target, const std::string &chip,
+                    const std::string &format) {
+    std::string pipeline;
+    if (target == "rocdl")
+      pipeline = "layout-to-rocdl{chip=" + chip + " format=" + format + "}";
+    else if (target == "nvvm")
+      pipeline = "layout-to-nvvm{chip=" + chip + " format=" + format + "}";
+    else
+      throw std::invalid_argument("target must be 'rocdl' or 'nvvm', got '" +
+                                  target + "'");
+    PyModule copy;
+    copy.module = module->clone();
+    copy.run(pipeline);
+    std::string bytes;
+    bool found = false;
+    copy.module->walk([&](gpu::BinaryOp binary) {
+      if (found)
+        return;
+      for (Attribute attr : binary.getObjects()) {
+        bytes = cast<gpu::ObjectAttr>(attr).getObject().getValue().str();
+        found = true;
+        return;
+      }
+    });
+    if (!found)
+      throw MLIRError("the module has no gpu.module to compile");
+    return py::bytes(bytes);
+  }
+};
+
+/// Builds `func.func @name(%i0, ..., %in-1: index) -> (index, i1)` that
+/// returns layout.offset and layout.valid of `desc`, with ops built through
+/// MLIR's builders (the base op, one layout.transform per stage).
+void addDescriptorFunction(PyModule &m, const std::string &name,
+                           const Descriptor &d) {
+  MLIRContext &ctx = context();
+  Diagnostics diags(ctx);
+  OpBuilder b(&ctx);
+  Location loc = b.getUnknownLoc();
+  b.setInsertionPointToEnd(m.module->getBody());
+  SmallVector<Type> args(d.getRank(), b.getIndexType());
+  auto func = func::FuncOp::create(
+      b, loc, name,
+      b.getFunctionType(args, {b.getIndexType(), b.getI1Type()}));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  auto baseType = DescType::get(&ctx, d.getBaseLengths());
+  Value desc;
+  switch (d.getBaseKind()) {
+  case BaseKind::Packed:
+    desc = PackedOp::create(b, loc, baseType,
+                            b.getDenseI64ArrayAttr(d.getBaseLengths()));
+    break;
+  case BaseKind::Aligned:
+    desc = AlignedOp::create(b, loc, baseType,
+                             b.getDenseI64ArrayAttr(d.getBaseLengths()),
+                             b.getI64IntegerAttr(d.getBaseAlign()));
+    break;
+  case BaseKind::Naive:
+    desc = NaiveOp::create(
+        b, loc, baseType, b.getDenseI64ArrayAttr(d.getBaseLengths()),
+        b.getDenseI64ArrayAttr(d.getBaseStrides()),
+        d.getBaseOffset() ? b.getI64IntegerAttr(d.getBaseOffset())
+                          : IntegerAttr(),
+        d.hasExplicitSpace() ? b.getI64IntegerAttr(d.getElementSpaceSize())
+                             : IntegerAttr());
+    break;
+  }
+  for (const Stage &stage : d.getStages())
+    desc = TransformOp::create(b, loc, desc, stage);
+  Value off = OffsetOp::create(b, loc, desc, entry->getArguments());
+  Value valid = ValidOp::create(b, loc, desc, entry->getArguments());
+  func::ReturnOp::create(b, loc, ValueRange{off, valid});
+  if (failed(verify(func)))
+    diags.raise("the built function does not verify");
+}
+
+} // namespace
+
+PYBIND11_MODULE(_layout_opt, m) {
+  m.doc() = "layout-opt: coordinate transforms, descriptors, and MLIR "
+            "modules of the layout dialect";
+  py::register_exception<MLIRError>(m, "MLIRError", PyExc_RuntimeError);
+
+  py::class_<Transform>(m, "Transform")
+      .def("__str__", &Transform::str)
+      .def("__repr__", &Transform::str)
+      .def("__eq__", [](const Transform &a, const Transform &b) { return a == b; })
+      .def_property_readonly("upper_lengths", [](const Transform &t) {
+        return toVector(t.getUpperLengths());
+      });
+
+  using V = std::vector<int64_t>;
+  m.def("pass_through", [](int64_t l) { return verified(Transform::passThrough(l)); }, py::arg("length"));
+  m.def("pad", [](int64_t l, int64_t left, int64_t right) { return verified(Transform::pad(l, left, right)); }, py::arg("length"), py::arg("left"), py::arg("right"));
+  m.def("left_pad", [](int64_t l, int64_t left) { return verified(Transform::leftPad(l, left)); }, py::arg("length"), py::arg("left"));
+  m.def("right_pad", [](int64_t l, int64_t right) { return verified(Transform::rightPad(l, right)); }, py::arg("length"), py::arg("right"));
+  m.def("embed", [](const V &u, const V &c) { return verified(Transform::embed(u, c)); }, py::arg("upper_lengths"), py::arg("coefficients"));
+  m.def("merge", [](const V &l) { return verified(Transform::merge(l)); }, py::arg("lengths"));
+  m.def("unmerge", [](const V &l) { return verified(Transform::unmerge(l)); }, py::arg("lengths"));
+  m.def("replicate", [](const V &l) { return verified(Transform::replicate(l)); }, py::arg("lengths"));
+  m.def("freeze", [](int64_t v) { return verified(Transform::freeze(v)); }, py::arg("value"));
+  m.def("offset", [](int64_t u, int64_t off) { return verified(Transform::offset(u, off)); }, py::arg("upper_length"), py::arg("offset"));
+  m.def("slice", [](int64_t l, int64_t b, int64_t e) { return verified(Transform::slice(l, b, e)); }, py::arg("length"), py::arg("begin"), py::arg("end"));
+  m.def("modulo", [](int64_t mod, int64_t u) { return verified(Transform::modulo(mod, u)); }, py::arg("modulus"), py::arg("upper_length"));
+  m.def("xor", [](const V &l) { return verified(Transform::xorTransform(l)); }, py::arg("lengths"));
+  m.def("rotate", [](const V &l) { return verified(Transform::rotate(l)); }, py::arg("lengths"));
+  m.def("swizzle", [](int64_t bits, int64_t base, int64_t shift, int64_t l) { return verified(Transform::swizzle(bits, base, shift, l)); }, py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("length"));
+  m.def("sunder", [](const V &l) { return verified(Transform::sunder(l)); }, py::arg("pieces"));
+
+  py::class_<Descriptor>(m, "Descriptor")
+      .def("__str__", &Descriptor::str)
+      .def("__repr__", &Descriptor::str)
+      .def_property_readonly("lengths", [](const Descriptor &d) { return toVector(d.getLengths()); })
+      .def_property_readonly("rank", &Descriptor::getRank)
+      .def_property_readonly("element_space_size", &Descriptor::getElementSpaceSize)
+      .def(
+          "transform",
+          [](const Descriptor &d, const std::vector<py::tuple> &entries) {
+            Stage stage;
+            for (const py::tuple &t : entries) {
+              if (t.size() != 3)
+                throw std::invalid_argument(
+                    "each entry is (transform, lower_dims, upper_dims)");
+              StageEntry e{t[0].cast<Transform>(), {}, {}};
+              for (int64_t x : t[1].cast<V>())
+                e.lowerDims.push_back(x);
+              for (int64_t x : t[2].cast<V>())
+                e.upperDims.push_back(x);
+              stage.push_back(std::move(e));
+            }
+            return unwrap(d.transform(stage));
+          },
+          py::arg("entries"))
+      .def(
+          "offset",
+          [](const Descriptor &d, const V &coord) {
+            if (coord.size() != d.getRank())
+              throw std::invalid_argument(
+                  "expected " + std::to_string(d.getRank()) +
+                  " indices, got " + std::to_string(coord.size()));
+            return d.offset(coord);
+          },
+          py::arg("coord"))
+      .def(
+          "valid",
+          [](const Descriptor &d, const V &coord) {
+            if (coord.size() != d.getRank())
+              throw std::invalid_argument(
+                  "expected " + std::to_string(d.getRank()) +
+                  " indices, got " + std::to_string(coord.size()));
+            return d.valid(coord);
+          },
+          py::arg("coord"))
+      .def("upper", [](const Descriptor &d, int64_t off) { return toVector(unwrap(d.upper(off))); }, py::arg("offset"))
+      .def(
+          "offsets",
+          [](const Descriptor &d,
+             py::array_t<int64_t, py::array::c_style | py::array::forcecast>
+                 coords) {
+            py::buffer_info info = coords.request();
+            if (info.ndim < 1 || info.shape.back() != (py::ssize_t)d.getRank())
+              throw std::invalid_argument(
+                  "expected an integer array whose last dimension is the "
+                  "rank " +
+                  std::to_string(d.getRank()));
+            std::vector<py::ssize_t> shape(info.shape.begin(),
+                                           info.shape.end() - 1);
+            py::array_t<int64_t> out(shape);
+            auto *in = static_cast<const int64_t *>(info.ptr);
+            auto *o = static_cast<int64_t *>(out.request().ptr);
+            size_t n = out.size(), rank = d.getRank();
+            for (size_t i = 0; i < n; ++i)
+              o[i] = d.offset(llvm::ArrayRef<int64_t>(in + i * rank, rank));
+            return out;
+          },
+          py::arg("coords"),
+          "Offsets of an array of coordinates (last dimension: the rank).")
+      .def(
+          "valids",
+          [](const Descriptor &d,
+             py::array_t<int64_t, py::array::c_style | py::array::forcecast>
+                 coords) {
+            py::buffer_info info = coords.request();
+            if (info.ndim < 1 || info.shape.back() != (py::ssize_t)d.getRank())
+              throw std::invalid_argument(
+                  "expected an integer array whose last dimension is the "
+                  "rank " +
+                  std::to_string(d.getRank()));
+            std::vector<py::ssize_t> shape(info.shape.begin(),
+                                           info.shape.end() - 1);
+            py::array_t<bool> out(shape);
+            auto *in = static_cast<const int64_t *>(info.ptr);
+            auto *o = static_cast<bool *>(out.request().ptr);
+            size_t n = out.size(), rank = d.getRank();
+            for (size_t i = 0; i < n; ++i)
+              o[i] = d.valid(llvm::ArrayRef<int64_t>(in + i * rank, rank));
+            return out;
+          },
+          py::arg("coords"));
+
+  m.def("naive", [](const V &l, const V &s, int64_t off, std::optional<int64_t> space) { return unwrap(Descriptor::naive(l, s, off, space)); },
+        py::arg("lengths"), py::arg("strides"), py::arg("offset") = 0, py::arg("space") = py::none());
+  m.def("packed", [](const V &l) { return unwrap(Descriptor::packed(l)); }, py::arg("lengths"));
+  m.def("aligned", [](const V &l, int64_t a) { return unwrap(Descriptor::aligned(l, a)); }, py::arg("lengths"), py::arg("align"));
+
+  py::class_<PyModule>(m, "Module")
+      .def(py::init([]() {
+        PyModule pm;
+        pm.module = ModuleOp::create(UnknownLoc::get(&context()));
+        return pm;
+      }))
+      .def_static("parse", &PyModule::parse, py::arg("text"))
+      .def("__str__", &PyModule::str)
+      .def("run", &PyModule::run, py::arg("pipeline"))
+      .def_readonly("remarks", &PyModule::remarks)
+      .def("add_descriptor_function", &addDescriptorFunction, py::arg("name"),
+           py::arg("descriptor"),
+           "Adds func @name(indices) -> (offset, valid) built with layout ops.")
+      .def("compile", &PyModule::compile, py::arg("target") = "rocdl",
+           py::arg("chip") = "gfx942", py::arg("format") = "bin");
+}

@@ -1,0 +1,194 @@
+"""layout-opt from Python: build layouts, check them on NumPy arrays, compile.
+
+    import layout_opt as lo
+    d = lo.packed([2, 6]).transform([(lo.pass_through(2), [0], [0]),
+                                     (lo.unmerge([2, 3]), [1], [1, 2])])
+    d.offset([1, 1, 2])              # 11
+    print(d)                         # the descriptor as layout dialect IR
+
+Transforms, descriptors and their evaluation come from the C++ evaluator
+(the same code the compiler's folders use). Views and partitions evaluate
+tile loads and stores on NumPy arrays, so a layout can be checked before it
+is compiled. Modules parse, build, run pipelines and compile to GPU code
+objects. Errors raise: ValueError for bad arguments, MLIRError (a
+RuntimeError) with the diagnostics' text for IR that does not parse,
+verify or lower.
+"""
+
+import math
+
+import numpy as np
+
+from ._layout_opt import (  # noqa: F401
+    Descriptor,
+    MLIRError,
+    Module,
+    Transform,
+    aligned,
+    embed,
+    freeze,
+    left_pad,
+    merge,
+    modulo,
+    naive,
+    offset,
+    pad,
+    packed,
+    pass_through,
+    replicate,
+    right_pad,
+    rotate,
+    slice,
+    sunder,
+    swizzle,
+    unmerge,
+)
+from ._layout_opt import xor  # noqa: F401
+
+__all__ = [
+    "Descriptor", "MLIRError", "Module", "Partition", "Transform", "View",
+    "aligned", "compile", "embed", "freeze", "left_pad", "merge", "modulo",
+    "naive", "offset", "pad", "packed", "pass_through", "replicate",
+    "right_pad", "rotate", "slice", "sunder", "swizzle", "unmerge", "view",
+    "xor",
+]
+
+_PADDING = {
+    "zero": 0.0,
+    "neg_zero": -0.0,
+    "nan": float("nan"),
+    "pos_inf": float("inf"),
+    "neg_inf": float("-inf"),
+}
+
+
+class View:
+    """A tensor view (layout.view): a NumPy array through its own strides,
+    or a 1-D buffer through a descriptor."""
+
+    def __init__(self, array, descriptor=None):
+        self.array = array
+        self.descriptor = descriptor
+        if descriptor is None:
+            self.shape = tuple(array.shape)
+        else:
+            if array.ndim != 1:
+                raise ValueError("the buffer of a view through a descriptor "
+                                 "must be 1-D, got %d-D" % array.ndim)
+            if array.shape[0] < descriptor.element_space_size:
+                raise ValueError(
+                    "buffer of %d elements is smaller than the descriptor's "
+                    "element space (%d elements)"
+                    % (array.shape[0], descriptor.element_space_size))
+            self.shape = tuple(descriptor.lengths)
+
+    def partition(self, tile):
+        """The view cut into tiles (layout.partition)."""
+        return Partition(self, tile)
+
+    def _inside(self, coords):
+        """Whether each coordinate (..., rank) is inside the view and valid."""
+        inside = np.all((coords >= 0) & (coords < np.array(self.shape)),
+                        axis=-1)
+        if self.descriptor is not None:
+            clipped = np.where(coords < 0, 0, coords)
+            inside &= self.descriptor.valids(clipped)
+        return inside
+
+    def _flat(self, coords):
+        """Flat indices into the array of coordinates that are inside."""
+        if self.descriptor is not None:
+            return self.descriptor.offsets(coords)
+        return np.ravel_multi_index(tuple(np.moveaxis(coords, -1, 0)),
+                                    self.shape)
+
+
+def view(array, descriptor=None):
+    """layout.view of a NumPy array (its own strides) or of a 1-D buffer
+    through a descriptor."""
+    return View(np.asarray(array) if descriptor is not None else array,
+                descriptor)
+
+
+class Partition:
+    """A partition view (layout.partition): tile I holds the view's elements
+    I * tile + J, J in [0, tile)."""
+
+    def __init__(self, view_, tile):
+        tile = tuple(int(t) for t in tile)
+        if len(tile) != len(view_.shape):
+            raise ValueError("tile has %d lengths but the view has rank %d"
+                             % (len(tile), len(view_.shape)))
+        if any(t <= 0 for t in tile):
+            raise ValueError("tile lengths must be positive, got %s"
+                             % (list(tile),))
+        self.view = view_
+        self.tile = tile
+
+    @property
+    def index_space(self):
+        """Tiles per dimension: ceil(extent / tile)."""
+        return tuple(math.ceil(e / t) for e, t in zip(self.view.shape,
+                                                      self.tile))
+
+    def _coords(self, index):
+        if len(index) != len(self.tile):
+            raise ValueError("expected %d tile indices, got %d"
+                             % (len(self.tile), len(index)))
+        grids = np.meshgrid(*[np.arange(t) + i * t
+                              for i, t in zip(index, self.tile)],
+                            indexing="ij")
+        return np.stack(grids, axis=-1).astype(np.int64)
+
+    def load(self, *index, padding=None):
+        """Tile `index` as a NumPy array. With `padding` (zero, neg_zero,
+        nan, pos_inf, neg_inf), a masked load: elements outside the view or
+        at invalid descriptor coordinates read the padding value. Without
+        it every element must be inside the view."""
+        coords = self._coords(index)
+        inside = self.view._inside(coords)
+        dtype = self.view.array.dtype
+        if padding is None:
+            if not inside.all():
+                raise ValueError("tile %s is partly outside the view; use a "
+                                 "masked load (padding=...)" % (index,))
+            fill = 0
+        else:
+            if padding not in _PADDING:
+                raise ValueError("padding must be one of %s, got %r"
+                                 % (sorted(_PADDING), padding))
+            if padding != "zero" and not np.issubdtype(dtype, np.floating):
+                raise ValueError("padding(%s) needs a floating-point view"
+                                 % padding)
+            fill = _PADDING[padding]
+        out = np.full(self.tile, fill, dtype=dtype)
+        flat = self.view._flat(np.where(inside[..., None], coords, 0))
+        source = self.view.array.reshape(-1) if self.view.descriptor \
+            is not None else self.view.array.reshape(-1)
+        out[inside] = source[flat[inside]]
+        return out
+
+    def store(self, value, *index, masked=False):
+        """Stores `value` (the tile's shape) at tile `index`; masked, nothing
+        is written outside the view or at invalid coordinates."""
+        value = np.asarray(value)
+        if value.shape != self.tile:
+            raise ValueError("value of shape %s does not match the tile %s"
+                             % (value.shape, self.tile))
+        coords = self._coords(index)
+        inside = self.view._inside(coords)
+        if not masked and not inside.all():
+            raise ValueError("tile %s is partly outside the view; use "
+                             "masked=True" % (index,))
+        flat = self.view._flat(np.where(inside[..., None], coords, 0))
+        target = self.view.array.reshape(-1)
+        if not np.shares_memory(target, self.view.array):
+            raise ValueError("the array must be contiguous to be stored to")
+        target[flat[inside]] = value[inside]
+
+
+def compile(module, target="rocdl", chip="gfx942", format="bin"):
+    """Compiles a module's gpu.modules with -layout-to-rocdl (AMDGPU code
+    object) or -layout-to-nvvm (cubin; format="isa" for PTX) and returns the
+    first object's bytes."""
+    return module.compile(target, chip, format)

@@ -1,0 +1,220 @@
+"""Tests of the layout_opt Python package (run by the README's test command
+through lit: test/Python/pytest.test)."""
+
+import itertools
+import os
+
+import numpy as np
+import pytest
+from numpy.lib.stride_tricks import as_strided
+
+import layout_opt as lo
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+
+
+def all_coords(lengths):
+    return list(itertools.product(*[range(n) for n in lengths]))
+
+
+# --- the contract's worked values (design/dialect.md) ----------------------
+
+def test_seed_values():
+    m = lo.naive([4, 5], [10, 1]).transform([(lo.merge([4, 5]), [0, 1], [0])])
+    assert m.offset([13]) == 23  # (2, 3)
+    u = lo.packed([24]).transform([(lo.unmerge([3, 4, 2]), [0], [0, 1, 2])])
+    assert u.offset([1, 3, 0]) == 14
+    e = lo.packed([15]).transform([(lo.embed([2, 3], [12, 1]), [0], [0, 1])])
+    assert e.offset([1, 2]) == 14
+    o = lo.packed([64]).transform([(lo.offset(48, 16), [0], [0])])
+    assert o.offset([5]) == 21
+    p = lo.packed([3]).transform([(lo.pad(3, 1, 1), [0], [0])])
+    assert [p.offset([i]) for i in range(5)] == [-1, 0, 1, 2, 3]
+    assert [p.valid([i]) for i in range(5)] == [False, True, True, True, False]
+    assert lo.naive([3, 4], [8, 1]).offset([1, 2]) == 10
+    assert lo.packed([3, 4]).offset([1, 2]) == 6
+    assert lo.aligned([4, 5], 8).element_space_size == 32
+    v = lo.packed([2, 6]).transform([(lo.pass_through(2), [0], [0]),
+                                     (lo.unmerge([2, 3]), [1], [1, 2])])
+    assert v.lengths == [2, 2, 3]
+    assert v.offset([1, 1, 2]) == 11
+    assert v.upper(11) == [1, 1, 2]
+
+
+def test_str_is_ir():
+    v = lo.packed([2, 6]).transform([(lo.pass_through(2), [0], [0]),
+                                     (lo.unmerge([2, 3]), [1], [1, 2])])
+    text = str(v)
+    assert "layout.packed [2, 6] : !layout.desc<2x6>" in text
+    assert ("#layout.unmerge<[2, 3]> : [1] -> [1, 2]] : !layout.desc<2x6> "
+            "-> !layout.desc<2x2x3>") in text
+    assert str(lo.swizzle(3, 4, 3, 1024)) == "#layout.swizzle<3, 4, 3, 1024>"
+
+
+# --- offsets against NumPy's own strided views ----------------------------
+
+@pytest.mark.parametrize("seed", range(20))
+def test_naive_matches_as_strided(seed):
+    rng = np.random.default_rng(seed)
+    rank = int(rng.integers(1, 4))
+    lengths = [int(x) for x in rng.integers(1, 6, rank)]
+    strides = [int(x) for x in rng.integers(0, 9, rank)]
+    d = lo.naive(lengths, strides)
+    base = np.arange(d.element_space_size, dtype=np.int64)
+    view = as_strided(base, shape=lengths,
+                      strides=[s * base.itemsize for s in strides])
+    for c in all_coords(lengths):
+        assert view[c] == base[d.offset(list(c))]
+    coords = np.array(all_coords(lengths), dtype=np.int64).reshape(
+        lengths + [rank])
+    np.testing.assert_array_equal(d.offsets(coords), view)
+
+
+def test_transpose_matches_numpy():
+    a = np.arange(12).reshape(3, 4)
+    t = lo.packed([3, 4]).transform([(lo.pass_through(3), [0], [1]),
+                                     (lo.pass_through(4), [1], [0])])
+    coords = np.stack(np.meshgrid(np.arange(4), np.arange(3), indexing="ij"),
+                      axis=-1)
+    np.testing.assert_array_equal(a.reshape(-1)[t.offsets(coords)], a.T)
+
+
+def test_vectorized_offsets_and_validity():
+    p = lo.packed([4, 4]).transform([(lo.pad(4, 1, 1), [0], [0]),
+                                     (lo.pad(4, 1, 1), [1], [1])])
+    coords = np.array([[0, 0], [1, 1], [4, 4], [5, 2]])
+    np.testing.assert_array_equal(p.offsets(coords), [-5, 0, 15, 17])
+    np.testing.assert_array_equal(p.valids(coords),
+                                  [False, True, True, False])
+
+
+# --- views and partitions over NumPy (the partition_view seed) ------------
+
+def test_partition_seed_load():
+    x = np.arange(32, dtype=np.int32).reshape(4, 8)
+    p = lo.view(x).partition([2, 2])
+    assert p.index_space == (2, 4)
+    np.testing.assert_array_equal(p.load(1, 2), [[20, 21], [28, 29]])
+
+
+def test_partition_seed_masked_nan():
+    x = np.arange(44, dtype=np.float32).reshape(4, 11)
+    p = lo.view(x).partition([2, 4])
+    assert p.index_space == (2, 3)
+    got = p.load(0, 2, padding="nan")
+    np.testing.assert_array_equal(got[:, :3], [[8, 9, 10], [19, 20, 21]])
+    assert np.isnan(got[:, 3]).all()
+    assert (p.load(0, 2, padding="neg_inf")[:, 3] == -np.inf).all()
+    with pytest.raises(ValueError, match="partly outside"):
+        p.load(0, 2)
+
+
+def test_partition_seed_store():
+    x = np.arange(32, dtype=np.int32).reshape(4, 8)
+    p = lo.view(x).partition([2, 2])
+    p.store(100 * np.arange(4, dtype=np.int32).reshape(2, 2), 1, 3)
+    np.testing.assert_array_equal(x[2:, 6:], [[0, 100], [200, 300]])
+    assert x[2, 5] == 21 and x[1, 7] == 15
+
+
+def test_view_through_padded_descriptor():
+    img = np.arange(1, 17, dtype=np.float32)
+    d = lo.packed([4, 4]).transform([(lo.pad(4, 1, 1), [0], [0]),
+                                     (lo.pad(4, 1, 1), [1], [1])])
+    p = lo.view(img, d).partition([3, 3])
+    np.testing.assert_array_equal(p.load(0, 0, padding="zero"),
+                                  [[0, 0, 0], [0, 1, 2], [0, 5, 6]])
+    p.store(np.full((3, 3), 7, dtype=np.float32), 1, 0, masked=True)
+    np.testing.assert_array_equal(img, [1, 2, 3, 4, 5, 6, 7, 8, 7, 7, 11, 12,
+                                        7, 7, 15, 16])
+
+
+def test_view_through_xor_descriptor():
+    buf = np.arange(64, dtype=np.int64)
+    d = lo.packed([8, 8]).transform([(lo.xor([8, 8]), [0, 1], [0, 1])])
+    p = lo.view(buf, d).partition([2, 4])
+    np.testing.assert_array_equal(p.load(1, 1),
+                                  [[22, 23, 20, 21], [31, 30, 29, 28]])
+
+
+# --- modules ----------------------------------------------------------------
+
+def test_module_round_trip():
+    text = open(os.path.join(ROOT, "examples", "descriptors.mlir")).read()
+    once = str(lo.Module.parse(text))
+    assert str(lo.Module.parse(once)) == once
+    assert "layout.transform" in once
+
+
+def test_build_and_lower_a_function():
+    v = lo.packed([2, 6]).transform([(lo.pass_through(2), [0], [0]),
+                                     (lo.unmerge([2, 3]), [1], [1, 2])])
+    m = lo.Module()
+    m.add_descriptor_function("view", v)
+    assert "layout.offset" in str(m)
+    m.run("convert-layout-to-affine")
+    text = str(m)
+    assert "affine_map<(d0, d1, d2) -> (d0 * 6 + d1 * 3 + d2)>" in text
+    assert "layout.offset" not in text
+
+
+def test_compile_gfx942_is_elf():
+    text = open(os.path.join(ROOT, "examples", "transpose.mlir")).read()
+    obj = lo.compile(lo.Module.parse(text), target="rocdl", chip="gfx942")
+    assert obj[:4] == b"\x7fELF"
+    ptx = lo.compile(lo.Module.parse(text), target="nvvm", chip="sm_90",
+                     format="isa")
+    assert b".visible .entry transpose_f32" in ptx
+
+
+def test_remarks_are_kept():
+    text = open(os.path.join(ROOT, "examples", "transpose.mlir")).read()
+    m = lo.Module.parse(text)
+    m.run("layout-xor-swizzle{chip=gfx942}")
+    assert any("swizzled" in r for r in m.remarks)
+
+
+# --- bad input raises, never crashes ---------------------------------------
+
+def test_bad_input_raises():
+    with pytest.raises(ValueError, match="must be positive"):
+        lo.packed([0])
+    with pytest.raises(ValueError, match="'left' must be non-negative"):
+        lo.pad(4, -1, 0)
+    with pytest.raises(ValueError, match="power of two"):
+        lo.xor([4, 3])
+    d = lo.packed([3, 4])
+    with pytest.raises(ValueError, match="expected 2 indices, got 3"):
+        d.offset([1, 2, 3])
+    with pytest.raises(ValueError, match="last dimension is the rank 2"):
+        d.offsets(np.zeros((4, 3), dtype=np.int64))
+    with pytest.raises(ValueError):
+        d.transform([(lo.pass_through(3), [0], [0])])  # dim 1 not consumed
+    with pytest.raises(ValueError, match="each entry"):
+        d.transform([(lo.pass_through(3), [0])])
+    with pytest.raises(ValueError, match="not injective"):
+        lo.packed([4]).transform([(lo.modulo(2, 4), [0], [0])]).upper(1)
+    with pytest.raises(ValueError, match="tile has 1 lengths"):
+        lo.view(np.zeros((4, 4))).partition([2])
+    with pytest.raises(ValueError, match="padding"):
+        lo.view(np.zeros((4, 4))).partition([3, 3]).load(1, 1, padding="x")
+    with pytest.raises(ValueError, match="floating-point"):
+        lo.view(np.zeros((4, 4), dtype=np.int32)).partition([3, 3]).load(
+            1, 1, padding="nan")
+    with pytest.raises(lo.MLIRError, match="error"):
+        lo.Module.parse("func.func @f( {")
+    with pytest.raises(lo.MLIRError, match="has 1 transforms but"):
+        lo.Module.parse('%p = layout.packed [4] : !layout.desc<4>\n'
+                        '%t = "layout.transform"(%p) <{transforms = '
+                        '[#layout.pass_through<4>], lower_dims = [], '
+                        'upper_dims = [array<i64: 0>]}> : (!layout.desc<4>) '
+                        '-> !layout.desc<4>')
+    with pytest.raises(ValueError, match="does not refer to a registered"):
+        lo.Module().run("not-a-pass")
+    text = open(os.path.join(ROOT, "examples", "transpose.mlir")).read()
+    with pytest.raises(lo.MLIRError, match="unknown AMDGPU chip 'gfx9999'"):
+        lo.compile(lo.Module.parse(text), chip="gfx9999")
+    with pytest.raises(ValueError, match="target must be"):
+        lo.compile(lo.Module.parse(text), target="spirv")
+    with pytest.raises(lo.MLIRError, match="no gpu.module"):
+        lo.compile(lo.Module())
