@@ -252,6 +252,29 @@ void addDescriptorFunction(PyModule &m, const std::string &name,
     diags.raise("the built function does not verify");
 }
 
+using IndexArray =
+    py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
+
+/// `fn` of every coordinate of `coords` (an array whose last dimension is
+/// the rank), as an array of the leading shape.
+template <typename T, typename Fn>
+py::array_t<T> mapCoordinates(const Descriptor &d, const IndexArray &coords,
+                              Fn fn) {
+  py::buffer_info info = coords.request();
+  if (info.ndim < 1 || info.shape.back() != (py::ssize_t)d.getRank())
+    throw std::invalid_argument(
+        "expected an integer array whose last dimension is the rank " +
+        std::to_string(d.getRank()));
+  std::vector<py::ssize_t> shape(info.shape.begin(), info.shape.end() - 1);
+  py::array_t<T> out(shape);
+  auto *in = static_cast<const int64_t *>(info.ptr);
+  auto *o = static_cast<T *>(out.request().ptr);
+  size_t n = out.size(), rank = d.getRank();
+  for (size_t i = 0; i < n; ++i)
+    o[i] = fn(llvm::ArrayRef<int64_t>(in + i * rank, rank));
+  return out;
+}
+
 } // namespace
 
 PYBIND11_MODULE(_layout_opt, m) {
@@ -332,49 +355,22 @@ PYBIND11_MODULE(_layout_opt, m) {
       .def("upper", [](const Descriptor &d, int64_t off) { return toVector(unwrap(d.upper(off))); }, py::arg("offset"))
       .def(
           "offsets",
-          [](const Descriptor &d,
-             py::array_t<int64_t, py::array::c_style | py::array::forcecast>
-                 coords) {
-            py::buffer_info info = coords.request();
-            if (info.ndim < 1 || info.shape.back() != (py::ssize_t)d.getRank())
-              throw std::invalid_argument(
-                  "expected an integer array whose last dimension is the "
-                  "rank " +
-                  std::to_string(d.getRank()));
-            std::vector<py::ssize_t> shape(info.shape.begin(),
-                                           info.shape.end() - 1);
-            py::array_t<int64_t> out(shape);
-            auto *in = static_cast<const int64_t *>(info.ptr);
-            auto *o = static_cast<int64_t *>(out.request().ptr);
-            size_t n = out.size(), rank = d.getRank();
-            for (size_t i = 0; i < n; ++i)
-              o[i] = d.offset(llvm::ArrayRef<int64_t>(in + i * rank, rank));
-            return out;
+          [](const Descriptor &d, const IndexArray &coords) {
+            return mapCoordinates<int64_t>(d, coords, [&](llvm::ArrayRef<int64_t> c) {
+              return d.offset(c);
+            });
           },
           py::arg("coords"),
           "Offsets of an array of coordinates (last dimension: the rank).")
       .def(
           "valids",
-          [](const Descriptor &d,
-             py::array_t<int64_t, py::array::c_style | py::array::forcecast>
-                 coords) {
-            py::buffer_info info = coords.request();
-            if (info.ndim < 1 || info.shape.back() != (py::ssize_t)d.getRank())
-              throw std::invalid_argument(
-                  "expected an integer array whose last dimension is the "
-                  "rank " +
-                  std::to_string(d.getRank()));
-            std::vector<py::ssize_t> shape(info.shape.begin(),
-                                           info.shape.end() - 1);
-            py::array_t<bool> out(shape);
-            auto *in = static_cast<const int64_t *>(info.ptr);
-            auto *o = static_cast<bool *>(out.request().ptr);
-            size_t n = out.size(), rank = d.getRank();
-            for (size_t i = 0; i < n; ++i)
-              o[i] = d.valid(llvm::ArrayRef<int64_t>(in + i * rank, rank));
-            return out;
+          [](const Descriptor &d, const IndexArray &coords) {
+            return mapCoordinates<bool>(d, coords, [&](llvm::ArrayRef<int64_t> c) {
+              return d.valid(c);
+            });
           },
-          py::arg("coords"));
+          py::arg("coords"),
+          "Validity of an array of coordinates (last dimension: the rank).");
 
   m.def("naive", [](const V &l, const V &s, int64_t off, std::optional<int64_t> space) { return unwrap(Descriptor::naive(l, s, off, space)); },
         py::arg("lengths"), py::arg("strides"), py::arg("offset") = 0, py::arg("space") = py::none());

@@ -44,14 +44,6 @@ llvm::Expected<Descriptor> StridedBase::descriptor() const {
 // Identity entries
 //===----------------------------------------------------------------------===//
 
-/// Entry `t : [lowerDims] -> [upperDims]`.
-static StageEntry entry(Transform t, ArrayRef<int64_t> lowerDims,
-                        ArrayRef<int64_t> upperDims) {
-  StageEntry e{std::move(t), {}, {}};
-  e.lowerDims.assign(lowerDims.begin(), lowerDims.end());
-  e.upperDims.assign(upperDims.begin(), upperDims.end());
-  return e;
-}
 
 std::optional<Stage>
 mlir::layout::simplifyIdentityEntries(ArrayRef<int64_t> lengths,
@@ -74,7 +66,7 @@ mlir::layout::simplifyIdentityEntries(ArrayRef<int64_t> lengths,
         result.push_back(e);
         continue;
       }
-      result.push_back(entry(restriction ? Transform::offset(len, 0)
+      result.push_back(makeEntry(restriction ? Transform::offset(len, 0)
                                          : Transform::passThrough(len),
                              {lo}, {up}));
       changed = true;
@@ -110,14 +102,14 @@ static std::optional<Stage> composePair(const Transform &first,
     int64_t total = 1;
     for (int64_t l : first.getLengths())
       total *= l;
-    return Stage{entry(Transform::passThrough(total), {0}, {0})};
+    return Stage{makeEntry(Transform::passThrough(total), {0}, {0})};
   }
   // Merge then unmerge of the same lengths: digits -> u -> digits.
   if (k1 == K::Merge && k2 == K::Unmerge &&
       first.getLengths() == second.getLengths()) {
     Stage s;
     for (auto [i, l] : llvm::enumerate(first.getLengths()))
-      s.push_back(entry(Transform::passThrough(l), {int64_t(i)}, {int64_t(i)}));
+      s.push_back(makeEntry(Transform::passThrough(l), {int64_t(i)}, {int64_t(i)}));
     return s;
   }
   // Shifts compose by adding: u + o2 + o1.
@@ -135,7 +127,7 @@ static std::optional<Stage> composePair(const Transform &first,
     Transform t = k1 == K::Slice
                       ? Transform::slice(first.getLengths()[0], *begin, *end)
                       : Transform::offset(upper, *begin);
-    return Stage{entry(std::move(t), {0}, {0})};
+    return Stage{makeEntry(std::move(t), {0}, {0})};
   }
   // A shift [b, b + U) of a pad (left l, length L): inside [l, l + L) it
   // is a slice of the unpadded dim; covering it, it is a smaller pad.
@@ -146,16 +138,16 @@ static std::optional<Stage> composePair(const Transform &first,
     int64_t b = p(second, 0);
     int64_t u = second.getUpperLengths()[0];
     if (l <= b && b + u <= l + L)
-      return Stage{entry(Transform::slice(L, b - l, b - l + u), {0}, {0})};
+      return Stage{makeEntry(Transform::slice(L, b - l, b - l + u), {0}, {0})};
     if (b <= l && b + u >= l + L)
       return Stage{
-          entry(Transform::pad(L, l - b, b + u - l - L), {0}, {0})};
+          makeEntry(Transform::pad(L, l - b, b + u - l - L), {0}, {0})};
     return std::nullopt;
   }
   // Xor is an involution: xor then the same xor is the identity.
   if (k1 == K::Xor && k2 == K::Xor && first == second)
-    return Stage{entry(Transform::passThrough(first.getLengths()[0]), {0}, {0}),
-                 entry(Transform::passThrough(first.getLengths()[1]), {1},
+    return Stage{makeEntry(Transform::passThrough(first.getLengths()[0]), {0}, {0}),
+                 makeEntry(Transform::passThrough(first.getLengths()[1]), {1},
                        {1})};
   // Pad of pad: the outer valid range lies inside the inner one.
   if (k1 == K::Pad && k2 == K::Pad) {
@@ -163,7 +155,7 @@ static std::optional<Stage> composePair(const Transform &first,
     std::optional<int64_t> right = checkedAdd(p(first, 1), p(second, 1));
     if (!left || !right)
       return std::nullopt;
-    return Stage{entry(Transform::pad(first.getLengths()[0], *left, *right),
+    return Stage{makeEntry(Transform::pad(first.getLengths()[0], *left, *right),
                        {0}, {0})};
   }
   return std::nullopt;

@@ -153,20 +153,6 @@ std::string rocmToolkit(StringRef explicitPath, std::string &error) {
   return root.str().str();
 }
 
-/// The layout part, common to both GPU pipelines and the CPU one.
-void addLayoutLowering(OpPassManager &pm) {
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(layout::createConvertLayoutToVector());
-  pm.addPass(layout::createConvertLayoutToAffine());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createConvertVectorToSCFPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-}
-
 /// `format=` of the pipelines, as gpu-module-to-binary spells it.
 std::optional<std::string> binaryFormat(StringRef format) {
   if (format == "bin" || format == "isa" || format == "llvm" ||

@@ -14,7 +14,7 @@
 
 using namespace mlir;
 
-void layout::buildLayoutToLLVMPipeline(OpPassManager &pm) {
+void layout::addLayoutLowering(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(layout::createConvertLayoutToVector());
   pm.addPass(layout::createConvertLayoutToAffine());
@@ -25,6 +25,10 @@ void layout::buildLayoutToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+}
+
+void layout::buildLayoutToLLVMPipeline(OpPassManager &pm) {
+  addLayoutLowering(pm);
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

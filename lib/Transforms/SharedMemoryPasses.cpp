@@ -88,26 +88,19 @@ struct LayoutAnalyzeBankConflictsPass final
 // Swizzling
 //===----------------------------------------------------------------------===//
 
-StageEntry entry(Transform t, ArrayRef<int64_t> lower,
-                 ArrayRef<int64_t> upper) {
-  StageEntry e{std::move(t), {}, {}};
-  e.lowerDims.assign(lower.begin(), lower.end());
-  e.upperDims.assign(upper.begin(), upper.end());
-  return e;
-}
 
 /// The stages that put `col -> ((col / v) xor ((row / p) mod (c / v))) * v
 /// + col mod v` on top of a descriptor of top lengths [r, c].
 std::vector<Stage> swizzleStages(int64_t r, int64_t c, int64_t v, int64_t p) {
   int64_t blocks = c / v, groups = r / p;
   return {
-      {entry(Transform::unmerge({groups, p}), {0}, {0, 1}),
-       entry(Transform::unmerge({blocks, v}), {1}, {2, 3})},
-      {entry(Transform::xorTransform({groups, blocks}), {0, 2}, {0, 2}),
-       entry(Transform::passThrough(p), {1}, {1}),
-       entry(Transform::passThrough(v), {3}, {3})},
-      {entry(Transform::merge({groups, p}), {0, 1}, {0}),
-       entry(Transform::merge({blocks, v}), {2, 3}, {1})}};
+      {makeEntry(Transform::unmerge({groups, p}), {0}, {0, 1}),
+       makeEntry(Transform::unmerge({blocks, v}), {1}, {2, 3})},
+      {makeEntry(Transform::xorTransform({groups, blocks}), {0, 2}, {0, 2}),
+       makeEntry(Transform::passThrough(p), {1}, {1}),
+       makeEntry(Transform::passThrough(v), {3}, {3})},
+      {makeEntry(Transform::merge({groups, p}), {0, 1}, {0}),
+       makeEntry(Transform::merge({blocks, v}), {2, 3}, {1})}};
 }
 
 bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }

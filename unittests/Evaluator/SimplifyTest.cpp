@@ -31,13 +31,6 @@ Descriptor unwrap(llvm::Expected<Descriptor> d) {
   return std::move(*d);
 }
 
-StageEntry entry(Transform t, ArrayRef<int64_t> lower,
-                 ArrayRef<int64_t> upper) {
-  StageEntry e{std::move(t), {}, {}};
-  e.lowerDims.assign(lower.begin(), lower.end());
-  e.upperDims.assign(upper.begin(), upper.end());
-  return e;
-}
 
 /// The base of `d` alone, as a naive descriptor with the same space.
 Descriptor baseOf(const Descriptor &d) {
@@ -82,9 +75,9 @@ Descriptor build(Descriptor base, ArrayRef<Stage> stages) {
 TEST(SimplifyTest, IdentityEntries) {
   // A zero pad and a modulo by its length are pass_throughs; a slice from 0
   // shrinks the dim, so it is the restriction offset<U, 0>.
-  Stage stage = {entry(Transform::pad(4, 0, 0), {0}, {0}),
-                 entry(Transform::modulo(6, 6), {1}, {1}),
-                 entry(Transform::slice(5, 0, 3), {2}, {2})};
+  Stage stage = {makeEntry(Transform::pad(4, 0, 0), {0}, {0}),
+                 makeEntry(Transform::modulo(6, 6), {1}, {1}),
+                 makeEntry(Transform::slice(5, 0, 3), {2}, {2})};
   std::optional<Stage> s = simplifyIdentityEntries({4, 6, 5}, stage);
   ASSERT_TRUE(s.has_value());
   ASSERT_EQ(s->size(), 3u);
@@ -93,13 +86,13 @@ TEST(SimplifyTest, IdentityEntries) {
   EXPECT_EQ((*s)[2].transform, Transform::offset(3, 0));
   EXPECT_FALSE(isIdentityStage(*s));
   // xor with L1 = 1 is two pass_throughs, and then the stage vanishes.
-  Stage x = {entry(Transform::xorTransform({4, 1}), {0, 1}, {0, 1})};
+  Stage x = {makeEntry(Transform::xorTransform({4, 1}), {0, 1}, {0, 1})};
   std::optional<Stage> sx = simplifyIdentityEntries({4, 1}, x);
   ASSERT_TRUE(sx.has_value());
   EXPECT_TRUE(isIdentityStage(*sx));
   // Nothing to do: no result.
   EXPECT_FALSE(simplifyIdentityEntries(
-                   {4}, {entry(Transform::pad(4, 1, 0), {0}, {0})})
+                   {4}, {makeEntry(Transform::pad(4, 1, 0), {0}, {0})})
                    .has_value());
 }
 
@@ -111,33 +104,33 @@ TEST(SimplifyTest, ComposeTable) {
   };
   // Unmerge then merge of the same lengths: a pass_through.
   EXPECT_EQ(one(composeStages(
-                {24}, {entry(Transform::unmerge({4, 6}), {0}, {0, 1})},
-                {entry(Transform::merge({4, 6}), {0, 1}, {0})})),
+                {24}, {makeEntry(Transform::unmerge({4, 6}), {0}, {0, 1})},
+                {makeEntry(Transform::merge({4, 6}), {0, 1}, {0})})),
             Transform::passThrough(24));
   // Offset of offset: offsets add.
-  EXPECT_EQ(one(composeStages({20}, {entry(Transform::offset(10, 3), {0}, {0})},
-                              {entry(Transform::offset(4, 5), {0}, {0})})),
+  EXPECT_EQ(one(composeStages({20}, {makeEntry(Transform::offset(10, 3), {0}, {0})},
+                              {makeEntry(Transform::offset(4, 5), {0}, {0})})),
             Transform::offset(4, 8));
   // Slice of slice: [2, 9) then [1, 5) is [3, 7).
-  EXPECT_EQ(one(composeStages({10}, {entry(Transform::slice(10, 2, 9), {0}, {0})},
-                              {entry(Transform::slice(7, 1, 5), {0}, {0})})),
+  EXPECT_EQ(one(composeStages({10}, {makeEntry(Transform::slice(10, 2, 9), {0}, {0})},
+                              {makeEntry(Transform::slice(7, 1, 5), {0}, {0})})),
             Transform::slice(10, 3, 7));
   // Slice of offset and offset of slice.
-  EXPECT_EQ(one(composeStages({20}, {entry(Transform::offset(10, 3), {0}, {0})},
-                              {entry(Transform::slice(10, 2, 6), {0}, {0})})),
+  EXPECT_EQ(one(composeStages({20}, {makeEntry(Transform::offset(10, 3), {0}, {0})},
+                              {makeEntry(Transform::slice(10, 2, 6), {0}, {0})})),
             Transform::offset(4, 5));
-  EXPECT_EQ(one(composeStages({10}, {entry(Transform::slice(10, 2, 9), {0}, {0})},
-                              {entry(Transform::offset(3, 1), {0}, {0})})),
+  EXPECT_EQ(one(composeStages({10}, {makeEntry(Transform::slice(10, 2, 9), {0}, {0})},
+                              {makeEntry(Transform::offset(3, 1), {0}, {0})})),
             Transform::slice(10, 3, 6));
   // Pad of pad: pads add.
-  EXPECT_EQ(one(composeStages({4}, {entry(Transform::pad(4, 1, 0), {0}, {0})},
-                              {entry(Transform::pad(5, 2, 1), {0}, {0})})),
+  EXPECT_EQ(one(composeStages({4}, {makeEntry(Transform::pad(4, 1, 0), {0}, {0})},
+                              {makeEntry(Transform::pad(5, 2, 1), {0}, {0})})),
             Transform::pad(4, 3, 1));
   // Merge then unmerge: pass_throughs, through a permutation.
   std::optional<Stage> mu = composeStages(
       {6, 4},
-      {entry(Transform::merge({4, 6}), {1, 0}, {0})},
-      {entry(Transform::unmerge({4, 6}), {0}, {1, 0})});
+      {makeEntry(Transform::merge({4, 6}), {1, 0}, {0})},
+      {makeEntry(Transform::unmerge({4, 6}), {0}, {1, 0})});
   ASSERT_TRUE(mu.has_value());
   ASSERT_EQ(mu->size(), 2u);
   EXPECT_EQ((*mu)[0].transform, Transform::passThrough(6));
@@ -148,8 +141,8 @@ TEST(SimplifyTest, ComposeTable) {
   EXPECT_EQ((*mu)[1].upperDims, SmallVector<int64_t>({1}));
   // Not in the table: merge then unmerge of other lengths.
   EXPECT_FALSE(composeStages({4, 6},
-                             {entry(Transform::merge({4, 6}), {0, 1}, {0})},
-                             {entry(Transform::unmerge({6, 4}), {0}, {0, 1})})
+                             {makeEntry(Transform::merge({4, 6}), {0, 1}, {0})},
+                             {makeEntry(Transform::unmerge({6, 4}), {0}, {0, 1})})
                    .has_value());
 }
 
@@ -158,8 +151,8 @@ TEST(SimplifyTest, FoldIntoStrides) {
   Descriptor p = unwrap(Descriptor::packed({2, 6}));
   std::optional<StridedBase> v =
       foldIntoStrides(*StridedBase::of(p),
-                      {entry(Transform::passThrough(2), {0}, {0}),
-                       entry(Transform::unmerge({2, 3}), {1}, {1, 2})});
+                      {makeEntry(Transform::passThrough(2), {0}, {0}),
+                       makeEntry(Transform::unmerge({2, 3}), {1}, {1, 2})});
   ASSERT_TRUE(v.has_value());
   EXPECT_EQ(v->lengths, SmallVector<int64_t>({2, 2, 3}));
   EXPECT_EQ(v->strides, SmallVector<int64_t>({6, 3, 1}));
@@ -169,8 +162,8 @@ TEST(SimplifyTest, FoldIntoStrides) {
   Descriptor a = unwrap(Descriptor::aligned({4, 10}, 16));
   std::optional<StridedBase> s =
       foldIntoStrides(*StridedBase::of(a),
-                      {entry(Transform::slice(10, 2, 9), {1}, {0}),
-                       entry(Transform::passThrough(4), {0}, {1})});
+                      {makeEntry(Transform::slice(10, 2, 9), {1}, {0}),
+                       makeEntry(Transform::passThrough(4), {0}, {1})});
   ASSERT_TRUE(s.has_value());
   EXPECT_EQ(s->lengths, SmallVector<int64_t>({7, 4}));
   EXPECT_EQ(s->strides, SmallVector<int64_t>({1, 16}));
@@ -178,8 +171,8 @@ TEST(SimplifyTest, FoldIntoStrides) {
   EXPECT_EQ(s->space, 64);
   // A pad is not strided.
   EXPECT_FALSE(foldIntoStrides(*StridedBase::of(p),
-                               {entry(Transform::pad(2, 1, 0), {0}, {0}),
-                                entry(Transform::passThrough(6), {1}, {1})})
+                               {makeEntry(Transform::pad(2, 1, 0), {0}, {0}),
+                                makeEntry(Transform::passThrough(6), {1}, {1})})
                    .has_value());
 }
 
@@ -283,19 +276,19 @@ TEST(SimplifyTest, RandomPairsOfTheTable) {
     Stage first, second;
     switch (range(0, 5)) {
     case 0: // unmerge then merge
-      first = {entry(Transform::unmerge({a, b}), {0}, {0, 1}),
-               entry(Transform::passThrough(L), {1}, {2})};
-      second = {entry(Transform::passThrough(L), {2}, {0}),
-                entry(Transform::merge({a, b}), {0, 1}, {1})};
+      first = {makeEntry(Transform::unmerge({a, b}), {0}, {0, 1}),
+               makeEntry(Transform::passThrough(L), {1}, {2})};
+      second = {makeEntry(Transform::passThrough(L), {2}, {0}),
+                makeEntry(Transform::merge({a, b}), {0, 1}, {1})};
       break;
     case 1: { // merge then unmerge (after unmerging to get two dims)
       base = unwrap(base.transform(
-          {entry(Transform::unmerge({a, b}), {0}, {0, 1}),
-           entry(Transform::passThrough(L), {1}, {2})}));
-      first = {entry(Transform::merge({a, b}), {0, 1}, {1}),
-               entry(Transform::passThrough(L), {2}, {0})};
-      second = {entry(Transform::unmerge({a, b}), {1}, {2, 0}),
-                entry(Transform::passThrough(L), {0}, {1})};
+          {makeEntry(Transform::unmerge({a, b}), {0}, {0, 1}),
+           makeEntry(Transform::passThrough(L), {1}, {2})}));
+      first = {makeEntry(Transform::merge({a, b}), {0, 1}, {1}),
+               makeEntry(Transform::passThrough(L), {2}, {0})};
+      second = {makeEntry(Transform::unmerge({a, b}), {1}, {2, 0}),
+                makeEntry(Transform::passThrough(L), {0}, {1})};
       break;
     }
     case 2: { // shifts
@@ -306,9 +299,9 @@ TEST(SimplifyTest, RandomPairsOfTheTable) {
       int64_t o2 = range(0, u1 - u2);
       Transform t2 = range(0, 1) ? Transform::offset(u2, o2)
                                  : Transform::slice(u1, o2, o2 + u2);
-      first = {entry(Transform::passThrough(a * b), {0}, {1}),
-               entry(t1, {1}, {0})};
-      second = {entry(t2, {0}, {0}), entry(Transform::passThrough(a * b), {1},
+      first = {makeEntry(Transform::passThrough(a * b), {0}, {1}),
+               makeEntry(t1, {1}, {0})};
+      second = {makeEntry(t2, {0}, {0}), makeEntry(Transform::passThrough(a * b), {1},
                                            {1})};
       break;
     }
@@ -322,10 +315,10 @@ TEST(SimplifyTest, RandomPairsOfTheTable) {
       int64_t begin = range(0, padded - u);
       Transform shift = range(0, 1) ? Transform::offset(u, begin)
                                     : Transform::slice(padded, begin, begin + u);
-      first = {entry(pad, {1}, {0}),
-               entry(Transform::passThrough(a * b), {0}, {1})};
-      second = {entry(shift, {0}, {0}),
-                entry(Transform::passThrough(a * b), {1}, {1})};
+      first = {makeEntry(pad, {1}, {0}),
+               makeEntry(Transform::passThrough(a * b), {0}, {1})};
+      second = {makeEntry(shift, {0}, {0}),
+                makeEntry(Transform::passThrough(a * b), {1}, {1})};
       Descriptor d = build(base, {first, second});
       if (std::optional<Stage> s =
               composeStages(base.getLengths(), first, second)) {
@@ -340,17 +333,17 @@ TEST(SimplifyTest, RandomPairsOfTheTable) {
       int64_t l1 = int64_t(1) << range(0, 3);
       base = unwrap(Descriptor::packed({a * b, l1}));
       Transform x = Transform::xorTransform({a * b, l1});
-      first = {entry(x, {0, 1}, {0, 1})};
-      second = {entry(x, {0, 1}, {0, 1})};
+      first = {makeEntry(x, {0, 1}, {0, 1})};
+      second = {makeEntry(x, {0, 1}, {0, 1})};
       break;
     }
     default: { // pads
       int64_t l1 = range(0, 2), r1 = range(0, 2);
-      first = {entry(Transform::pad(L, l1, r1), {1}, {1}),
-               entry(Transform::passThrough(a * b), {0}, {0})};
-      second = {entry(Transform::pad(L + l1 + r1, range(0, 2), range(0, 2)),
+      first = {makeEntry(Transform::pad(L, l1, r1), {1}, {1}),
+               makeEntry(Transform::passThrough(a * b), {0}, {0})};
+      second = {makeEntry(Transform::pad(L + l1 + r1, range(0, 2), range(0, 2)),
                       {1}, {0}),
-                entry(Transform::passThrough(a * b), {0}, {1})};
+                makeEntry(Transform::passThrough(a * b), {0}, {1})};
       break;
     }
     }

@@ -33,6 +33,16 @@ struct StageEntry {
   llvm::SmallVector<int64_t, 4> upperDims;
 };
 
+/// `transform : [lowerDims] -> [upperDims]`.
+inline StageEntry makeEntry(Transform transform,
+                            llvm::ArrayRef<int64_t> lowerDims,
+                            llvm::ArrayRef<int64_t> upperDims) {
+  StageEntry e{std::move(transform), {}, {}};
+  e.lowerDims.assign(lowerDims.begin(), lowerDims.end());
+  e.upperDims.assign(upperDims.begin(), upperDims.end());
+  return e;
+}
+
 /// One stage: transforms side by side.
 using Stage = llvm::SmallVector<StageEntry, 2>;
 

@@ -13,6 +13,11 @@
 namespace mlir {
 namespace layout {
 
+/// The part every pipeline shares: canonicalize, lower the layout ops
+/// (-convert-layout-to-vector, -convert-layout-to-affine), affine and
+/// vector transfers to SCF, strided metadata, and SCF to CF.
+void addLayoutLowering(OpPassManager &pm);
+
 /// `-layout-to-llvm`: the CPU pipeline. Canonicalizes the layout IR, lowers
 /// its index ops to affine and arith, and everything to the LLVM dialect; the
 /// result runs under `mlir-runner` (with libmlir_c_runner_utils for
