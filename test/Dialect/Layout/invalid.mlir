@@ -968,3 +968,14 @@ func.func @f(%v: !layout.tensor_view<4x0xf32>) {
 func.func @f(%v: !layout.tensor_view<4xindex>) {
   return
 }
+
+// -----
+
+/// an alias that is not a layout transform
+#notlayout = 3 : i32
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{custom op 'layout.transform' expected a layout transform attribute, got 3 : i32}}
+  %t = layout.transform %p [#notlayout : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}

@@ -78,6 +78,19 @@ func.func @every_transform() {
   return
 }
 
+// CHECK-LABEL: func @aliases
+/// Attribute aliases stand for transforms inside layout.transform.
+// CHECK: layout.transform %{{.*}} [#layout.pad<4, 1, 1> : [0] -> [0], #layout.pass_through<8> : [1] -> [1]] : !layout.desc<4x8> -> !layout.desc<6x8>
+// CHECK: layout.transform %{{.*}} [#layout.xor<[6, 8]> : [0, 1] -> [0, 1]] : !layout.desc<6x8> -> !layout.desc<6x8>
+#pad1 = #layout.pad<4, 1, 1>
+#xor8 = #layout.xor<[6, 8]>
+func.func @aliases() {
+  %p = layout.packed [4, 8] : !layout.desc<4x8>
+  %t = layout.transform %p [#pad1 : [0] -> [0], #layout.pass_through<8> : [1] -> [1]] : !layout.desc<4x8> -> !layout.desc<6x8>
+  %x = layout.transform %t [#xor8 : [0, 1] -> [0, 1]] : !layout.desc<6x8> -> !layout.desc<6x8>
+  return
+}
+
 // CHECK-LABEL: func @attributes_alone
 /// The attributes also stand alone (e.g. in discardable attributes).
 // CHECK-SAME: layout.t = #layout.swizzle<2, 4, -4, 64>

@@ -106,6 +106,19 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
   SMLoc loc = parser.getCurrentLocation();
   MLIRContext *ctx = parser.getContext();
   StringRef rest(loc.getPointer());
+  // An alias (`#pad1 = #layout.pad<...>` at the top of the file): the
+  // parser resolves it without reading a trailing `: type`.
+  if (rest.starts_with("#") && !rest.starts_with("#layout.")) {
+    if (parser.parseAttribute(attr))
+      return failure();
+    if (!isa<TransformAttrInterface>(attr))
+      return parser.emitError(loc)
+             << "expected a layout transform attribute, got " << attr;
+    if (parser.parseColon() || layout::detail::parseIntegerList(parser, lower) ||
+        parser.parseArrow() || layout::detail::parseIntegerList(parser, upper))
+      return failure();
+    return success();
+  }
   size_t length = scanDialectAttribute(rest);
   if (length == 0)
     return parser.emitError(loc, "expected a transform attribute "
