@@ -106,9 +106,15 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
   SMLoc loc = parser.getCurrentLocation();
   MLIRContext *ctx = parser.getContext();
   StringRef rest(loc.getPointer());
-  // An alias (`#pad1 = #layout.pad<...>` at the top of the file): the
-  // parser resolves it without reading a trailing `: type`.
-  if (rest.starts_with("#") && !rest.starts_with("#layout.")) {
+  // An alias (`#pad1 = #layout.pad<...>` at the top of the file; its name
+  // has no '.', unlike `#dialect.attr`): the parser resolves it without
+  // reading a trailing `: type`.
+  StringRef name = rest.drop_front(rest.starts_with("#") ? 1 : 0)
+                       .take_while([](char c) {
+                         return llvm::isAlnum(c) || c == '_' || c == '$' ||
+                                c == '.';
+                       });
+  if (rest.starts_with("#") && !name.empty() && !name.contains('.')) {
     if (parser.parseAttribute(attr))
       return failure();
     if (!isa<TransformAttrInterface>(attr))
