@@ -398,6 +398,177 @@ topCoordinate(const Descriptor &d, A &a, typename A::Value off,
   return cur;
 }
 
+//===----------------------------------------------------------------------===//
+// Incremental coordinates (CK Tile's tensor_coordinate and
+// update_lower_index)
+//===----------------------------------------------------------------------===//
+
+/// A coordinate with all of a descriptor's hidden indices: levels[0] is the
+/// base coordinate, levels[k] the top coordinate of stage k (levels.back()
+/// is the top). Moving it updates every level from the top down without
+/// recomputing the merges.
+template <typename V>
+using Levels = llvm::SmallVector<llvm::SmallVector<V, 4>, 4>;
+
+/// Every level of the coordinate whose top is `top`.
+template <typename A>
+Levels<typename A::Value> makeCoordinate(const Descriptor &d, A &a,
+                                         llvm::ArrayRef<typename A::Value> top) {
+  using V = typename A::Value;
+  llvm::ArrayRef<Stage> stages = d.getStages();
+  Levels<V> levels(stages.size() + 1);
+  levels.back().assign(top.begin(), top.end());
+  llvm::SmallVector<V, 4> up, lo;
+  for (size_t k = stages.size(); k-- > 0;) {
+    size_t inputRank = 0;
+    for (const StageEntry &e : stages[k])
+      inputRank += e.lowerDims.size();
+    levels[k].assign(inputRank, a.constant(0));
+    for (const StageEntry &e : stages[k]) {
+      up.clear();
+      for (int64_t dim : e.upperDims)
+        up.push_back(levels[k + 1][dim]);
+      lo.clear();
+      lowerIndex(e.transform, a, up, lo);
+      for (auto [dim, v] : llvm::zip_equal(e.lowerDims, lo))
+        levels[k][dim] = v;
+    }
+  }
+  return levels;
+}
+
+/// CK Tile's update_lower_index: the lower index of `t` after its upper
+/// index moved from `oldUp` to `newUp`, from the old lower index.
+///
+/// * pass_through, the pads, offset, slice, embed, unmerge (affine maps):
+///   the old lower index plus the map's linear part of the step;
+/// * merge: the step's mixed-radix digits added digit by digit from the
+///   least significant, with one carry each (the digits of a step are in
+///   [0, len) except the most significant, which takes the sign and is
+///   never reduced, as in CK) - with a constant step, compares and selects
+///   only;
+/// * freeze and replicate: nothing moves;
+/// * modulo, xor, rotate, swizzle, sunder: recomputed from the new upper
+///   index. (CK updates modulo by wrapping once; that is wrong for steps of
+///   a modulus or more, so this project recomputes it.)
+///
+/// For coordinates made by makeCoordinate the result equals recomputing
+/// from the new upper index, for any step.
+template <typename A>
+void updateLowerIndex(const Transform &t, A &a,
+                      llvm::ArrayRef<typename A::Value> oldUp,
+                      llvm::ArrayRef<typename A::Value> newUp,
+                      llvm::ArrayRef<typename A::Value> oldLo,
+                      llvm::SmallVectorImpl<typename A::Value> &newLo) {
+  using V = typename A::Value;
+  llvm::SmallVector<V, 4> diff;
+  for (auto [o, n] : llvm::zip_equal(oldUp, newUp))
+    diff.push_back(a.sub(n, o));
+  llvm::ArrayRef<int64_t> lengths = t.getLengths();
+  switch (t.getKind()) {
+  case TransformKind::PassThrough:
+  case TransformKind::Pad:
+  case TransformKind::LeftPad:
+  case TransformKind::RightPad:
+  case TransformKind::Offset:
+  case TransformKind::Slice:
+    newLo.push_back(a.add(oldLo[0], diff[0]));
+    return;
+  case TransformKind::Embed:
+    newLo.push_back(a.add(oldLo[0], dot(a, diff, t.getCoefficients())));
+    return;
+  case TransformKind::Unmerge:
+    newLo.push_back(
+        a.add(oldLo[0], dot(a, diff, suffixProducts(lengths))));
+    return;
+  case TransformKind::Merge: {
+    llvm::SmallVector<V, 4> step;
+    digits(a, diff[0], lengths, step);
+    size_t n = lengths.size();
+    newLo.assign(n, a.constant(0));
+    V carry = a.constant(0);
+    for (size_t i = n; i-- > 1;) {
+      V sum = a.add(a.add(oldLo[i], step[i]), carry);
+      auto wraps = a.atLeast(sum, lengths[i]);
+      newLo[i] = a.select(wraps, a.sub(sum, a.constant(lengths[i])), sum);
+      carry = a.select(wraps, a.constant(1), a.constant(0));
+    }
+    newLo[0] = a.add(a.add(oldLo[0], step[0]), carry);
+    return;
+  }
+  case TransformKind::Freeze:
+  case TransformKind::Replicate:
+    newLo.append(oldLo.begin(), oldLo.end());
+    return;
+  case TransformKind::Modulo:
+  case TransformKind::Xor:
+  case TransformKind::Rotate:
+  case TransformKind::Swizzle:
+  case TransformKind::Sunder:
+    lowerIndex(t, a, newUp, newLo);
+    return;
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+/// Moves a coordinate by `step` (one entry per top dim): the top moves by
+/// the step and every stage updates its lower index (updateLowerIndex).
+template <typename A>
+void moveCoordinate(const Descriptor &d, A &a, Levels<typename A::Value> &levels,
+                    llvm::ArrayRef<typename A::Value> step) {
+  using V = typename A::Value;
+  llvm::ArrayRef<Stage> stages = d.getStages();
+  llvm::SmallVector<V, 4> newTop;
+  for (auto [t, s] : llvm::zip_equal(levels.back(), step))
+    newTop.push_back(a.add(t, s));
+  llvm::SmallVector<V, 4> oldUpper(levels.back().begin(), levels.back().end());
+  levels.back() = newTop;
+  llvm::SmallVector<V, 4> ou, nu, ol, nl;
+  for (size_t k = stages.size(); k-- > 0;) {
+    llvm::SmallVector<V, 4> oldLevel(levels[k].begin(), levels[k].end());
+    for (const StageEntry &e : stages[k]) {
+      ou.clear();
+      nu.clear();
+      ol.clear();
+      nl.clear();
+      for (int64_t dim : e.upperDims) {
+        ou.push_back(oldUpper[dim]);
+        nu.push_back(levels[k + 1][dim]);
+      }
+      for (int64_t dim : e.lowerDims)
+        ol.push_back(oldLevel[dim]);
+      updateLowerIndex(e.transform, a, ou, nu, ol, nl);
+      for (auto [dim, v] : llvm::zip_equal(e.lowerDims, nl))
+        levels[k][dim] = v;
+    }
+    oldUpper = std::move(oldLevel);
+  }
+}
+
+/// The offset and (when asked) validity of a coordinate's levels.
+template <typename A>
+typename A::Value coordinateOffset(const Descriptor &d, A &a,
+                                   const Levels<typename A::Value> &levels,
+                                   typename A::Bool *valid = nullptr) {
+  llvm::SmallVector<typename A::Value, 4> up;
+  if (valid) {
+    *valid = a.truth(true);
+    llvm::ArrayRef<Stage> stages = d.getStages();
+    for (size_t k = 0; k < stages.size(); ++k)
+      for (const StageEntry &e : stages[k]) {
+        if (e.transform.getKind() == TransformKind::PassThrough)
+          continue;
+        up.clear();
+        for (int64_t dim : e.upperDims)
+          up.push_back(levels[k + 1][dim]);
+        *valid = a.both(*valid, validity(e.transform, a, up));
+      }
+  }
+  return a.add(dot(a, llvm::ArrayRef<typename A::Value>(levels[0]),
+                   d.getBaseStrides()),
+               a.constant(d.getBaseOffset()));
+}
+
 } // namespace formulas
 } // namespace layout
 } // namespace mlir
