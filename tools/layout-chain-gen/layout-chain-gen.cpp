@@ -9,7 +9,10 @@
 // coordinate go into a constant table, and a function walks every
 // coordinate, computes `layout.offset` / `layout.valid` (and `layout.upper`
 // of the offset for invertible chains) and counts the coordinates where the
-// compiled code disagrees with the table. `main` prints one line per chain
+// compiled code disagrees with the table. Each coordinate also makes an
+// incremental coordinate (layout.make_coord), moves it by a random static
+// and then a random dynamic step, and compares its offset and validity with
+// the recomputed top index. `main` prints one line per chain
 // with a mismatch and a final `checked N coordinates in C chains: M
 // mismatches` line.
 //
@@ -28,6 +31,7 @@
 #include <string>
 
 using namespace mlir::layout;
+using llvm::SmallVector;
 namespace cl = llvm::cl;
 
 static cl::opt<uint64_t> seed("seed", cl::desc("random seed"), cl::init(1));
@@ -51,8 +55,73 @@ static std::string renameValues(const std::string &text,
   return out;
 }
 
+/// Emits the coordinate check of one coordinate `idx` (comma-separated
+/// SSA names): a coordinate made there, moved by the static `s1`, then by
+/// the dynamic `s2`, must have the offset (where valid) and validity of
+/// the recomputed top index after each move. Returns the i1 of a mismatch.
+static std::string emitMoves(llvm::raw_ostream &os, const Descriptor &d,
+                             const std::string &top, const std::string &type,
+                             llvm::ArrayRef<std::string> idx,
+                             llvm::ArrayRef<int64_t> s1,
+                             llvm::ArrayRef<int64_t> s2) {
+  int64_t hidden = d.getBaseLengths().size();
+  for (const Stage &stage : d.getStages())
+    for (const StageEntry &e : stage)
+      hidden += e.upperDims.size();
+  std::string lens;
+  for (unsigned i = 0; i < d.getRank(); ++i)
+    lens += (i ? "x" : "") + std::to_string(d.getLengths()[i]);
+  std::string ct = "!layout.coord<" + lens + ", " + std::to_string(hidden) + ">";
+  auto join = [](llvm::ArrayRef<std::string> v) {
+    std::string r;
+    for (size_t i = 0; i < v.size(); ++i)
+      r += (i ? ", " : "") + v[i];
+    return r;
+  };
+  os << "    %mc = layout.make_coord " << top << "[" << join(idx) << "] : "
+     << type << " -> " << ct << "\n";
+  os << "    %m1 = layout.move_coord " << top << ", %mc by "
+     << formatIntList(s1) << " : " << type << ", " << ct << "\n";
+  std::vector<std::string> t1, dyn, t2;
+  for (size_t k = 0; k < idx.size(); ++k) {
+    std::string n = std::to_string(k);
+    os << "    %ms1_" << n << " = arith.constant " << s1[k] << " : index\n"
+       << "    %mt1_" << n << " = arith.addi " << idx[k] << ", %ms1_" << n
+       << " : index\n"
+       << "    %ms2_" << n << " = arith.constant " << s2[k] << " : index\n"
+       << "    %mt2_" << n << " = arith.addi %mt1_" << n << ", %ms2_" << n
+       << " : index\n";
+    t1.push_back("%mt1_" + n);
+    dyn.push_back("%ms2_" + n);
+    t2.push_back("%mt2_" + n);
+  }
+  os << "    %m2 = layout.move_coord " << top << ", %m1[" << join(dyn)
+     << "] : " << type << ", " << ct << "\n";
+  std::string result;
+  for (int step = 1; step <= 2; ++step) {
+    std::string m = "%m" + std::to_string(step), p = "%mk" + std::to_string(step);
+    const std::vector<std::string> &t = step == 1 ? t1 : t2;
+    os << "    " << p << "o = layout.coord_offset " << top << ", " << m << " : "
+       << type << ", " << ct << "\n"
+       << "    " << p << "v = layout.coord_valid " << top << ", " << m << " : "
+       << type << ", " << ct << "\n"
+       << "    " << p << "eo = layout.offset " << top << "[" << join(t)
+       << "] : " << type << "\n"
+       << "    " << p << "ev = layout.valid " << top << "[" << join(t)
+       << "] : " << type << "\n"
+       << "    " << p << "vd = arith.xori " << p << "v, " << p << "ev : i1\n"
+       << "    " << p << "od = arith.cmpi ne, " << p << "o, " << p
+       << "eo : index\n"
+       << "    " << p << "ob = arith.andi " << p << "od, " << p << "ev : i1\n"
+       << "    " << p << "b = arith.ori " << p << "vd, " << p << "ob : i1\n";
+    result = result.empty() ? p + "b" : result;
+  }
+  os << "    %mbad = arith.ori %mk1b, %mk2b : i1\n";
+  return "%mbad";
+}
+
 static void emitChain(llvm::raw_ostream &os, unsigned id,
-                      const Descriptor &d) {
+                      const Descriptor &d, std::mt19937_64 &rng) {
   int64_t n = chains::numCoordinates(d);
   unsigned rank = d.getRank();
   std::string top = "%c" + std::to_string(id) + "_d" +
@@ -85,14 +154,21 @@ static void emitChain(llvm::raw_ostream &os, unsigned id,
 
   os << "// chain " << id << (invertible ? " (invertible)" : "") << "\n";
   os << "func.func @chain" << id << "() -> i64 {\n";
-  std::string body = renameValues(d.str(), "c" + std::to_string(id) + "_");
-  os << "  ";
-  for (char c : body) {
-    os << c;
-    if (c == '\n')
-      os << "  ";
+  // The chain twice: once for offset/valid/upper, which canonicalization
+  // may rewrite, and once for the coordinates, whose chains it keeps.
+  for (const char *prefix : {"c", "k"}) {
+    std::string body =
+        renameValues(d.str(), prefix + std::to_string(id) + "_");
+    os << "  ";
+    for (char c : body) {
+      os << c;
+      if (c == '\n')
+        os << "  ";
+    }
+    os << "\n";
   }
-  os << "\n";
+  std::string coordTop = "%k" + std::to_string(id) + "_d" +
+                         std::to_string(d.getStages().size());
   os << "  %exp = memref.get_global @expected" << id << " : memref<" << n
      << "x2xi64>\n"
      << "  %c0 = arith.constant 0 : index\n"
@@ -127,6 +203,21 @@ static void emitChain(llvm::raw_ostream &os, unsigned id,
      << "    %obad = arith.andi %odiff, %v : i1\n"
      << "    %bad0 = arith.ori %vbad, %obad : i1\n";
   std::string bad = "%bad0";
+  {
+    // Incremental coordinates: moved by a static and a dynamic step.
+    std::vector<std::string> idxNames;
+    for (unsigned i = 0; i < rank; ++i)
+      idxNames.push_back(rank == 1 ? "%f" : "%i#" + std::to_string(i));
+    SmallVector<int64_t> s1, s2;
+    std::uniform_int_distribution<int64_t> step(-3, 3);
+    for (unsigned i = 0; i < rank; ++i) {
+      s1.push_back(step(rng));
+      s2.push_back(step(rng));
+    }
+    std::string moved = emitMoves(os, d, coordTop, type, idxNames, s1, s2);
+    os << "    %badm = arith.ori " << bad << ", " << moved << " : i1\n";
+    bad = "%badm";
+  }
   if (invertible && !hasSunder) {
     // upper(offset) gives the coordinate back where it is valid.
     os << "    %u:" << rank << " = layout.upper " << top << "[%o] : " << type
@@ -157,7 +248,7 @@ static void emitChain(llvm::raw_ostream &os, unsigned id,
        << "    %uvd = arith.xori %uv, %v : i1\n"
        << "    %ubad = arith.ori %uod, %uvd : i1\n"
        << "    %ubv = arith.andi %ubad, %v : i1\n"
-       << "    %bad1 = arith.ori %bad0, %ubv : i1\n";
+       << "    %bad1 = arith.ori " << bad << ", %ubv : i1\n";
     bad = "%bad1";
   }
   os << "    %b64 = arith.extui " << bad << " : i1 to i64\n"
@@ -182,7 +273,7 @@ int main(int argc, char **argv) {
   for (unsigned id = 0; id < count; ++id) {
     Descriptor d = chains::randomDescriptor(rng, options);
     total += chains::numCoordinates(d);
-    emitChain(os, id, d);
+    emitChain(os, id, d, rng);
   }
   os << "func.func @main() {\n"
      << "  %zero = arith.constant 0 : i64\n";

@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir {
@@ -275,10 +277,166 @@ struct LowerElementSpaceSize final : OpRewritePattern<ElementSpaceSizeOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Coordinates: !layout.coord becomes its hidden indices (1:N), also through
+// scf.for iter_args.
+//===----------------------------------------------------------------------===//
+
+/// The descriptor of a coordinate op, or a match failure saying why not.
+FailureOr<Descriptor> traceFor(Operation *op, Value desc,
+                               ConversionPatternRewriter &rewriter) {
+  llvm::Expected<Descriptor> d = traceDescriptor(desc);
+  if (!d)
+    return rewriter.notifyMatchFailure(op, llvm::toString(d.takeError()));
+  return std::move(*d);
+}
+
+/// The levels of a coordinate from its flattened hidden values.
+formulas::Levels<AffineExpr> unflatten(const Descriptor &d, AffineAlgebra &a,
+                                       ValueRange hidden) {
+  formulas::Levels<AffineExpr> levels(d.getStages().size() + 1);
+  size_t next = 0;
+  auto take = [&](size_t rank, SmallVector<AffineExpr, 4> &level) {
+    for (size_t i = 0; i < rank; ++i)
+      level.push_back(a.dim(hidden[next++]));
+  };
+  take(d.getBaseLengths().size(), levels[0]);
+  for (auto [k, stage] : llvm::enumerate(d.getStages())) {
+    size_t rank = 0;
+    for (const StageEntry &e : stage)
+      rank += e.upperDims.size();
+    take(rank, levels[k + 1]);
+  }
+  return levels;
+}
+
+SmallVector<Value> flatten(AffineAlgebra &a,
+                           const formulas::Levels<AffineExpr> &levels) {
+  SmallVector<Value> values;
+  for (const auto &level : levels)
+    for (AffineExpr e : level)
+      values.push_back(a.materialize(e));
+  return values;
+}
+
+struct LowerMakeCoord final : OpConversionPattern<MakeCoordOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MakeCoordOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Descriptor> d = traceFor(op, op.getDesc(), rewriter);
+    if (failed(d))
+      return failure();
+    AffineAlgebra a(rewriter, op.getLoc());
+    SmallVector<AffineExpr> top;
+    for (ValueRange index : adaptor.getIndices())
+      top.push_back(a.dim(index.front()));
+    SmallVector<Value> hidden =
+        flatten(a, formulas::makeCoordinate(*d, a, top));
+    rewriter.replaceOpWithMultiple(op, {hidden});
+    return success();
+  }
+};
+
+struct LowerMoveCoord final : OpConversionPattern<MoveCoordOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MoveCoordOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Descriptor> d = traceFor(op, op.getDesc(), rewriter);
+    if (failed(d))
+      return failure();
+    AffineAlgebra a(rewriter, op.getLoc());
+    formulas::Levels<AffineExpr> levels =
+        unflatten(*d, a, adaptor.getCoord());
+    SmallVector<AffineExpr> step;
+    if (std::optional<ArrayRef<int64_t>> steps = op.getStaticSteps()) {
+      // A constant step: the carry-based update (no division).
+      for (int64_t s : *steps)
+        step.push_back(a.constant(s));
+      formulas::moveCoordinate(*d, a, levels, step);
+    } else {
+      // A dynamic step: the merges' digits of the step would need
+      // divisions; recompute from the new top instead.
+      SmallVector<AffineExpr> top;
+      for (auto [t, s] : llvm::zip_equal(levels.back(), adaptor.getSteps()))
+        top.push_back(t + a.dim(s.front()));
+      levels = formulas::makeCoordinate(*d, a, top);
+    }
+    rewriter.replaceOpWithMultiple(op, {flatten(a, levels)});
+    return success();
+  }
+};
+
+struct LowerCoordOffset final : OpConversionPattern<CoordOffsetOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CoordOffsetOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Descriptor> d = traceFor(op, op.getDesc(), rewriter);
+    if (failed(d))
+      return failure();
+    AffineAlgebra a(rewriter, op.getLoc());
+    formulas::Levels<AffineExpr> levels =
+        unflatten(*d, a, adaptor.getCoord());
+    rewriter.replaceOp(op, a.materialize(formulas::coordinateOffset(*d, a, levels)));
+    return success();
+  }
+};
+
+struct LowerCoordValid final : OpConversionPattern<CoordValidOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CoordValidOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Descriptor> d = traceFor(op, op.getDesc(), rewriter);
+    if (failed(d))
+      return failure();
+    AffineAlgebra a(rewriter, op.getLoc());
+    formulas::Levels<AffineExpr> levels =
+        unflatten(*d, a, adaptor.getCoord());
+    AffineAlgebra::Bool valid;
+    formulas::coordinateOffset(*d, a, levels, &valid);
+    rewriter.replaceOp(op, a.materialize(valid));
+    return success();
+  }
+};
+
+/// Lowers every coordinate op (and the scf ops that carry coordinates).
+LogicalResult lowerCoordinates(Operation *root) {
+  bool any = false;
+  root->walk([&](Operation *op) {
+    any |= isa<MakeCoordOp, MoveCoordOp, CoordOffsetOp, CoordValidOp>(op);
+  });
+  if (!any)
+    return success();
+  MLIRContext *ctx = root->getContext();
+  TypeConverter converter;
+  converter.addConversion([](Type t) { return t; });
+  converter.addConversion(
+      [](CoordType t, SmallVectorImpl<Type> &results) -> LogicalResult {
+        results.append(t.getHidden(), IndexType::get(t.getContext()));
+        return success();
+      });
+  ConversionTarget target(*ctx);
+  target.addLegalDialect<affine::AffineDialect, arith::ArithDialect>();
+  target.addIllegalOp<MakeCoordOp, MoveCoordOp, CoordOffsetOp,
+                      CoordValidOp>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  RewritePatternSet patterns(ctx);
+  patterns.add<LowerMakeCoord, LowerMoveCoord, LowerCoordOffset,
+               LowerCoordValid>(converter, ctx);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  return applyPartialConversion(root, target, std::move(patterns));
+}
+
 struct ConvertLayoutToAffinePass final
     : layout::impl::ConvertLayoutToAffineBase<ConvertLayoutToAffinePass> {
   using Base::Base;
   void runOnOperation() override {
+    if (failed(lowerCoordinates(getOperation())))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateLayoutToAffinePatterns(patterns);
     walkAndApplyPatterns(getOperation(), std::move(patterns));

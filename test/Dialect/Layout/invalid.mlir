@@ -979,3 +979,79 @@ func.func @f() {
   %t = layout.transform %p [#notlayout : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
   return
 }
+
+// -----
+
+/// make_coord with the wrong number of indices
+func.func @f(%i: index) {
+  %p = layout.packed [4, 6] : !layout.desc<4x6>
+  // expected-error @+1 {{'layout.make_coord' op expects 2 indices (the rank of '!layout.desc<4x6>'), got 1}}
+  %c = layout.make_coord %p[%i] : !layout.desc<4x6> -> !layout.coord<4x6, 4>
+  return
+}
+
+// -----
+
+/// a coordinate type of other lengths
+func.func @f(%i: index) {
+  %p = layout.packed [4, 6] : !layout.desc<4x6>
+  // expected-error @+1 {{'layout.make_coord' op coordinate type '!layout.coord<6x4, 4>' does not have the descriptor's lengths ('!layout.desc<4x6>')}}
+  %c = layout.make_coord %p[%i, %i] : !layout.desc<4x6> -> !layout.coord<6x4, 4>
+  return
+}
+
+// -----
+
+/// a coordinate type with the wrong number of hidden indices
+func.func @f(%i: index) {
+  %p = layout.packed [4, 6] : !layout.desc<4x6>
+  %m = layout.transform %p [#layout.merge<[4, 6]> : [0, 1] -> [0]] : !layout.desc<4x6> -> !layout.desc<24>
+  // expected-error @+1 {{'layout.make_coord' op coordinate type '!layout.coord<24, 2>' carries 2 hidden indices but the descriptor's chain has 3}}
+  %c = layout.make_coord %m[%i] : !layout.desc<24> -> !layout.coord<24, 2>
+  return
+}
+
+// -----
+
+/// a static step of the wrong rank
+func.func @f(%i: index) {
+  %p = layout.packed [4, 6] : !layout.desc<4x6>
+  %c = layout.make_coord %p[%i, %i] : !layout.desc<4x6> -> !layout.coord<4x6, 2>
+  // expected-error @+1 {{'layout.move_coord' op static step has 1 entries but the descriptor has rank 2}}
+  %n = layout.move_coord %p, %c by [1] : !layout.desc<4x6>, !layout.coord<4x6, 2>
+  return
+}
+
+// -----
+
+/// a dynamic step of the wrong rank
+func.func @f(%i: index) {
+  %p = layout.packed [4, 6] : !layout.desc<4x6>
+  %c = layout.make_coord %p[%i, %i] : !layout.desc<4x6> -> !layout.coord<4x6, 2>
+  // expected-error @+1 {{'layout.move_coord' op expects 2 step values, got 3}}
+  %n = layout.move_coord %p, %c[%i, %i, %i] : !layout.desc<4x6>, !layout.coord<4x6, 2>
+  return
+}
+
+// -----
+
+/// both a static and a dynamic step (generic form)
+func.func @f(%i: index) {
+  %p = layout.packed [4] : !layout.desc<4>
+  %c = layout.make_coord %p[%i] : !layout.desc<4> -> !layout.coord<4, 1>
+  // expected-error @+1 {{'layout.move_coord' op takes a static or a dynamic step, not both}}
+  %n = "layout.move_coord"(%p, %c, %i) <{static_steps = array<i64: 1>}> : (!layout.desc<4>, !layout.coord<4, 1>, index) -> !layout.coord<4, 1>
+  return
+}
+
+// -----
+
+/// the offset of a coordinate of another descriptor
+func.func @f(%i: index) {
+  %p = layout.packed [4, 6] : !layout.desc<4x6>
+  %q = layout.packed [6, 4] : !layout.desc<6x4>
+  %c = layout.make_coord %p[%i, %i] : !layout.desc<4x6> -> !layout.coord<4x6, 2>
+  // expected-error @+1 {{'layout.coord_offset' op coordinate type '!layout.coord<4x6, 2>' does not have the descriptor's lengths ('!layout.desc<6x4>')}}
+  %o = layout.coord_offset %q, %c : !layout.desc<6x4>, !layout.coord<4x6, 2>
+  return
+}

@@ -91,6 +91,23 @@ func.func @aliases() {
   return
 }
 
+// CHECK-LABEL: func @coordinates
+func.func @coordinates(%i: index, %s: index) -> (index, i1) {
+  %p = layout.packed [4, 6] : !layout.desc<4x6>
+  %m = layout.transform %p [#layout.merge<[4, 6]> : [0, 1] -> [0]] : !layout.desc<4x6> -> !layout.desc<24>
+  // CHECK: layout.make_coord %{{.*}}[%{{.*}}] : !layout.desc<24> -> !layout.coord<24, 3>
+  %c = layout.make_coord %m[%i] : !layout.desc<24> -> !layout.coord<24, 3>
+  // CHECK: layout.move_coord %{{.*}}, %{{.*}} by [5] : !layout.desc<24>, !layout.coord<24, 3>
+  %c1 = layout.move_coord %m, %c by [5] : !layout.desc<24>, !layout.coord<24, 3>
+  // CHECK: layout.move_coord %{{.*}}, %{{.*}}[%{{.*}}] : !layout.desc<24>, !layout.coord<24, 3>
+  %c2 = layout.move_coord %m, %c1[%s] : !layout.desc<24>, !layout.coord<24, 3>
+  // CHECK: layout.coord_offset %{{.*}}, %{{.*}} : !layout.desc<24>, !layout.coord<24, 3>
+  %o = layout.coord_offset %m, %c2 : !layout.desc<24>, !layout.coord<24, 3>
+  // CHECK: layout.coord_valid %{{.*}}, %{{.*}} : !layout.desc<24>, !layout.coord<24, 3>
+  %v = layout.coord_valid %m, %c2 : !layout.desc<24>, !layout.coord<24, 3>
+  return %o, %v : index, i1
+}
+
 // CHECK-LABEL: func @attributes_alone
 /// The attributes also stand alone (e.g. in discardable attributes).
 // CHECK-SAME: layout.t = #layout.swizzle<2, 4, -4, 64>

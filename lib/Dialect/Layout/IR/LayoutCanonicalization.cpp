@@ -46,6 +46,23 @@ void TransformOp::build(OpBuilder &builder, OperationState &state,
 
 namespace {
 
+/// Whether `desc` (through further layout.transform ops) feeds a coordinate
+/// op: its chain is part of the coordinate's type (the number of hidden
+/// indices), so canonicalization keeps it as written.
+bool feedsCoordinates(Value desc) {
+  SmallVector<Value> work = {desc};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<MakeCoordOp, MoveCoordOp, CoordOffsetOp, CoordValidOp>(user))
+        return true;
+      if (auto t = dyn_cast<TransformOp>(user))
+        work.push_back(t.getResult());
+    }
+  }
+  return false;
+}
+
 /// Identity entries (a zero pad, a slice from 0, a modulo by at least its
 /// length, xor/rotate with L1 = 1, ...) become pass_throughs, or
 /// `#layout.offset<U, 0>` where they shrink the dim.
@@ -53,6 +70,8 @@ struct SimplifyIdentityEntries final : OpRewritePattern<TransformOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(TransformOp op,
                                 PatternRewriter &rewriter) const override {
+    if (feedsCoordinates(op.getResult()))
+      return failure();
     std::optional<Stage> stage = simplifyIdentityEntries(
         cast<DescType>(op.getSource().getType()).getLengths(),
         op.getStageEntries());
@@ -68,7 +87,8 @@ struct DropIdentityStage final : OpRewritePattern<TransformOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(TransformOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isIdentityStage(op.getStageEntries()) ||
+    if (feedsCoordinates(op.getResult()) ||
+        !isIdentityStage(op.getStageEntries()) ||
         op.getSource().getType() != op.getType())
       return failure();
     rewriter.replaceOp(op, op.getSource());
@@ -83,7 +103,7 @@ struct ComposeStages final : OpRewritePattern<TransformOp> {
   LogicalResult matchAndRewrite(TransformOp op,
                                 PatternRewriter &rewriter) const override {
     auto below = op.getSource().getDefiningOp<TransformOp>();
-    if (!below)
+    if (!below || feedsCoordinates(op.getResult()))
       return failure();
     std::optional<Stage> stage = composeStages(
         cast<DescType>(below.getSource().getType()).getLengths(),
@@ -108,7 +128,8 @@ struct FoldIntoNaive final : OpRewritePattern<TransformOp> {
   LogicalResult matchAndRewrite(TransformOp op,
                                 PatternRewriter &rewriter) const override {
     Operation *baseOp = op.getSource().getDefiningOp();
-    if (!isa_and_nonnull<NaiveOp, PackedOp, AlignedOp>(baseOp))
+    if (!isa_and_nonnull<NaiveOp, PackedOp, AlignedOp>(baseOp) ||
+        feedsCoordinates(op.getResult()))
       return failure();
     llvm::Expected<Descriptor> d = traceDescriptor(op.getSource());
     if (!d) {

@@ -219,6 +219,92 @@ def Layout_UpperOp : Layout_Op<"upper",
 }
 
 //===----------------------------------------------------------------------===//
+// Incremental coordinates
+//===----------------------------------------------------------------------===//
+
+def Layout_MakeCoordOp : Layout_Op<"make_coord", [Pure]> {
+  let summary = "A coordinate with every hidden index of a descriptor";
+  let description = [{
+    The coordinate at top index `indices` of `desc`: every level of the
+    chain computed once (CK Tile's make_tensor_coordinate). The result type
+    carries the number of hidden indices, inferred from the descriptor.
+
+    ```mlir
+    %c = layout.make_coord %d[%i, %j] : !layout.desc<4x6> -> !layout.coord<4x6, 5>
+    ```
+  }];
+  let arguments = (ins Layout_DescType:$desc, Variadic<Index>:$indices);
+  let results = (outs Layout_CoordType:$result);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` attr-dict `:` qualified(type($desc)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Layout_MoveCoordOp : Layout_Op<"move_coord", [Pure,
+    AllTypesMatch<["coord", "result"]>]> {
+  let summary = "Moves a coordinate by a step, updating its hidden indices";
+  let description = [{
+    CK Tile's move_tensor_coordinate: the top index moves by the step (one
+    entry per top dim) and every stage updates its lower index
+    (update_lower_index; docs/coordinates.md): affine transforms add the
+    step's linear part, merges add the step's digits with one carry each,
+    and modulo, xor, rotate, swizzle and sunder are recomputed. A static
+    step (`by [...]`) lowers to adds, compares and selects, with no division;
+    a dynamic one (`[%s...]`) recomputes the coordinate.
+
+    ```mlir
+    %c1 = layout.move_coord %d, %c by [0, 1] : !layout.desc<4x6>, !layout.coord<4x6, 5>
+    %c2 = layout.move_coord %d, %c[%s, %t] : !layout.desc<4x6>, !layout.coord<4x6, 5>
+    ```
+  }];
+  let arguments = (ins Layout_DescType:$desc, Layout_CoordType:$coord,
+                       Variadic<Index>:$steps,
+                       OptionalAttr<DenseI64ArrayAttr>:$static_steps);
+  let results = (outs Layout_CoordType:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Layout_CoordOffsetOp : Layout_Op<"coord_offset", [Pure]> {
+  let summary = "The element offset of a coordinate";
+  let description = [{
+    The offset of the coordinate's top index: its base index times the
+    base strides (no stage is evaluated again).
+
+    ```mlir
+    %o = layout.coord_offset %d, %c : !layout.desc<4x6>, !layout.coord<4x6, 5>
+    ```
+  }];
+  let arguments = (ins Layout_DescType:$desc, Layout_CoordType:$coord);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    $desc `,` $coord attr-dict `:` qualified(type($desc)) `,`
+    qualified(type($coord))
+  }];
+  let hasVerifier = 1;
+}
+
+def Layout_CoordValidOp : Layout_Op<"coord_valid", [Pure]> {
+  let summary = "Whether a coordinate is valid";
+  let description = [{
+    `layout.valid` of the coordinate's top index, from its hidden indices.
+
+    ```mlir
+    %v = layout.coord_valid %d, %c : !layout.desc<4x6>, !layout.coord<4x6, 5>
+    ```
+  }];
+  let arguments = (ins Layout_DescType:$desc, Layout_CoordType:$coord);
+  let results = (outs I1:$result);
+  let assemblyFormat = [{
+    $desc `,` $coord attr-dict `:` qualified(type($desc)) `,`
+    qualified(type($coord))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Views and partitions
 //===----------------------------------------------------------------------===//
 

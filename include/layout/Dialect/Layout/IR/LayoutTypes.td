@@ -96,4 +96,29 @@ def Layout_PartitionViewType : Layout_Type<"PartitionView", "partition_view"> {
   }];
 }
 
+def Layout_CoordType : Layout_Type<"Coord", "coord"> {
+  let summary = "A coordinate of a descriptor with all its hidden indices";
+  let description = [{
+    CK Tile's tensor_coordinate: a top coordinate of a descriptor of top
+    lengths `L0x...` together with every hidden index of the descriptor's
+    chain (each stage's lower index, down to the base coordinate), so that
+    `layout.move_coord` can update it without recomputing merges. The
+    second parameter is the number of hidden indices it carries (the sum
+    of the ranks of every level, top and base included);
+    `layout.make_coord` infers it from the descriptor. Lowered, a
+    coordinate is that many `index` values (also through `scf.for`
+    iter_args).
+
+    ```mlir
+    %c = layout.make_coord %d[%i] : !layout.desc<24>   // !layout.coord<24, 4>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t", "top lengths">:$lengths,
+                        "int64_t":$hidden);
+  let assemblyFormat = "`<` custom<DimList>($lengths) `,` $hidden `>`";
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getLengths().size(); }
+  }];
+}
+
 #endif // LAYOUT_TYPES_TD
