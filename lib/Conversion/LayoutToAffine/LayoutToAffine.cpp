@@ -404,10 +404,21 @@ struct LowerCoordValid final : OpConversionPattern<CoordValidOp> {
 
 /// Lowers every coordinate op (and the scf ops that carry coordinates).
 LogicalResult lowerCoordinates(Operation *root) {
-  bool any = false;
+  bool any = false, untraceable = false;
   root->walk([&](Operation *op) {
-    any |= isa<MakeCoordOp, MoveCoordOp, CoordOffsetOp, CoordValidOp>(op);
+    if (!isa<MakeCoordOp, MoveCoordOp, CoordOffsetOp, CoordValidOp>(op))
+      return;
+    any = true;
+    // Say why at the op rather than "failed to legalize".
+    if (llvm::Expected<Descriptor> d = traceDescriptor(op->getOperand(0));
+        !d) {
+      op->emitOpError() << "cannot be lowered: "
+                        << llvm::toString(d.takeError());
+      untraceable = true;
+    }
   });
+  if (untraceable)
+    return failure();
   if (!any)
     return success();
   MLIRContext *ctx = root->getContext();

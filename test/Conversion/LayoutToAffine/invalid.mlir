@@ -33,3 +33,14 @@ func.func @upper_block_argument(%d: !layout.desc<4x4>, %o: index) -> index {
   %u:2 = layout.upper %d[%o] : !layout.desc<4x4>
   return %u#0 : index
 }
+
+// -----
+
+/// A coordinate of an untraceable descriptor cannot be lowered either.
+func.func @coord_of_argument(%d: !layout.desc<24>, %i: index) -> index {
+  // expected-error @+1 {{'layout.make_coord' op cannot be lowered: the descriptor's origin cannot be traced: it is a block argument, not a layout.naive / layout.packed / layout.aligned chain}}
+  %c = layout.make_coord %d[%i] : !layout.desc<24> -> !layout.coord<24, 1>
+  // expected-error @+1 {{'layout.coord_offset' op cannot be lowered: the descriptor's origin cannot be traced}}
+  %o = layout.coord_offset %d, %c : !layout.desc<24>, !layout.coord<24, 1>
+  return %o : index
+}
