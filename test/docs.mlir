@@ -4,5 +4,7 @@
 // RUN: diff %S/../docs/generated/LayoutOps.md %layout_obj_root/include/layout/Dialect/Layout/IR/LayoutOps.md
 // RUN: diff %S/../docs/generated/LayoutAttrs.md %layout_obj_root/include/layout/Dialect/Layout/IR/LayoutAttrs.md
 // RUN: diff %S/../docs/generated/LayoutTypes.md %layout_obj_root/include/layout/Dialect/Layout/IR/LayoutTypes.md
+// RUN: diff %S/../docs/generated/ConversionPasses.md %layout_obj_root/include/layout/Conversion/ConversionPasses.md
+// RUN: diff %S/../docs/generated/TransformsPasses.md %layout_obj_root/include/layout/Transforms/TransformsPasses.md
 // RUN: grep -c "layout.transform" %S/../docs/generated/LayoutOps.md | FileCheck %s
 // CHECK: {{[1-9][0-9]*}}

@@ -17,8 +17,13 @@ def ConvertLayoutToAffine : Pass<"convert-layout-to-affine"> {
     affine pieces for the transforms that are not affine: xor, swizzle,
     sunder); `layout.valid` by comparisons combined with `arith.andi` (one
     unsigned `ult` per two-sided pad bound); `layout.upper` by the inverse
-    maps; `layout.element_space_size` by its constant. A descriptor whose
-    origin cannot be traced gets a diagnostic at the op.
+    maps; `layout.element_space_size` by its constant. Coordinates
+    (`!layout.coord`) become their hidden indices (a 1:N conversion, also
+    through scf.for / scf.if): `layout.make_coord` computes every level,
+    `layout.move_coord` by a constant step updates them with carries (no
+    division) and by a dynamic step recomputes them, and `coord_offset` /
+    `coord_valid` read them. A descriptor whose origin cannot be traced gets
+    a diagnostic at the op.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];
