@@ -12,6 +12,9 @@
 //                                  elements per thread and access
 //   transpose_wide4_f16:           the same with 128x128 tiles and four
 //                                  elements per thread and access
+//   transpose_tall_f32 / tall256:  128x32 / 256x32 tiles: long output row
+//                                  segments for shapes whose rows are
+//                                  unaligned
 //
 // As written, the tile is plain row-major and the column reads of the
 // second phase conflict in every bank (-layout-analyze-bank-conflicts says
@@ -464,6 +467,121 @@ module attributes {gpu.container_module} {
               %v = memref.load %buf[%o] : memref<16384xf16, #gpu.address_space<workgroup>>
               memref.store %v, %out[%dy, %dx] : memref<?x?xf16>
             }
+          }
+        }
+      }
+      gpu.return
+    }
+
+    // transpose_tall_f32: a 128x32 tile (128 input rows, 32 columns) per
+    // block of 32x8 threads. Each output row segment is 128 elements long,
+    // written by one warp in four consecutive stores, so that rows whose
+    // start is not 32-byte aligned (odd extents) leave only two partial
+    // sectors per 512 bytes instead of two per 128: on the H100, partial
+    // sector writes are what makes unaligned output rows slow
+    // (bench/RESULTS.md).
+    gpu.func @transpose_tall_f32(%in: memref<?x?xf32>, %out: memref<?x?xf32>)
+        workgroup(%buf: memref<4096xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %tile = layout.packed [128, 32] : !layout.desc<128x32>
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %rows = memref.dim %in, %c0 : memref<?x?xf32>
+      %cols = memref.dim %in, %c1 : memref<?x?xf32>
+      %x0 = arith.muli %bx, %c32 : index
+      %y0 = arith.muli %by, %c128 : index
+      // Read 128 input rows of 32 columns (coalesced along the rows).
+      %sx = arith.addi %x0, %tx : index
+      %sxin = arith.cmpi ult, %sx, %cols : index
+      scf.for %j = %c0 to %c128 step %c8 {
+        %r = arith.addi %ty, %j : index
+        %sy = arith.addi %y0, %r : index
+        %syin = arith.cmpi ult, %sy, %rows : index
+        %in_bounds = arith.andi %sxin, %syin : i1
+        scf.if %in_bounds {
+          %v = memref.load %in[%sy, %sx] : memref<?x?xf32>
+          %o = layout.offset %tile[%r, %tx] : !layout.desc<128x32>
+          memref.store %v, %buf[%o] : memref<4096xf32, #gpu.address_space<workgroup>>
+        }
+      }
+      gpu.barrier
+      // Write 32 output rows of 128 elements: a warp writes one row, lane
+      // tx elements tx, tx + 32, tx + 64, tx + 96.
+      scf.for %j = %c0 to %c32 step %c8 {
+        %q = arith.addi %ty, %j : index
+        %dy = arith.addi %x0, %q : index
+        %dyin = arith.cmpi ult, %dy, %cols : index
+        scf.for %k = %c0 to %c128 step %c32 {
+          %c = arith.addi %tx, %k : index
+          %dx = arith.addi %y0, %c : index
+          %dxin = arith.cmpi ult, %dx, %rows : index
+          %in_bounds = arith.andi %dyin, %dxin : i1
+          scf.if %in_bounds {
+            %o = layout.offset %tile[%c, %q] : !layout.desc<128x32>
+            %v = memref.load %buf[%o] : memref<4096xf32, #gpu.address_space<workgroup>>
+            memref.store %v, %out[%dy, %dx] : memref<?x?xf32>
+          }
+        }
+      }
+      gpu.return
+    }
+
+    // transpose_tall256_f32: the same with 256-row tiles (segments of 256
+    // elements, eight stores per warp and output row).
+    gpu.func @transpose_tall256_f32(%in: memref<?x?xf32>, %out: memref<?x?xf32>)
+        workgroup(%buf: memref<8192xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %tile = layout.packed [256, 32] : !layout.desc<256x32>
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %rows = memref.dim %in, %c0 : memref<?x?xf32>
+      %cols = memref.dim %in, %c1 : memref<?x?xf32>
+      %x0 = arith.muli %bx, %c32 : index
+      %y0 = arith.muli %by, %c256 : index
+      // Read 128 input rows of 32 columns (coalesced along the rows).
+      %sx = arith.addi %x0, %tx : index
+      %sxin = arith.cmpi ult, %sx, %cols : index
+      scf.for %j = %c0 to %c256 step %c8 {
+        %r = arith.addi %ty, %j : index
+        %sy = arith.addi %y0, %r : index
+        %syin = arith.cmpi ult, %sy, %rows : index
+        %in_bounds = arith.andi %sxin, %syin : i1
+        scf.if %in_bounds {
+          %v = memref.load %in[%sy, %sx] : memref<?x?xf32>
+          %o = layout.offset %tile[%r, %tx] : !layout.desc<256x32>
+          memref.store %v, %buf[%o] : memref<8192xf32, #gpu.address_space<workgroup>>
+        }
+      }
+      gpu.barrier
+      // Write 32 output rows of 128 elements: a warp writes one row, lane
+      // tx elements tx, tx + 32, tx + 64, tx + 96.
+      scf.for %j = %c0 to %c32 step %c8 {
+        %q = arith.addi %ty, %j : index
+        %dy = arith.addi %x0, %q : index
+        %dyin = arith.cmpi ult, %dy, %cols : index
+        scf.for %k = %c0 to %c256 step %c32 {
+          %c = arith.addi %tx, %k : index
+          %dx = arith.addi %y0, %c : index
+          %dxin = arith.cmpi ult, %dx, %rows : index
+          %in_bounds = arith.andi %dyin, %dxin : i1
+          scf.if %in_bounds {
+            %o = layout.offset %tile[%c, %q] : !layout.desc<256x32>
+            %v = memref.load %buf[%o] : memref<8192xf32, #gpu.address_space<workgroup>>
+            memref.store %v, %out[%dy, %dx] : memref<?x?xf32>
           }
         }
       }

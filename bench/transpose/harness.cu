@@ -107,7 +107,8 @@ struct Timer {
 // (allocated ptr, aligned ptr, offset, sizes, strides) per argument.
 struct Generated {
   CUfunction fn;
-  unsigned tile = 32;
+  unsigned tile = 32;   // columns of the input per block
+  unsigned tileY = 0;   // rows of the input per block (default: tile)
   void launch(void *in, void *out, int64_t batch, int64_t rows, int64_t cols) {
     std::vector<int64_t> scalars;
     std::vector<void *> ptrs = {in, in, out, out};
@@ -138,7 +139,8 @@ struct Generated {
       for (int i = 0; i < n; ++i)
         args.push_back(&s[m][i]);
     }
-    unsigned gx = (cols + tile - 1) / tile, gy = (rows + tile - 1) / tile;
+    unsigned ty = tileY ? tileY : tile;
+    unsigned gx = (cols + tile - 1) / tile, gy = (rows + ty - 1) / ty;
     CHECK_CU(cuLaunchKernel(fn, gx, gy, batch, 32, 8, 1, 0, nullptr,
                             args.data(), nullptr));
   }
@@ -225,10 +227,11 @@ int main(int argc, char **argv) {
   CHECK_CU(cuModuleLoad(&swz, (dir + "/transpose.sm_90.cubin").c_str()));
   CHECK_CU(
       cuModuleLoad(&plain, (dir + "/unswizzled/transpose.sm_90.cubin").c_str()));
-  auto get = [](CUmodule m, const char *name, unsigned tile = 32) {
+  auto get = [](CUmodule m, const char *name, unsigned tile = 32,
+                unsigned tileY = 0) {
     CUfunction f;
     CHECK_CU(cuModuleGetFunction(&f, m, name));
-    return Generated{f, tile};
+    return Generated{f, tile, tileY};
   };
   cudaDeviceProp prop;
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
@@ -263,7 +266,9 @@ int main(int argc, char **argv) {
        {"layout-opt wide (64x64, 2/thread), swizzled",
         get(swz, "transpose_wide_f32", 64)},
        {"layout-opt wide (64x64, 2/thread), unswizzled",
-        get(plain, "transpose_wide_f32", 64)}},
+        get(plain, "transpose_wide_f32", 64)},
+       {"layout-opt tall (128x32), swizzled",
+        get(swz, "transpose_tall_f32", 32, 128)}},
       ncuMode);
   runCase<__half>(
       "f16", 1, 8192, 8192,
@@ -286,7 +291,19 @@ int main(int argc, char **argv) {
       "f32", 1, 8191, 8193,
       {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f32")},
        {"layout-opt wide (64x64, 2/thread), swizzled",
-        get(swz, "transpose_wide_f32", 64)}},
+        get(swz, "transpose_wide_f32", 64)},
+       {"layout-opt tall (128x32), swizzled",
+        get(swz, "transpose_tall_f32", 32, 128)},
+       {"layout-opt tall256 (256x32), swizzled",
+        get(swz, "transpose_tall256_f32", 32, 256)}},
+      ncuMode);
+  runCase<float>(
+      "f32", 1, 8193, 8192,
+      {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f32")},
+       {"layout-opt tall (128x32), swizzled",
+        get(swz, "transpose_tall_f32", 32, 128)},
+       {"layout-opt tall256 (256x32), swizzled",
+        get(swz, "transpose_tall256_f32", 32, 256)}},
       ncuMode);
   return 0;
 }

@@ -27,6 +27,8 @@
 // CHECK: wide f16 130x66: 0 mismatches of 8580
 // CHECK: wide4 f16 130x66: 0 mismatches of 8580
 // CHECK: wide4 f16 256x128 (vector path): 0 mismatches of 32768
+// CHECK: tall f32 131x37: 0 mismatches of 4847
+// CHECK: tall256 f32 131x37: 0 mismatches of 4847
 
 /// The host functions -layout-test-gpu-to-loops makes of the kernels.
 func.func private @transpose_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
@@ -35,6 +37,8 @@ func.func private @transpose_batched_f32_host(memref<?x?x?xf32>, memref<?x?x?xf3
 func.func private @transpose_wide_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
 func.func private @transpose_wide_f16_host(memref<?x?xf16>, memref<?x?xf16>, index, index, index)
 func.func private @transpose_wide4_f16_host(memref<?x?xf16>, memref<?x?xf16>, index, index, index)
+func.func private @transpose_tall_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
+func.func private @transpose_tall256_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
 
 /// in[i, j] = i * cols + j + 1 (f32); out starts at -1.
 func.func @fill(%m: memref<?x?xf32>, %first: f32, %step: f32) {
@@ -369,6 +373,53 @@ func.func @wide4_f16_full() {
   return
 }
 
+/// The tall kernel: 128x32 tiles; 131x37 has partial tiles on both sides.
+func.func @tall_f32() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c131 = arith.constant 131 : index
+  %c37 = arith.constant 37 : index
+  %plus1 = arith.constant 1.0 : f32
+  %minus1 = arith.constant -1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %in = memref.alloc(%c131, %c37) : memref<?x?xf32>
+  %out = memref.alloc(%c37, %c131) : memref<?x?xf32>
+  call @fill(%in, %plus1, %plus1) : (memref<?x?xf32>, f32, f32) -> ()
+  call @fill(%out, %minus1, %zero) : (memref<?x?xf32>, f32, f32) -> ()
+  // Grid: ceil(37 / 32) x ceil(131 / 128).
+  call @transpose_tall_f32_host(%in, %out, %c2, %c2, %c1) : (memref<?x?xf32>, memref<?x?xf32>, index, index, index) -> ()
+  %bad = call @count(%in, %out) : (memref<?x?xf32>, memref<?x?xf32>) -> i64
+  vector.print str "tall f32 131x37: "
+  vector.print %bad : i64 punctuation <no_punctuation>
+  vector.print str " mismatches of 4847\n"
+  memref.dealloc %in : memref<?x?xf32>
+  memref.dealloc %out : memref<?x?xf32>
+  return
+}
+
+func.func @tall256_f32() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c131 = arith.constant 131 : index
+  %c37 = arith.constant 37 : index
+  %plus1 = arith.constant 1.0 : f32
+  %minus1 = arith.constant -1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %in = memref.alloc(%c131, %c37) : memref<?x?xf32>
+  %out = memref.alloc(%c37, %c131) : memref<?x?xf32>
+  call @fill(%in, %plus1, %plus1) : (memref<?x?xf32>, f32, f32) -> ()
+  call @fill(%out, %minus1, %zero) : (memref<?x?xf32>, f32, f32) -> ()
+  // Grid: ceil(37 / 32) x ceil(131 / 256).
+  call @transpose_tall256_f32_host(%in, %out, %c2, %c1, %c1) : (memref<?x?xf32>, memref<?x?xf32>, index, index, index) -> ()
+  %bad = call @count(%in, %out) : (memref<?x?xf32>, memref<?x?xf32>) -> i64
+  vector.print str "tall256 f32 131x37: "
+  vector.print %bad : i64 punctuation <no_punctuation>
+  vector.print str " mismatches of 4847\n"
+  memref.dealloc %in : memref<?x?xf32>
+  memref.dealloc %out : memref<?x?xf32>
+  return
+}
+
 func.func @main() {
   call @f32_case() : () -> ()
   call @f16_case() : () -> ()
@@ -384,5 +435,7 @@ func.func @main() {
   call @wide_f16() : () -> ()
   call @wide4_f16() : () -> ()
   call @wide4_f16_full() : () -> ()
+  call @tall_f32() : () -> ()
+  call @tall256_f32() : () -> ()
   return
 }
