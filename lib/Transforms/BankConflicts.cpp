@@ -271,6 +271,41 @@ std::optional<int64_t> IndexInterpreter::eval(Value v) {
                 return a >> b;
               }));
             })
+            .Case([&](arith::CmpIOp cmp) -> std::optional<int64_t> {
+              std::optional<int64_t> a = eval(cmp.getLhs());
+              std::optional<int64_t> b = eval(cmp.getRhs());
+              if (!a || !b)
+                return std::nullopt;
+              uint64_t ua = *a, ub = *b;
+              switch (cmp.getPredicate()) {
+              case arith::CmpIPredicate::eq: return *a == *b;
+              case arith::CmpIPredicate::ne: return *a != *b;
+              case arith::CmpIPredicate::slt: return *a < *b;
+              case arith::CmpIPredicate::sle: return *a <= *b;
+              case arith::CmpIPredicate::sgt: return *a > *b;
+              case arith::CmpIPredicate::sge: return *a >= *b;
+              case arith::CmpIPredicate::ult: return ua < ub;
+              case arith::CmpIPredicate::ule: return ua <= ub;
+              case arith::CmpIPredicate::ugt: return ua > ub;
+              case arith::CmpIPredicate::uge: return ua >= ub;
+              }
+              return std::nullopt;
+            })
+            .Case([&](arith::SelectOp sel) -> std::optional<int64_t> {
+              std::optional<int64_t> c = eval(sel.getCondition());
+              if (!c)
+                return std::nullopt;
+              return eval(*c ? sel.getTrueValue() : sel.getFalseValue());
+            })
+            .Case([&](memref::DimOp dim) -> std::optional<int64_t> {
+              std::optional<int64_t> k = eval(dim.getIndex());
+              auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+              if (!k || !type || *k < 0 || *k >= type.getRank())
+                return std::nullopt;
+              if (!type.isDynamicDim(*k))
+                return type.getDimSize(*k);
+              return dynamicExtent;
+            })
             .Case([&](arith::MinSIOp) {
               return bin([](int64_t a, int64_t b) { return std::min(a, b); });
             })
@@ -333,7 +368,7 @@ std::optional<int64_t> IndexInterpreter::eval(Value v) {
 
 std::optional<SmallVector<int64_t>> mlir::layout::laneAddresses(
     const SharedAccess &access, ArrayRef<int64_t> blockSize,
-    unsigned waveSize, std::string &why,
+    unsigned waveSize, int64_t dynamicExtent, std::string &why,
     ArrayRef<std::pair<Value, const Descriptor *>> overrides) {
   auto type = cast<MemRefType>(access.memref.getType());
   SmallVector<int64_t> strides;
@@ -350,7 +385,7 @@ std::optional<SmallVector<int64_t>> mlir::layout::laneAddresses(
   for (int64_t lane = 0; lane < std::min<int64_t>(waveSize, threads); ++lane) {
     int64_t tid[3] = {lane % blockSize[0], (lane / blockSize[0]) % blockSize[1],
                       lane / (blockSize[0] * blockSize[1])};
-    IndexInterpreter interp(blockSize, tid);
+    IndexInterpreter interp(blockSize, tid, dynamicExtent);
     for (auto [desc, d] : overrides)
       interp.overrideDescriptor(desc, d);
     int64_t linear = offset;

@@ -39,12 +39,19 @@ Score scoreAccess(const BankModel &model, const SharedAccess &access,
   if (!block)
     return {std::nullopt, "the kernel's block size is unknown (set "
                           "known_block_size on the gpu.func)"};
-  std::string why;
-  std::optional<SmallVector<int64_t>> lanes =
-      laneAddresses(access, *block, model.waveSize, why, overrides);
-  if (!lanes)
-    return {std::nullopt, why};
-  return {countConflicts(model, *lanes, access.accessBytes), ""};
+  // Addresses may depend on run-time extents: the worst over the samples.
+  std::optional<ConflictCount> worst;
+  for (int64_t extent : kDynamicExtentSamples) {
+    std::string why;
+    std::optional<SmallVector<int64_t>> lanes = laneAddresses(
+        access, *block, model.waveSize, extent, why, overrides);
+    if (!lanes)
+      return {std::nullopt, why};
+    ConflictCount c = countConflicts(model, *lanes, access.accessBytes);
+    if (!worst || c.extra() > worst->extra())
+      worst = c;
+  }
+  return {worst, ""};
 }
 
 std::string describe(const BankModel &model, const SharedAccess &access,

@@ -93,9 +93,10 @@ std::optional<SharedAccess> getSharedAccess(Operation *op);
 class IndexInterpreter {
 public:
   IndexInterpreter(llvm::ArrayRef<int64_t> blockSize,
-                   llvm::ArrayRef<int64_t> threadId)
+                   llvm::ArrayRef<int64_t> threadId, int64_t dynamicExtent = 0)
       : blockSize(blockSize.begin(), blockSize.end()),
-        threadId(threadId.begin(), threadId.end()) {}
+        threadId(threadId.begin(), threadId.end()),
+        dynamicExtent(dynamicExtent) {}
 
   /// The value of `v`, or std::nullopt (then `why` says which op stopped
   /// the evaluation).
@@ -111,16 +112,23 @@ public:
 private:
   llvm::SmallVector<int64_t, 3> blockSize;
   llvm::SmallVector<int64_t, 3> threadId;
+  /// The value of memref.dim of a dynamic extent (a sample: addresses that
+  /// depend on run-time extents are evaluated at several).
+  int64_t dynamicExtent;
   llvm::DenseMap<Value, int64_t> cache;
   llvm::DenseMap<Value, const Descriptor *> overrides;
 };
 
+/// Sample values of dynamic extents (memref.dim): the model evaluates an
+/// access at each and keeps the worst.
+constexpr int64_t kDynamicExtentSamples[] = {1024, 1025, 1031, 8191};
+
 /// The byte address of `access` for every lane of the first wave of a block
-/// of `blockSize` (threads linearized x fastest), or std::nullopt with
-/// `why`.
+/// of `blockSize` (threads linearized x fastest), with dynamic extents at
+/// `dynamicExtent`, or std::nullopt with `why`.
 std::optional<llvm::SmallVector<int64_t>>
 laneAddresses(const SharedAccess &access, llvm::ArrayRef<int64_t> blockSize,
-              unsigned waveSize, std::string &why,
+              unsigned waveSize, int64_t dynamicExtent, std::string &why,
               llvm::ArrayRef<std::pair<Value, const Descriptor *>> overrides =
                   {});
 
