@@ -5,20 +5,20 @@
 // the xor of the swizzle in the address math.
 
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t -o /dev/null
-// RUN: llvm-readelf --notes %t/transpose.gfx942.hsaco | FileCheck %s --check-prefix=NOTES -DWAVE=64
-// RUN: llvm-objdump -d --mcpu=gfx942 %t/transpose.gfx942.hsaco | FileCheck %s --check-prefix=CDNA
-// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx90a -layout-to-rocdl=chip=gfx90a -layout-dump-binaries=dir=%t -o /dev/null
-// RUN: llvm-readelf --notes %t/transpose.gfx90a.hsaco | FileCheck %s --check-prefix=NOTES -DWAVE=64
-// RUN: llvm-objdump -d --mcpu=gfx90a %t/transpose.gfx90a.hsaco | FileCheck %s --check-prefix=CDNA
-// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx950 -layout-to-rocdl=chip=gfx950 -layout-dump-binaries=dir=%t -o /dev/null
-// RUN: llvm-readelf --notes %t/transpose.gfx950.hsaco | FileCheck %s --check-prefix=NOTES -DWAVE=64
-// RUN: llvm-objdump -d --mcpu=gfx950 %t/transpose.gfx950.hsaco | FileCheck %s --check-prefix=CDNA
-// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx1100 -layout-to-rocdl=chip=gfx1100 -layout-dump-binaries=dir=%t -o /dev/null
-// RUN: llvm-readelf --notes %t/transpose.gfx1100.hsaco | FileCheck %s --check-prefix=NOTES -DWAVE=32
-// RUN: llvm-objdump -d --mcpu=gfx1100 %t/transpose.gfx1100.hsaco | FileCheck %s --check-prefix=RDNA
-// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t -o /dev/null
-// RUN: FileCheck %s --check-prefix=PTX < %t/transpose.sm_90.ptx
+// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t -o /dev/null \
+// RUN:   && llvm-readelf --notes %t/transpose.gfx942.hsaco | FileCheck -DWAVE=64 --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx942 %t/transpose.gfx942.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx90a -layout-to-rocdl=chip=gfx90a -layout-dump-binaries=dir=%t -o /dev/null \
+// RUN:   && llvm-readelf --notes %t/transpose.gfx90a.hsaco | FileCheck -DWAVE=64 --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx90a %t/transpose.gfx90a.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx950 -layout-to-rocdl=chip=gfx950 -layout-dump-binaries=dir=%t -o /dev/null \
+// RUN:   && llvm-readelf --notes %t/transpose.gfx950.hsaco | FileCheck -DWAVE=64 --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx950 %t/transpose.gfx950.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx1100 -layout-to-rocdl=chip=gfx1100 -layout-dump-binaries=dir=%t -o /dev/null \
+// RUN:   && llvm-readelf --notes %t/transpose.gfx1100.hsaco | FileCheck -DWAVE=32 --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx1100 %t/transpose.gfx1100.hsaco | FileCheck --check-prefix=RDNA %s
+// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t -o /dev/null \
+// RUN:   && FileCheck --check-prefix=PTX %s < %t/transpose.sm_90.ptx
 
 // NOTES: .group_segment_fixed_size: 4096
 // NOTES: .name: transpose_f32

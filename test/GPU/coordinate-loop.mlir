@@ -1,6 +1,6 @@
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: layout-opt %s -layout-to-rocdl="chip=gfx942 format=isa" -layout-dump-binaries=dir=%t -o /dev/null
-// RUN: FileCheck %s < %t/walk.gfx942.s
+// RUN: layout-opt %s -layout-to-rocdl="chip=gfx942 format=isa" -layout-dump-binaries=dir=%t -o /dev/null \
+// RUN:   && FileCheck %s < %t/walk.gfx942.s
 
 /// A loop that walks a merged dimension (8x7x5 merged into 280, odd lengths
 /// so that no division is a shift), 64 elements per step, once with an

@@ -1,9 +1,9 @@
 // RUN: layout-opt %s -layout-analyze-bank-conflicts=chip=gfx942 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFORE
-// RUN: layout-opt %s -layout-xor-swizzle=chip=gfx942 -layout-analyze-bank-conflicts=chip=gfx942 -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER -DCHIP=gfx942
-// RUN: layout-opt %s -layout-xor-swizzle=chip=gfx90a -layout-analyze-bank-conflicts=chip=gfx90a -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER -DCHIP=gfx90a
-// RUN: layout-opt %s -layout-xor-swizzle=chip=gfx950 -layout-analyze-bank-conflicts=chip=gfx950 -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER -DCHIP=gfx950
-// RUN: layout-opt %s -layout-xor-swizzle=chip=gfx1100 -layout-analyze-bank-conflicts=chip=gfx1100 -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER -DCHIP=gfx1100
-// RUN: layout-opt %s -layout-xor-swizzle=chip=sm_90 -layout-analyze-bank-conflicts=chip=sm_90 -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER -DCHIP=sm_90
+// RUN: layout-opt %s -layout-xor-swizzle=chip=gfx942 -layout-analyze-bank-conflicts=chip=gfx942 -o /dev/null 2>&1 | FileCheck -DCHIP=gfx942 --check-prefix=AFTER %s
+// RUN: layout-opt %s -layout-xor-swizzle=chip=gfx90a -layout-analyze-bank-conflicts=chip=gfx90a -o /dev/null 2>&1 | FileCheck -DCHIP=gfx90a --check-prefix=AFTER %s
+// RUN: layout-opt %s -layout-xor-swizzle=chip=gfx950 -layout-analyze-bank-conflicts=chip=gfx950 -o /dev/null 2>&1 | FileCheck -DCHIP=gfx950 --check-prefix=AFTER %s
+// RUN: layout-opt %s -layout-xor-swizzle=chip=gfx1100 -layout-analyze-bank-conflicts=chip=gfx1100 -o /dev/null 2>&1 | FileCheck -DCHIP=gfx1100 --check-prefix=AFTER %s
+// RUN: layout-opt %s -layout-xor-swizzle=chip=sm_90 -layout-analyze-bank-conflicts=chip=sm_90 -o /dev/null 2>&1 | FileCheck -DCHIP=sm_90 --check-prefix=AFTER %s
 // RUN: layout-opt %s -layout-xor-swizzle=chip=gfx942 2>/dev/null | FileCheck %s --check-prefix=IR
 
 /// The 32x32 f32 tile of a transpose, indexed through a layout descriptor:
