@@ -240,6 +240,14 @@ Error Descriptor::addStage(ArrayRef<StageEntry> entries) {
   return Error::success();
 }
 
+int64_t Descriptor::getNumHiddenIndices() const {
+  int64_t n = baseLengths.size();
+  for (const Stage &stage : stages)
+    for (const StageEntry &e : stage)
+      n += e.upperDims.size();
+  return n;
+}
+
 Evaluation Descriptor::evaluate(ArrayRef<int64_t> top) const {
   if (top.size() != topLengths.size())
     return {0, false};

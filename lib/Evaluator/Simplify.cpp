@@ -30,10 +30,13 @@ std::optional<StridedBase> StridedBase::of(const Descriptor &d) {
 }
 
 int64_t StridedBase::minimalSpace() const {
-  int64_t space = offset + 1;
-  for (auto [len, stride] : llvm::zip_equal(lengths, strides))
-    space += (len - 1) * stride;
-  return space;
+  // What layout.naive computes without a `space` clause.
+  llvm::Expected<Descriptor> d = Descriptor::naive(lengths, strides, offset);
+  if (!d) {
+    llvm::consumeError(d.takeError());
+    return space;
+  }
+  return d->getElementSpaceSize();
 }
 
 llvm::Expected<Descriptor> StridedBase::descriptor() const {

@@ -55,14 +55,14 @@ Descriptor randomBase(Dice &dice, const RandomChainOptions &options) {
         for (int64_t i = 0; i < rank; ++i)
           strides.push_back(dice.range(0, 12));
         int64_t offset = dice.coin(20) ? dice.range(1, 9) : 0;
-        std::optional<int64_t> space;
-        if (dice.coin(20)) {
-          int64_t least = offset + 1;
-          for (auto [l, s] : llvm::zip_equal(lengths, strides))
-            least += (l - 1) * s;
-          space = least + dice.range(0, 9);
-        }
-        return Descriptor::naive(lengths, strides, offset, space);
+        llvm::Expected<Descriptor> least =
+            Descriptor::naive(lengths, strides, offset);
+        if (!least || !dice.coin(20))
+          return least;
+        // A larger buffer than the least the view needs.
+        return Descriptor::naive(lengths, strides, offset,
+                                 least->getElementSpaceSize() +
+                                     dice.range(0, 9));
       }
       }
     }();

@@ -153,36 +153,6 @@ mlir::layout::knownBlockSize(Operation *op) {
 // The interpreter
 //===----------------------------------------------------------------------===//
 
-/// Evaluates `e` with dims `dims` and symbols `syms`.
-static std::optional<int64_t> evalAffine(AffineExpr e, ArrayRef<int64_t> dims,
-                                         ArrayRef<int64_t> syms) {
-  if (auto c = dyn_cast<AffineConstantExpr>(e))
-    return c.getValue();
-  if (auto d = dyn_cast<AffineDimExpr>(e))
-    return dims[d.getPosition()];
-  if (auto s = dyn_cast<AffineSymbolExpr>(e))
-    return syms[s.getPosition()];
-  auto bin = cast<AffineBinaryOpExpr>(e);
-  std::optional<int64_t> l = evalAffine(bin.getLHS(), dims, syms);
-  std::optional<int64_t> r = evalAffine(bin.getRHS(), dims, syms);
-  if (!l || !r)
-    return std::nullopt;
-  switch (e.getKind()) {
-  case AffineExprKind::Add:
-    return wrappingAdd(*l, *r);
-  case AffineExprKind::Mul:
-    return wrappingMul(*l, *r);
-  case AffineExprKind::FloorDiv:
-    return *r > 0 ? std::optional<int64_t>(floorDiv(*l, *r)) : std::nullopt;
-  case AffineExprKind::CeilDiv:
-    return *r > 0 ? std::optional<int64_t>(-floorDiv(-*l, *r)) : std::nullopt;
-  case AffineExprKind::Mod:
-    return *r > 0 ? std::optional<int64_t>(floorMod(*l, *r)) : std::nullopt;
-  default:
-    return std::nullopt;
-  }
-}
-
 std::optional<int64_t> IndexInterpreter::eval(Value v) {
   if (auto it = cache.find(v); it != cache.end())
     return it->second;
@@ -239,14 +209,29 @@ std::optional<int64_t> IndexInterpreter::eval(Value v) {
             .Case([&](arith::MulIOp) {
               return bin([](int64_t a, int64_t b) { return wrappingMul(a, b); });
             })
-            .Case<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(
-                [&](Operation *) {
-                  return unwrap(bin(pos(
-                      [](int64_t a, int64_t b) { return floorDiv(a, b); })));
-                })
-            .Case<arith::RemUIOp, arith::RemSIOp>([&](Operation *) {
-              return unwrap(
-                  bin(pos([](int64_t a, int64_t b) { return floorMod(a, b); })));
+            .Case([&](arith::FloorDivSIOp) {
+              return unwrap(bin(pos(
+                  [](int64_t a, int64_t b) { return floorDiv(a, b); })));
+            })
+            .Case<arith::DivSIOp, arith::RemSIOp>([&](Operation *) {
+              // C semantics: truncating division and remainder.
+              bool rem = isa<arith::RemSIOp>(op);
+              return unwrap(bin([rem](int64_t a, int64_t b)
+                                    -> std::optional<int64_t> {
+                if (b == 0 || (a == INT64_MIN && b == -1))
+                  return std::nullopt;
+                return rem ? a % b : a / b;
+              }));
+            })
+            .Case<arith::DivUIOp, arith::RemUIOp>([&](Operation *) {
+              bool rem = isa<arith::RemUIOp>(op);
+              return unwrap(bin([rem](int64_t a, int64_t b)
+                                    -> std::optional<int64_t> {
+                if (b == 0)
+                  return std::nullopt;
+                uint64_t ua = a, ub = b;
+                return static_cast<int64_t>(rem ? ua % ub : ua / ub);
+              }));
             })
             .Case([&](arith::XOrIOp) {
               return bin([](int64_t a, int64_t b) { return a ^ b; });
@@ -316,19 +301,22 @@ std::optional<int64_t> IndexInterpreter::eval(Value v) {
                   arith::ExtUIOp, arith::TruncIOp>(
                 [&](Operation *) { return eval(op->getOperand(0)); })
             .Case([&](affine::AffineApplyOp apply) -> std::optional<int64_t> {
-              AffineMap map = apply.getAffineMap();
-              SmallVector<int64_t> vals;
+              // MLIR's own folding of the map on constant operands.
+              Builder b(apply.getContext());
+              SmallVector<Attribute> operands;
               for (Value operand : apply.getMapOperands()) {
                 std::optional<int64_t> x = eval(operand);
                 if (!x)
                   return std::nullopt;
-                vals.push_back(*x);
+                operands.push_back(b.getIndexAttr(*x));
               }
-              return evalAffine(map.getResult(0),
-                                ArrayRef<int64_t>(vals).take_front(
-                                    map.getNumDims()),
-                                ArrayRef<int64_t>(vals).drop_front(
-                                    map.getNumDims()));
+              SmallVector<Attribute> results;
+              if (failed(apply.getAffineMap().constantFold(operands, results)))
+                return std::nullopt;
+              auto folded = dyn_cast_or_null<IntegerAttr>(results.front());
+              if (!folded)
+                return std::nullopt;
+              return folded.getInt();
             })
             .Case([&](gpu::ThreadIdOp t) -> std::optional<int64_t> {
               return threadId[gpuDim(t.getDimension())];

@@ -64,10 +64,7 @@ static std::string emitMoves(llvm::raw_ostream &os, const Descriptor &d,
                              llvm::ArrayRef<std::string> idx,
                              llvm::ArrayRef<int64_t> s1,
                              llvm::ArrayRef<int64_t> s2) {
-  int64_t hidden = d.getBaseLengths().size();
-  for (const Stage &stage : d.getStages())
-    for (const StageEntry &e : stage)
-      hidden += e.upperDims.size();
+  int64_t hidden = d.getNumHiddenIndices();
   std::string lens;
   for (unsigned i = 0; i < d.getRank(); ++i)
     lens += (i ? "x" : "") + std::to_string(d.getLengths()[i]);

@@ -85,6 +85,10 @@ public:
   /// Adds one stage in place (checked with checkStage; unchanged on error).
   llvm::Error addStage(llvm::ArrayRef<StageEntry> entries);
 
+  /// The number of hidden indices of a coordinate: the ranks of every level
+  /// of the chain, base and top included (!layout.coord's `hidden`).
+  int64_t getNumHiddenIndices() const;
+
   /// Top (logical) lengths and rank.
   llvm::ArrayRef<int64_t> getLengths() const { return topLengths; }
   unsigned getRank() const { return topLengths.size(); }

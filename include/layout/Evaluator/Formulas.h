@@ -307,38 +307,77 @@ void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
   llvm_unreachable("unknown transform kind");
 }
 
-/// Runs `d`'s stages from the top coordinate `top` down to its base
-/// coordinate. When `valid` is given, it receives the conjunction of every
-/// entry's validity.
+//===----------------------------------------------------------------------===//
+// Descriptors: all levels of a coordinate (CK Tile's tensor_coordinate),
+// offset and validity
+//===----------------------------------------------------------------------===//
+
+/// A coordinate with all of a descriptor's hidden indices: levels[0] is the
+/// base coordinate, levels[k] the top coordinate of stage k (levels.back()
+/// is the top). Evaluating a descriptor computes them from the top down;
+/// an incremental coordinate keeps them, and moving it updates every level
+/// without recomputing the merges.
+template <typename V>
+using Levels = llvm::SmallVector<llvm::SmallVector<V, 4>, 4>;
+
+/// Every level of the coordinate whose top is `top`.
 template <typename A>
-llvm::SmallVector<typename A::Value, 8>
-baseCoordinate(const Descriptor &d, A &a,
-               llvm::ArrayRef<typename A::Value> top,
-               typename A::Bool *valid = nullptr) {
+Levels<typename A::Value> makeCoordinate(const Descriptor &d, A &a,
+                                         llvm::ArrayRef<typename A::Value> top) {
   using V = typename A::Value;
-  llvm::SmallVector<V, 8> cur(top.begin(), top.end()), next;
+  llvm::ArrayRef<Stage> stages = d.getStages();
+  Levels<V> levels(stages.size() + 1);
+  levels.back().assign(top.begin(), top.end());
   llvm::SmallVector<V, 4> up, lo;
-  if (valid)
-    *valid = a.truth(true);
-  for (const Stage &stage : llvm::reverse(d.getStages())) {
+  for (size_t k = stages.size(); k-- > 0;) {
     size_t inputRank = 0;
-    for (const StageEntry &e : stage)
+    for (const StageEntry &e : stages[k])
       inputRank += e.lowerDims.size();
-    next.assign(inputRank, a.constant(0));
-    for (const StageEntry &e : stage) {
+    levels[k].assign(inputRank, a.constant(0));
+    for (const StageEntry &e : stages[k]) {
       up.clear();
       for (int64_t dim : e.upperDims)
-        up.push_back(cur[dim]);
-      if (valid && e.transform.getKind() != TransformKind::PassThrough)
-        *valid = a.both(*valid, validity(e.transform, a, up));
+        up.push_back(levels[k + 1][dim]);
       lo.clear();
       lowerIndex(e.transform, a, up, lo);
       for (auto [dim, v] : llvm::zip_equal(e.lowerDims, lo))
-        next[dim] = v;
+        levels[k][dim] = v;
     }
-    std::swap(cur, next);
   }
-  return cur;
+  return levels;
+}
+
+/// The conjunction of every entry's validity at the coordinate `levels`
+/// (stages from the top down).
+template <typename A>
+typename A::Bool validity(const Descriptor &d, A &a,
+                          const Levels<typename A::Value> &levels) {
+  llvm::ArrayRef<Stage> stages = d.getStages();
+  typename A::Bool valid = a.truth(true);
+  llvm::SmallVector<typename A::Value, 4> up;
+  for (size_t k = stages.size(); k-- > 0;)
+    for (const StageEntry &e : stages[k]) {
+      if (e.transform.getKind() == TransformKind::PassThrough)
+        continue;
+      up.clear();
+      for (int64_t dim : e.upperDims)
+        up.push_back(levels[k + 1][dim]);
+      valid = a.both(valid, validity(e.transform, a, up));
+    }
+  return valid;
+}
+
+/// The offset of a coordinate's levels (its base coordinate times the base
+/// strides) and, when asked, its validity.
+template <typename A>
+typename A::Value coordinateOffset(const Descriptor &d, A &a,
+                                   const Levels<typename A::Value> &levels,
+                                   typename A::Bool *valid = nullptr) {
+  if (valid)
+    *valid = validity(d, a, levels);
+  return a.add(dot(a, llvm::ArrayRef<typename A::Value>(levels[0]),
+                   d.getBaseStrides()),
+               a.constant(d.getBaseOffset()));
 }
 
 /// The offset of top coordinate `top` (and its validity, when asked).
@@ -346,10 +385,7 @@ template <typename A>
 typename A::Value offset(const Descriptor &d, A &a,
                          llvm::ArrayRef<typename A::Value> top,
                          typename A::Bool *valid = nullptr) {
-  llvm::SmallVector<typename A::Value, 8> base =
-      baseCoordinate(d, a, top, valid);
-  return a.add(dot(a, base, d.getBaseStrides()),
-               a.constant(d.getBaseOffset()));
+  return coordinateOffset(d, a, makeCoordinate(d, a, top), valid);
 }
 
 /// The inverse of an invertible descriptor (Descriptor::checkInvertible):
@@ -399,43 +435,8 @@ topCoordinate(const Descriptor &d, A &a, typename A::Value off,
 }
 
 //===----------------------------------------------------------------------===//
-// Incremental coordinates (CK Tile's tensor_coordinate and
-// update_lower_index)
+// Incremental coordinates (CK Tile's update_lower_index)
 //===----------------------------------------------------------------------===//
-
-/// A coordinate with all of a descriptor's hidden indices: levels[0] is the
-/// base coordinate, levels[k] the top coordinate of stage k (levels.back()
-/// is the top). Moving it updates every level from the top down without
-/// recomputing the merges.
-template <typename V>
-using Levels = llvm::SmallVector<llvm::SmallVector<V, 4>, 4>;
-
-/// Every level of the coordinate whose top is `top`.
-template <typename A>
-Levels<typename A::Value> makeCoordinate(const Descriptor &d, A &a,
-                                         llvm::ArrayRef<typename A::Value> top) {
-  using V = typename A::Value;
-  llvm::ArrayRef<Stage> stages = d.getStages();
-  Levels<V> levels(stages.size() + 1);
-  levels.back().assign(top.begin(), top.end());
-  llvm::SmallVector<V, 4> up, lo;
-  for (size_t k = stages.size(); k-- > 0;) {
-    size_t inputRank = 0;
-    for (const StageEntry &e : stages[k])
-      inputRank += e.lowerDims.size();
-    levels[k].assign(inputRank, a.constant(0));
-    for (const StageEntry &e : stages[k]) {
-      up.clear();
-      for (int64_t dim : e.upperDims)
-        up.push_back(levels[k + 1][dim]);
-      lo.clear();
-      lowerIndex(e.transform, a, up, lo);
-      for (auto [dim, v] : llvm::zip_equal(e.lowerDims, lo))
-        levels[k][dim] = v;
-    }
-  }
-  return levels;
-}
 
 /// CK Tile's update_lower_index: the lower index of `t` after its upper
 /// index moved from `oldUp` to `newUp`, from the old lower index.
@@ -543,30 +544,6 @@ void moveCoordinate(const Descriptor &d, A &a, Levels<typename A::Value> &levels
     }
     oldUpper = std::move(oldLevel);
   }
-}
-
-/// The offset and (when asked) validity of a coordinate's levels.
-template <typename A>
-typename A::Value coordinateOffset(const Descriptor &d, A &a,
-                                   const Levels<typename A::Value> &levels,
-                                   typename A::Bool *valid = nullptr) {
-  llvm::SmallVector<typename A::Value, 4> up;
-  if (valid) {
-    *valid = a.truth(true);
-    llvm::ArrayRef<Stage> stages = d.getStages();
-    for (size_t k = 0; k < stages.size(); ++k)
-      for (const StageEntry &e : stages[k]) {
-        if (e.transform.getKind() == TransformKind::PassThrough)
-          continue;
-        up.clear();
-        for (int64_t dim : e.upperDims)
-          up.push_back(levels[k + 1][dim]);
-        *valid = a.both(*valid, validity(e.transform, a, up));
-      }
-  }
-  return a.add(dot(a, llvm::ArrayRef<typename A::Value>(levels[0]),
-                   d.getBaseStrides()),
-               a.constant(d.getBaseOffset()));
 }
 
 } // namespace formulas

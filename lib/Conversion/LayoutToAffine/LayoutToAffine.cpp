@@ -239,9 +239,9 @@ struct LowerValid final : LowerIndexOp<ValidOp> {
   using LowerIndexOp::LowerIndexOp;
   SmallVector<Value> build(ValidOp op, const Descriptor &d,
                            AffineAlgebra &a) const override {
-    AffineAlgebra::Bool valid;
-    formulas::baseCoordinate(d, a, dims(a, op.getIndices()), &valid);
-    return {a.materialize(valid)};
+    SmallVector<AffineExpr> top = dims(a, op.getIndices());
+    return {a.materialize(
+        formulas::validity(d, a, formulas::makeCoordinate(d, a, top)))};
   }
 };
 
@@ -282,15 +282,6 @@ struct LowerElementSpaceSize final : OpRewritePattern<ElementSpaceSizeOp> {
 // scf.for iter_args.
 //===----------------------------------------------------------------------===//
 
-/// The descriptor of a coordinate op, or a match failure saying why not.
-FailureOr<Descriptor> traceFor(Operation *op, Value desc,
-                               ConversionPatternRewriter &rewriter) {
-  llvm::Expected<Descriptor> d = traceDescriptor(desc);
-  if (!d)
-    return rewriter.notifyMatchFailure(op, llvm::toString(d.takeError()));
-  return std::move(*d);
-}
-
 /// The levels of a coordinate from its flattened hidden values.
 formulas::Levels<AffineExpr> unflatten(const Descriptor &d, AffineAlgebra &a,
                                        ValueRange hidden) {
@@ -319,86 +310,83 @@ SmallVector<Value> flatten(AffineAlgebra &a,
   return values;
 }
 
-struct LowerMakeCoord final : OpConversionPattern<MakeCoordOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// Lowers one coordinate op of a traceable descriptor: `build` computes the
+/// values of its result (a coordinate's hidden indices, or one index / i1)
+/// from the descriptor and the op's operands, already converted 1:N.
+template <typename OpTy>
+struct LowerCoordOp : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  virtual SmallVector<Value> build(OpTy op, OneToNOpAdaptor adaptor,
+                                   const Descriptor &d,
+                                   AffineAlgebra &a) const = 0;
+
   LogicalResult
-  matchAndRewrite(MakeCoordOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Descriptor> d = traceFor(op, op.getDesc(), rewriter);
-    if (failed(d))
-      return failure();
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    llvm::Expected<Descriptor> d = traceDescriptor(op.getDesc());
+    if (!d)
+      return rewriter.notifyMatchFailure(op, llvm::toString(d.takeError()));
     AffineAlgebra a(rewriter, op.getLoc());
+    SmallVector<Value> values = build(op, adaptor, *d, a);
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
+
+struct LowerMakeCoord final : LowerCoordOp<MakeCoordOp> {
+  using LowerCoordOp::LowerCoordOp;
+  SmallVector<Value> build(MakeCoordOp op, OneToNOpAdaptor adaptor,
+                           const Descriptor &d,
+                           AffineAlgebra &a) const override {
     SmallVector<AffineExpr> top;
     for (ValueRange index : adaptor.getIndices())
       top.push_back(a.dim(index.front()));
-    SmallVector<Value> hidden =
-        flatten(a, formulas::makeCoordinate(*d, a, top));
-    rewriter.replaceOpWithMultiple(op, {hidden});
-    return success();
+    return flatten(a, formulas::makeCoordinate(d, a, top));
   }
 };
 
-struct LowerMoveCoord final : OpConversionPattern<MoveCoordOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(MoveCoordOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Descriptor> d = traceFor(op, op.getDesc(), rewriter);
-    if (failed(d))
-      return failure();
-    AffineAlgebra a(rewriter, op.getLoc());
-    formulas::Levels<AffineExpr> levels =
-        unflatten(*d, a, adaptor.getCoord());
-    SmallVector<AffineExpr> step;
+struct LowerMoveCoord final : LowerCoordOp<MoveCoordOp> {
+  using LowerCoordOp::LowerCoordOp;
+  SmallVector<Value> build(MoveCoordOp op, OneToNOpAdaptor adaptor,
+                           const Descriptor &d,
+                           AffineAlgebra &a) const override {
+    formulas::Levels<AffineExpr> levels = unflatten(d, a, adaptor.getCoord());
     if (std::optional<ArrayRef<int64_t>> steps = op.getStaticSteps()) {
       // A constant step: the carry-based update (no division).
+      SmallVector<AffineExpr> step;
       for (int64_t s : *steps)
         step.push_back(a.constant(s));
-      formulas::moveCoordinate(*d, a, levels, step);
-    } else {
-      // A dynamic step: the merges' digits of the step would need
-      // divisions; recompute from the new top instead.
-      SmallVector<AffineExpr> top;
-      for (auto [t, s] : llvm::zip_equal(levels.back(), adaptor.getSteps()))
-        top.push_back(t + a.dim(s.front()));
-      levels = formulas::makeCoordinate(*d, a, top);
+      formulas::moveCoordinate(d, a, levels, step);
+      return flatten(a, levels);
     }
-    rewriter.replaceOpWithMultiple(op, {flatten(a, levels)});
-    return success();
+    // A dynamic step: the merges' digits of the step would need divisions;
+    // recompute from the new top instead.
+    SmallVector<AffineExpr> top;
+    for (auto [t, s] : llvm::zip_equal(levels.back(), adaptor.getSteps()))
+      top.push_back(t + a.dim(s.front()));
+    return flatten(a, formulas::makeCoordinate(d, a, top));
   }
 };
 
-struct LowerCoordOffset final : OpConversionPattern<CoordOffsetOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(CoordOffsetOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Descriptor> d = traceFor(op, op.getDesc(), rewriter);
-    if (failed(d))
-      return failure();
-    AffineAlgebra a(rewriter, op.getLoc());
-    formulas::Levels<AffineExpr> levels =
-        unflatten(*d, a, adaptor.getCoord());
-    rewriter.replaceOp(op, a.materialize(formulas::coordinateOffset(*d, a, levels)));
-    return success();
+struct LowerCoordOffset final : LowerCoordOp<CoordOffsetOp> {
+  using LowerCoordOp::LowerCoordOp;
+  SmallVector<Value> build(CoordOffsetOp op, OneToNOpAdaptor adaptor,
+                           const Descriptor &d,
+                           AffineAlgebra &a) const override {
+    return {a.materialize(formulas::coordinateOffset(
+        d, a, unflatten(d, a, adaptor.getCoord())))};
   }
 };
 
-struct LowerCoordValid final : OpConversionPattern<CoordValidOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(CoordValidOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Descriptor> d = traceFor(op, op.getDesc(), rewriter);
-    if (failed(d))
-      return failure();
-    AffineAlgebra a(rewriter, op.getLoc());
-    formulas::Levels<AffineExpr> levels =
-        unflatten(*d, a, adaptor.getCoord());
-    AffineAlgebra::Bool valid;
-    formulas::coordinateOffset(*d, a, levels, &valid);
-    rewriter.replaceOp(op, a.materialize(valid));
-    return success();
+struct LowerCoordValid final : LowerCoordOp<CoordValidOp> {
+  using LowerCoordOp::LowerCoordOp;
+  SmallVector<Value> build(CoordValidOp op, OneToNOpAdaptor adaptor,
+                           const Descriptor &d,
+                           AffineAlgebra &a) const override {
+    return {a.materialize(
+        formulas::validity(d, a, unflatten(d, a, adaptor.getCoord())))};
   }
 };
 

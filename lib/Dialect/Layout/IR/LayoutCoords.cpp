@@ -12,14 +12,6 @@
 using namespace mlir;
 using namespace mlir::layout;
 
-int64_t mlir::layout::numHiddenIndices(const Descriptor &d) {
-  int64_t n = d.getBaseLengths().size();
-  for (const Stage &stage : d.getStages())
-    for (const StageEntry &e : stage)
-      n += e.upperDims.size();
-  return n;
-}
-
 /// Checks that `coord` belongs to `desc`: same top lengths and, where the
 /// chain is known, as many hidden indices as it has.
 static LogicalResult verifyCoord(Operation *op, Value desc, CoordType coord) {
@@ -33,7 +25,7 @@ static LogicalResult verifyCoord(Operation *op, Value desc, CoordType coord) {
     llvm::consumeError(d.takeError());
     return success();
   }
-  int64_t hidden = numHiddenIndices(*d);
+  int64_t hidden = d->getNumHiddenIndices();
   if (coord.getHidden() != hidden)
     return op->emitOpError()
            << "coordinate type " << coord << " carries " << coord.getHidden()

@@ -28,10 +28,6 @@ namespace layout {
 /// op of the chain is invalid.
 llvm::Expected<Descriptor> traceDescriptor(Value desc);
 
-/// The number of hidden indices of a coordinate of `d`: the ranks of every
-/// level of its chain, base and top included (!layout.coord's `hidden`).
-int64_t numHiddenIndices(const Descriptor &d);
-
 /// The `layout.view` that produces a tensor view value, or why it cannot be
 /// traced (a block argument, another op).
 llvm::Expected<ViewOp> traceView(Value tensorView);
