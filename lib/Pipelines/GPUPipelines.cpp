@@ -153,12 +153,35 @@ std::string rocmToolkit(StringRef explicitPath, std::string &error) {
   return root.str().str();
 }
 
-/// `format=` of the pipelines, as gpu-module-to-binary spells it.
-std::optional<std::string> binaryFormat(StringRef format) {
-  if (format == "bin" || format == "isa" || format == "llvm" ||
-      format == "fatbin")
-    return format.str();
-  return std::nullopt;
+/// The GPU part both pipelines share, around the target-specific passes:
+/// validates `format`, lowers the layout ops, attaches the target
+/// (`attach`), converts the kernels (`convert`, nested in gpu.modules), the
+/// host code, and ends in gpu-module-to-binary. Reports an invalid format
+/// with a failing pass.
+void addGpuPipeline(OpPassManager &pm, StringRef name,
+                    const std::string &format, bool barePtr,
+                    const std::string &toolkit,
+                    std::unique_ptr<Pass> attach,
+                    std::unique_ptr<Pass> convert) {
+  if (format != "bin" && format != "isa" && format != "llvm" &&
+      format != "fatbin") {
+    pm.addPass(std::make_unique<ReportErrorPass>(
+        ("-" + name + ": format must be bin, isa, llvm or fatbin, got '" +
+         format + "'")
+            .str()));
+    return;
+  }
+  layout::addLayoutLowering(pm);
+  pm.addPass(std::move(attach));
+  pm.addNestedPass<gpu::GPUModuleOp>(std::move(convert));
+  GpuToLLVMConversionPassOptions host;
+  host.kernelBarePtrCallConv = barePtr;
+  pm.addPass(createGpuToLLVMConversionPass(host));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = toolkit;
+  binary.compilationTarget = format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
 } // namespace
@@ -172,38 +195,23 @@ void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
         "' (for example gfx90a, gfx942, gfx950, gfx1100)"));
     return;
   }
-  std::optional<std::string> format = binaryFormat(options.format);
-  if (!format) {
-    pm.addPass(std::make_unique<ReportErrorPass>(
-        "-layout-to-rocdl: format must be bin, isa, llvm or fatbin, got '" +
-        options.format + "'"));
-    return;
-  }
   std::string error;
   std::string toolkit = rocmToolkit(options.rocmPath, error);
   if (!error.empty()) {
     pm.addPass(std::make_unique<ReportErrorPass>(error));
     return;
   }
-  addLayoutLowering(pm);
   GpuROCDLAttachTargetOptions attach;
   attach.chip = chip;
   attach.optLevel = options.optLevel;
   // wave32 is the native mode of RDNA (gfx10+); CDNA is wave64 only.
   attach.wave64Flag = !StringRef(chip).starts_with("gfx1");
-  pm.addPass(createGpuROCDLAttachTarget(attach));
   ConvertGpuOpsToROCDLOpsOptions convert;
   convert.chipset = chip;
   convert.useBarePtrCallConv = options.barePtr;
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToROCDLOps(convert));
-  GpuToLLVMConversionPassOptions host;
-  host.kernelBarePtrCallConv = options.barePtr;
-  pm.addPass(createGpuToLLVMConversionPass(host));
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  GpuModuleToBinaryPassOptions binary;
-  binary.toolkitPath = toolkit;
-  binary.compilationTarget = *format;
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  addGpuPipeline(pm, "layout-to-rocdl", options.format, options.barePtr,
+                 toolkit, createGpuROCDLAttachTarget(attach),
+                 createConvertGpuOpsToROCDLOps(convert));
 }
 
 void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
@@ -222,27 +230,12 @@ void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
         "' (sm_<major><minor>, at least sm_50, for example sm_90)"));
     return;
   }
-  std::optional<std::string> format = binaryFormat(options.format);
-  if (!format) {
-    pm.addPass(std::make_unique<ReportErrorPass>(
-        "-layout-to-nvvm: format must be bin, isa, llvm or fatbin, got '" +
-        options.format + "'"));
-    return;
-  }
-  addLayoutLowering(pm);
   GpuNVVMAttachTargetOptions attach;
   attach.chip = chip;
   attach.optLevel = options.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(attach));
   ConvertGpuOpsToNVVMOpsOptions convert;
   convert.useBarePtrCallConv = options.barePtr;
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(convert));
-  GpuToLLVMConversionPassOptions host;
-  host.kernelBarePtrCallConv = options.barePtr;
-  pm.addPass(createGpuToLLVMConversionPass(host));
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  GpuModuleToBinaryPassOptions binary;
-  binary.toolkitPath = options.cudaPath;
-  binary.compilationTarget = *format;
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  addGpuPipeline(pm, "layout-to-nvvm", options.format, options.barePtr,
+                 options.cudaPath, createGpuNVVMAttachTarget(attach),
+                 createConvertGpuOpsToNVVMOps(convert));
 }

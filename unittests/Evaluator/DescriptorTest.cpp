@@ -14,6 +14,8 @@
 
 #include "layout/Evaluator/Descriptor.h"
 
+#include "TestUtils.h"
+
 #include "gtest/gtest.h"
 
 #include <functional>
@@ -23,14 +25,6 @@ using namespace mlir::layout;
 using llvm::SmallVector;
 
 namespace {
-
-Descriptor unwrap(llvm::Expected<Descriptor> d) {
-  if (!d) {
-    ADD_FAILURE() << llvm::toString(d.takeError());
-    return *Descriptor::packed({1});
-  }
-  return std::move(*d);
-}
 
 std::string errorOf(llvm::Expected<Descriptor> d) {
   if (d)

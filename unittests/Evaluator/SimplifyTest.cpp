@@ -15,6 +15,8 @@
 #include "layout/Evaluator/Simplify.h"
 #include "layout/Testing/RandomChains.h"
 
+#include "TestUtils.h"
+
 #include "gtest/gtest.h"
 
 using namespace mlir::layout;
@@ -22,14 +24,6 @@ using llvm::ArrayRef;
 using llvm::SmallVector;
 
 namespace {
-
-Descriptor unwrap(llvm::Expected<Descriptor> d) {
-  if (!d) {
-    ADD_FAILURE() << llvm::toString(d.takeError());
-    return *Descriptor::packed({1});
-  }
-  return std::move(*d);
-}
 
 
 /// The base of `d` alone, as a naive descriptor with the same space.

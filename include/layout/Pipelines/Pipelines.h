@@ -24,7 +24,23 @@ void addLayoutLowering(OpPassManager &pm);
 /// `vector.print`).
 void buildLayoutToLLVMPipeline(OpPassManager &pm);
 
-struct LayoutToROCDLOptions : public PassPipelineOptions<LayoutToROCDLOptions> {
+/// The options both GPU pipelines take (`Derived` is the options struct).
+template <typename Derived>
+struct GpuPipelineOptions : public PassPipelineOptions<Derived> {
+  ::mlir::detail::PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("bin (code object / cubin), isa (assembly / PTX), llvm "
+                     "(LLVM IR), fatbin"),
+      llvm::cl::init("bin")};
+  ::mlir::detail::PassOptions::Option<bool> barePtr{
+      *this, "bare-ptr",
+      llvm::cl::desc("Pass memref kernel arguments as bare pointers"),
+      llvm::cl::init(false)};
+  ::mlir::detail::PassOptions::Option<unsigned> optLevel{
+      *this, "O", llvm::cl::desc("Optimization level"), llvm::cl::init(3)};
+};
+
+struct LayoutToROCDLOptions : public GpuPipelineOptions<LayoutToROCDLOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("AMDGPU chip: gfx90a, gfx942, "
                                           "gfx950, gfx1100, ..."),
@@ -34,20 +50,9 @@ struct LayoutToROCDLOptions : public PassPipelineOptions<LayoutToROCDLOptions> {
       llvm::cl::desc("Directory with amdgcn/bitcode and llvm/bin/ld.lld "
                      "(found automatically when empty)"),
       llvm::cl::init("")};
-  Option<std::string> format{
-      *this, "format",
-      llvm::cl::desc("bin (code object), isa (assembly), llvm (LLVM IR)"),
-      llvm::cl::init("bin")};
-  Option<bool> barePtr{*this, "bare-ptr",
-                       llvm::cl::desc("Pass memref kernel arguments as bare "
-                                      "pointers"),
-                       llvm::cl::init(false)};
-  Option<unsigned> optLevel{*this, "O",
-                            llvm::cl::desc("Optimization level"),
-                            llvm::cl::init(3)};
 };
 
-struct LayoutToNVVMOptions : public PassPipelineOptions<LayoutToNVVMOptions> {
+struct LayoutToNVVMOptions : public GpuPipelineOptions<LayoutToNVVMOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("CUDA chip: sm_80, sm_90, ..."),
                            llvm::cl::init("sm_90")};
@@ -56,17 +61,6 @@ struct LayoutToNVVMOptions : public PassPipelineOptions<LayoutToNVVMOptions> {
       llvm::cl::desc("CUDA toolkit with bin/ptxas (default: MLIR's search, "
                      "/usr/local/cuda)"),
       llvm::cl::init("")};
-  Option<std::string> format{
-      *this, "format",
-      llvm::cl::desc("bin (cubin, needs ptxas), isa (PTX), llvm (LLVM IR)"),
-      llvm::cl::init("bin")};
-  Option<bool> barePtr{*this, "bare-ptr",
-                       llvm::cl::desc("Pass memref kernel arguments as bare "
-                                      "pointers"),
-                       llvm::cl::init(false)};
-  Option<unsigned> optLevel{*this, "O",
-                            llvm::cl::desc("Optimization level"),
-                            llvm::cl::init(3)};
 };
 
 /// `-layout-to-rocdl`: layout IR in gpu.modules down to a gpu.binary that
