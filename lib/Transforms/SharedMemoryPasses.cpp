@@ -183,7 +183,6 @@ struct LayoutXorSwizzlePass final
   }
 
   void swizzle(const BankModel &model, Buffer &buffer) {
-    Operation *anchor = buffer.accesses.front().op;
     auto remark = [&]() {
       return mlir::emitRemark(buffer.memref.getLoc())
              << "workgroup buffer on " << model.chip << ": ";
@@ -277,7 +276,6 @@ struct LayoutXorSwizzlePass final
     remark() << "not swizzled: no xor swizzle of its " << rows << "x" << cols
              << " layout and no row padding reduces its " << *before
              << " extra cycles; left as it is";
-    (void)anchor;
   }
 
   /// Puts the swizzle stages on the descriptor and moves every access to it.

@@ -102,7 +102,6 @@ struct LayoutTestGpuToLoopsPass final
                      entry->getArgument(nargs + 2)};
     // Blocks: z, y, x.
     SmallVector<Value> blockId(3);
-    scf::ForOp outer;
     for (int d = 2; d >= 0; --d) {
       auto loop = scf::ForOp::create(b, loc, zero, grid[d], one);
       b.setInsertionPointToStart(loop.getBody());
@@ -174,7 +173,6 @@ struct LayoutTestGpuToLoopsPass final
     }
     b.setInsertionPointToEnd(entry);
     func::ReturnOp::create(b, loc);
-    (void)outer;
     return success();
   }
 };

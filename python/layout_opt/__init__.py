@@ -163,9 +163,7 @@ class Partition:
             fill = _PADDING[padding]
         out = np.full(self.tile, fill, dtype=dtype)
         flat = self.view._flat(np.where(inside[..., None], coords, 0))
-        source = self.view.array.reshape(-1) if self.view.descriptor \
-            is not None else self.view.array.reshape(-1)
-        out[inside] = source[flat[inside]]
+        out[inside] = self.view.array.reshape(-1)[flat[inside]]
         return out
 
     def store(self, value, *index, masked=False):
