@@ -86,6 +86,62 @@ def LayoutXorSwizzle : Pass<"layout-xor-swizzle", "ModuleOp"> {
   let dependentDialects = ["::mlir::layout::LayoutDialect"];
 }
 
+def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
+  let summary = "Distribute cooperative tile copies over a block's threads, "
+                "staging them through workgroup memory where needed";
+  let description = [{
+    In a `gpu.func` kernel with a `known_block_size`, a `layout.load` or
+    `layout.store` whose tile indices are the same in every thread of the
+    block (they depend on block ids, kernel arguments and constants, not on
+    thread ids) is cooperative: the tile is a block-level value and each
+    thread moves a part of it. The pass lowers each cooperative copy, a
+    `layout.load` whose value reaches a `layout.store` through
+    `vector.transpose` ops (a permutation of the tile), to per-thread code:
+
+    * Thread mapping: each global access moves vectors along the view's
+      unit-stride dimension, consecutive lanes on consecutive vectors
+      (coalesced). The vector is the widest (up to 16 bytes) that divides
+      the tile, that the view's strides and offset keep aligned (dynamic
+      ones are checked at run time) and that gives every thread the same
+      number of vectors. Views through a descriptor move element by
+      element.
+    * Staging: when the load and the store want different fastest
+      dimensions (a transpose), the tile goes through a new workgroup
+      attribution indexed with `layout.offset` of a `layout.packed`
+      descriptor: coalesced global reads write it, `gpu.barrier`, then each
+      thread reads vectors along the buffer's rows, transposes a small
+      block in registers and writes vectors along the destination's rows.
+      Run `-layout-xor-swizzle` afterwards to choose the buffer's layout.
+    * Masked edges: a vector not entirely inside the view, or whose
+      alignment fails at run time, moves element by element, each guarded;
+      the load's padding value fills the elements outside.
+
+    A cooperative tile whose value is used otherwise, atomic cooperative
+    accesses, and tiles that the block does not divide into equal parts get
+    a diagnostic. Loads and stores whose indices depend on the thread stay
+    per-thread accesses (-convert-layout-to-vector).
+
+    ```mlir
+    %t = layout.load %pin[%by, %bx] masked
+       : !layout.partition_view<?x?xf32, tile = [64, 64]> -> vector<64x64xf32>
+    %u = vector.transpose %t, [1, 0] : vector<64x64xf32> to vector<64x64xf32>
+    layout.store %u, %pout[%bx, %by] masked
+       : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
+    ```
+  }];
+  let options = [
+    Option<"assumeAlignment", "assume-alignment", "int64_t", "16",
+           "Alignment in bytes assumed of every global buffer's base "
+           "(cudaMalloc / hipMalloc give 256); vectors are at most this wide">
+  ];
+  let dependentDialects = ["::mlir::layout::LayoutDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def LayoutTestGpuToLoops : Pass<"layout-test-gpu-to-loops", "ModuleOp"> {
   let summary = "Test only: run kernels on the CPU as loops over threads";
   let description = [{

@@ -1,0 +1,78 @@
+//===- TileAccess.h - Where the elements of a partition tile live -*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The pieces that the lowerings of `layout.load` / `layout.store` share:
+// -convert-layout-to-vector (one thread moves the whole tile) and
+// -layout-tile-shared-memory (the threads of a block share the tile).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_CONVERSION_TILEACCESS_H
+#define LAYOUT_CONVERSION_TILEACCESS_H
+
+#include "layout/Dialect/Layout/IR/LayoutOps.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace layout {
+
+/// Everything a tile access needs, traced from its partition.
+struct TileAccess {
+  PartitionViewType type;
+  /// The view's extents (constants, or memref.dim of the memref).
+  SmallVector<Value> extents;
+  /// I_k * tile_k: the view coordinate of the tile's first element.
+  SmallVector<Value> origin;
+  /// A strided memref indexed by view coordinates (a memref view, or the
+  /// buffer reinterpreted with a strided descriptor's strides), or null.
+  Value strided;
+  /// Otherwise the 1-D buffer and the descriptor that maps coordinates
+  /// into it.
+  Value buffer;
+  Value desc;
+  /// Whether the descriptor can make coordinates invalid (pads, sunder).
+  bool descCanBeInvalid = false;
+};
+
+/// Traces `partition` (of the access `op` at tile `indices`) to its view
+/// and descriptor, then creates the ops that compute the tile's origin and
+/// the view's extents at `b`'s insertion point. Every check comes before
+/// the first op is created: on failure nothing is created and `why` says
+/// what could not be traced.
+FailureOr<TileAccess> traceAccess(OpBuilder &b, Operation *op,
+                                  Value partition, ValueRange indices,
+                                  bool atomic, std::string &why);
+
+/// Whether an atomic access can address `memref`: its memory space must be
+/// an LLVM address space (none or an integer).
+bool hasIntegerMemorySpace(Value memref);
+
+/// The padding value of `kind` (zero when absent) for `type`.
+Value paddingValue(OpBuilder &b, Location loc, Type type,
+                   std::optional<Padding> kind);
+
+/// Where one element of a descriptor or strided view lives.
+struct ElementRef {
+  Value memref;
+  SmallVector<Value> indices;
+};
+
+/// The element at view coordinate `coord`.
+ElementRef elementRef(OpBuilder &b, Location loc, const TileAccess &access,
+                      ValueRange coord);
+
+/// Whether the element at `coord` is inside the view's extents and valid.
+Value elementInside(OpBuilder &b, Location loc, const TileAccess &access,
+                    ValueRange coord);
+
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_CONVERSION_TILEACCESS_H

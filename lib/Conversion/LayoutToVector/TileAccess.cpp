@@ -1,0 +1,177 @@
+//===- TileAccess.cpp - Where the elements of a partition tile live -------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Conversion/TileAccess.h"
+#include "layout/Evaluator/Simplify.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+
+namespace {
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The memref type of `lengths` / `strides` / `offset` (dynamic offset when
+/// `offset` is std::nullopt) in `base`'s memory space.
+MemRefType stridedType(MemRefType base, ArrayRef<int64_t> lengths,
+                       ArrayRef<int64_t> strides,
+                       std::optional<int64_t> offset) {
+  auto layout = StridedLayoutAttr::get(
+      base.getContext(), offset ? *offset : ShapedType::kDynamic, strides);
+  return MemRefType::get(lengths, base.getElementType(), layout,
+                         base.getMemorySpace());
+}
+
+} // namespace
+
+bool mlir::layout::hasIntegerMemorySpace(Value memref) {
+  Attribute space = cast<MemRefType>(memref.getType()).getMemorySpace();
+  return !space || isa<IntegerAttr>(space);
+}
+
+FailureOr<TileAccess>
+mlir::layout::traceAccess(OpBuilder &rewriter, Operation *op,
+                          Value partition, ValueRange indices, bool atomic,
+                          std::string &why) {
+  auto fail = [&](std::string reason) -> FailureOr<TileAccess> {
+    why = std::move(reason);
+    return failure();
+  };
+  Location loc = op->getLoc();
+  llvm::Expected<PartitionOp> part = tracePartition(partition);
+  if (!part)
+    return fail(llvm::toString(part.takeError()));
+  llvm::Expected<ViewOp> view = traceView(part->getView());
+  if (!view)
+    return fail(llvm::toString(view.takeError()));
+  Value source = view->getSource();
+  auto sourceType = cast<MemRefType>(source.getType());
+  if (atomic && !hasIntegerMemorySpace(source))
+    return fail("memory space of an atomic access");
+  std::optional<Descriptor> desc;
+  std::optional<StridedBase> base;
+  int64_t srcOffset = 0;
+  if (view->getDesc()) {
+    llvm::Expected<Descriptor> d = traceDescriptor(view->getDesc());
+    if (!d)
+      return fail(llvm::toString(d.takeError()));
+    desc = std::move(*d);
+    SmallVector<int64_t> srcStrides;
+    if (succeeded(sourceType.getStridesAndOffset(srcStrides, srcOffset)) &&
+        srcStrides[0] == 1)
+      base = StridedBase::of(*desc);
+  }
+
+  TileAccess access;
+  access.type = cast<PartitionViewType>(partition.getType());
+  for (auto [i, t] : llvm::zip_equal(indices, access.type.getTile()))
+    access.origin.push_back(arith::MulIOp::create(
+        rewriter, loc, i, indexConstant(rewriter, loc, t)));
+
+  if (!desc) {
+    access.strided = source;
+    for (auto [k, e] : llvm::enumerate(access.type.getShape()))
+      access.extents.push_back(
+          ShapedType::isDynamic(e)
+              ? memref::DimOp::create(rewriter, loc, source, k).getResult()
+              : indexConstant(rewriter, loc, e));
+    return access;
+  }
+
+  for (int64_t e : desc->getLengths())
+    access.extents.push_back(indexConstant(rewriter, loc, e));
+  if (base) {
+    // A strided descriptor over a contiguous buffer: the buffer seen with
+    // the descriptor's strides.
+    std::optional<int64_t> staticOffset;
+    OpFoldResult offset;
+    if (!ShapedType::isDynamic(srcOffset)) {
+      staticOffset = srcOffset + base->offset;
+      offset = rewriter.getIndexAttr(*staticOffset);
+    } else {
+      auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                           source);
+      offset = arith::AddIOp::create(rewriter, loc, meta.getOffset(),
+                                     indexConstant(rewriter, loc,
+                                                   base->offset))
+                   .getResult();
+    }
+    SmallVector<OpFoldResult> sizes, strides;
+    for (auto [l, s] : llvm::zip_equal(base->lengths, base->strides)) {
+      sizes.push_back(rewriter.getIndexAttr(l));
+      strides.push_back(rewriter.getIndexAttr(s));
+    }
+    access.strided = memref::ReinterpretCastOp::create(
+        rewriter, loc,
+        stridedType(sourceType, base->lengths, base->strides, staticOffset),
+        source, offset, sizes, strides);
+    return access;
+  }
+  access.buffer = source;
+  access.desc = view->getDesc();
+  for (const Stage &stage : desc->getStages())
+    for (const StageEntry &e : stage)
+      access.descCanBeInvalid |=
+          e.transform.getKind() == TransformKind::Pad ||
+          e.transform.getKind() == TransformKind::LeftPad ||
+          e.transform.getKind() == TransformKind::RightPad ||
+          e.transform.getKind() == TransformKind::Sunder;
+  return access;
+}
+
+Value mlir::layout::paddingValue(OpBuilder &b, Location loc, Type type,
+                   std::optional<Padding> kind) {
+  if (auto ft = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    APFloat v = APFloat::getZero(sem);
+    switch (kind.value_or(Padding::Zero)) {
+    case Padding::Zero:
+      break;
+    case Padding::NegZero:
+      v = APFloat::getZero(sem, /*Negative=*/true);
+      break;
+    case Padding::NaN:
+      v = APFloat::getQNaN(sem);
+      break;
+    case Padding::PosInf:
+      v = APFloat::getInf(sem);
+      break;
+    case Padding::NegInf:
+      v = APFloat::getInf(sem, /*Negative=*/true);
+      break;
+    }
+    return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
+  }
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0));
+}
+
+ElementRef mlir::layout::elementRef(OpBuilder &b, Location loc, const TileAccess &access,
+                      ValueRange coord) {
+  if (access.strided)
+    return {access.strided, SmallVector<Value>(coord)};
+  Value off = OffsetOp::create(b, loc, access.desc, coord);
+  return {access.buffer, {off}};
+}
+
+Value mlir::layout::elementInside(OpBuilder &b, Location loc, const TileAccess &access,
+                    ValueRange coord) {
+  Value inside;
+  for (auto [c, e] : llvm::zip_equal(coord, access.extents)) {
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, e);
+    inside = inside ? arith::AndIOp::create(b, loc, inside, in).getResult()
+                    : in;
+  }
+  if (access.desc && access.descCanBeInvalid)
+    inside = arith::AndIOp::create(
+        b, loc, inside, ValidOp::create(b, loc, access.desc, coord));
+  return inside;
+}
+
