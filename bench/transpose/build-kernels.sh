@@ -17,4 +17,16 @@ mkdir -p "$out/unswizzled"
 "$opt" "$root/examples/transpose.mlir" -layout-xor-swizzle=chip=sm_90 \
   -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir="$out" \
   -o /dev/null
+# The tile programs of examples/transpose-tiles.mlir, distributed by
+# -layout-tile-shared-memory: out/tiles.sm_90.cubin (swizzled) and
+# out/unswizzled/tiles.sm_90.cubin.
+"$opt" "$root/examples/transpose-tiles.mlir" -layout-tile-shared-memory \
+  -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm=chip=sm_90 \
+  -layout-dump-binaries=dir="$out" -o /dev/null
+"$opt" "$root/examples/transpose-tiles.mlir" -layout-tile-shared-memory \
+  -layout-to-nvvm=chip=sm_90 -layout-dump-binaries=dir="$out/unswizzled" \
+  -o /dev/null
+"$opt" "$root/examples/transpose-tiles.mlir" -layout-tile-shared-memory \
+  -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm="chip=sm_90 format=isa" \
+  -layout-dump-binaries=dir="$out" -o /dev/null
 ls -l "$out" "$out/unswizzled"

@@ -223,10 +223,15 @@ int main(int argc, char **argv) {
   std::string dir = argc > 1 ? argv[1] : "out";
   bool ncuMode = argc > 2 && std::string(argv[2]) == "ncu";
   CHECK_CUDA(cudaFree(nullptr)); // creates the primary context
-  CUmodule swz, plain;
+  CUmodule swz, plain, tiles, tilesPlain;
   CHECK_CU(cuModuleLoad(&swz, (dir + "/transpose.sm_90.cubin").c_str()));
   CHECK_CU(
       cuModuleLoad(&plain, (dir + "/unswizzled/transpose.sm_90.cubin").c_str()));
+  // The tile programs (examples/transpose-tiles.mlir) after
+  // -layout-tile-shared-memory.
+  CHECK_CU(cuModuleLoad(&tiles, (dir + "/tiles.sm_90.cubin").c_str()));
+  CHECK_CU(
+      cuModuleLoad(&tilesPlain, (dir + "/unswizzled/tiles.sm_90.cubin").c_str()));
   auto get = [](CUmodule m, const char *name, unsigned tile = 32,
                 unsigned tileY = 0) {
     CUfunction f;
@@ -268,7 +273,11 @@ int main(int argc, char **argv) {
        {"layout-opt wide (64x64, 2/thread), unswizzled",
         get(plain, "transpose_wide_f32", 64)},
        {"layout-opt tall (128x32), swizzled",
-        get(swz, "transpose_tall_f32", 32, 128)}},
+        get(swz, "transpose_tall_f32", 32, 128)},
+       {"layout-opt tile program (64x64), swizzled",
+        get(tiles, "tile_transpose_f32", 64)},
+       {"layout-opt tile program (64x64), unswizzled",
+        get(tilesPlain, "tile_transpose_f32", 64)}},
       ncuMode);
   runCase<__half>(
       "f16", 1, 8192, 8192,
@@ -281,11 +290,17 @@ int main(int argc, char **argv) {
        {"layout-opt wide4 (128x128, 4/thread), swizzled",
         get(swz, "transpose_wide4_f16", 128)},
        {"layout-opt wide4 (128x128, 4/thread), unswizzled",
-        get(plain, "transpose_wide4_f16", 128)}},
+        get(plain, "transpose_wide4_f16", 128)},
+       {"layout-opt tile program (64x64), swizzled",
+        get(tiles, "tile_transpose_f16", 64)},
+       {"layout-opt tile program (64x64), unswizzled",
+        get(tilesPlain, "tile_transpose_f16", 64)}},
       ncuMode);
   runCase<float>(
       "f32", 8, 4096, 4096,
-      {{"layout-opt, xor-swizzled tile", get(swz, "transpose_batched_f32")}},
+      {{"layout-opt, xor-swizzled tile", get(swz, "transpose_batched_f32")},
+       {"layout-opt tile program (1x64x64), swizzled",
+        get(tiles, "tile_transpose_batched_f32", 64)}},
       ncuMode);
   runCase<float>(
       "f32", 1, 8191, 8193,
@@ -295,7 +310,9 @@ int main(int argc, char **argv) {
        {"layout-opt tall (128x32), swizzled",
         get(swz, "transpose_tall_f32", 32, 128)},
        {"layout-opt tall256 (256x32), swizzled",
-        get(swz, "transpose_tall256_f32", 32, 256)}},
+        get(swz, "transpose_tall256_f32", 32, 256)},
+       {"layout-opt tile program (64x64), swizzled",
+        get(tiles, "tile_transpose_f32", 64)}},
       ncuMode);
   runCase<float>(
       "f32", 1, 8193, 8192,
