@@ -8,7 +8,8 @@
 // Edge tiles are masked; any shape works.
 //
 //   tile_transpose_f32:         out[j, i] = in[i, j], 64x64 tiles
-//   tile_transpose_f16:         the same in f16, 64x64 tiles
+//   tile_transpose_f16:         the same in f16, 128x128 tiles (16-byte
+//                               accesses on both sides of the buffer)
 //   tile_transpose_batched_f32: out[b, j, i] = in[b, i, j] (grid z = b)
 //   tile_permute_f32:           out[j, i, k] = in[i, j, k]: the contiguous
 //                               dimension stays, no buffer is needed
@@ -19,7 +20,7 @@
 //     -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 \
 //     -layout-dump-binaries=dir=out
 !in2 = !layout.partition_view<?x?xf32, tile = [64, 64]>
-!in2h = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!in2h = !layout.partition_view<?x?xf16, tile = [128, 128]>
 !in3 = !layout.partition_view<?x?x?xf32, tile = [1, 64, 64]>
 !pm3 = !layout.partition_view<?x?x?xf32, tile = [4, 8, 32]>
 module attributes {gpu.container_module} {
@@ -42,13 +43,13 @@ module attributes {gpu.container_module} {
         kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
       %vi = layout.view %in : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
       %vo = layout.view %out : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
-      %pi = layout.partition %vi tile [64, 64] : !layout.tensor_view<?x?xf16> -> !in2h
-      %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf16> -> !in2h
+      %pi = layout.partition %vi tile [128, 128] : !layout.tensor_view<?x?xf16> -> !in2h
+      %po = layout.partition %vo tile [128, 128] : !layout.tensor_view<?x?xf16> -> !in2h
       %bx = gpu.block_id x
       %by = gpu.block_id y
-      %t = layout.load %pi[%by, %bx] masked : !in2h -> vector<64x64xf16>
-      %u = vector.transpose %t, [1, 0] : vector<64x64xf16> to vector<64x64xf16>
-      layout.store %u, %po[%bx, %by] masked : vector<64x64xf16>, !in2h
+      %t = layout.load %pi[%by, %bx] masked : !in2h -> vector<128x128xf16>
+      %u = vector.transpose %t, [1, 0] : vector<128x128xf16> to vector<128x128xf16>
+      layout.store %u, %po[%bx, %by] masked : vector<128x128xf16>, !in2h
       gpu.return
     }
 

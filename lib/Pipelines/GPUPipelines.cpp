@@ -14,6 +14,7 @@
 
 #include "layout/Conversion/Passes.h"
 #include "layout/Pipelines/Pipelines.h"
+#include "layout/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -154,7 +155,9 @@ std::string rocmToolkit(StringRef explicitPath, std::string &error) {
 }
 
 /// The GPU part both pipelines share, around the target-specific passes:
-/// validates `format`, lowers the layout ops, attaches the target
+/// validates `format`, distributes cooperative tile copies
+/// (-layout-tile-shared-memory; a no-op where they already are), lowers the
+/// layout ops, attaches the target
 /// (`attach`), converts the kernels (`convert`, nested in gpu.modules), the
 /// host code, and ends in gpu-module-to-binary. Reports an invalid format
 /// with a failing pass.
@@ -171,6 +174,7 @@ void addGpuPipeline(OpPassManager &pm, StringRef name,
             .str()));
     return;
   }
+  pm.addPass(layout::createLayoutTileSharedMemory());
   layout::addLayoutLowering(pm);
   pm.addPass(std::move(attach));
   pm.addNestedPass<gpu::GPUModuleOp>(std::move(convert));

@@ -493,6 +493,9 @@ struct LayoutTileSharedMemoryPass final
       }
       copies.push_back(*c);
     });
+    // A load that failed to match has reported its store's problem too.
+    if (failed(result))
+      return failure();
     func.walk([&](StoreOp store) {
       if (!cooperative(store, store.getIndices()))
         return;

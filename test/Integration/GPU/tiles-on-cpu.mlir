@@ -16,14 +16,15 @@
 /// on the CPU by -layout-test-gpu-to-loops. Every output element is
 /// compared with its input element (values are distinct), and the output
 /// starts at -1 so that a missing write counts. Shapes whose rows are
-/// multiples of 4 take the vector paths (their full tiles), odd shapes the
-/// guarded element paths; a 128x192 shape has only full tiles.
+/// multiples of 4 (8 in f16) take the vector paths (their full tiles), odd
+/// shapes the guarded element paths; 128x192 (f32) and 256x128 (f16) have
+/// only full tiles.
 
 // CHECK: f32 37x70: 0 mismatches of 2590
 // CHECK: f32 128x192: 0 mismatches of 24576
 // CHECK: f32 68x132: 0 mismatches of 8976
-// CHECK: f16 33x65: 0 mismatches of 2145
-// CHECK: f16 128x64: 0 mismatches of 8192
+// CHECK: f16 130x66: 0 mismatches of 8580
+// CHECK: f16 256x128: 0 mismatches of 32768
 // CHECK: batched f32 3x70x36: 0 mismatches of 7560
 // CHECK: permute f32 5x9x40: 0 mismatches of 1800
 // CHECK: permute f32 8x16x64: 0 mismatches of 8192
@@ -38,6 +39,14 @@ func.func @ceil64(%n: index) -> index {
   %c64 = arith.constant 64 : index
   %a = arith.addi %n, %c63 : index
   %q = arith.divui %a, %c64 : index
+  return %q : index
+}
+
+func.func @ceil128(%n: index) -> index {
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %a = arith.addi %n, %c127 : index
+  %q = arith.divui %a, %c128 : index
   return %q : index
 }
 
@@ -115,8 +124,8 @@ func.func @f16_2d(%rows: index, %cols: index) {
       memref.store %m1, %out[%j, %i] : memref<?x?xf16>
     }
   }
-  %gx = call @ceil64(%cols) : (index) -> index
-  %gy = call @ceil64(%rows) : (index) -> index
+  %gx = call @ceil128(%cols) : (index) -> index
+  %gy = call @ceil128(%rows) : (index) -> index
   call @tile_transpose_f16_host(%in, %out, %gx, %gy, %c1) : (memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
   %bad = scf.for %i = %c0 to %rows step %c1 iter_args(%a = %zero) -> (i64) {
     %m = scf.for %j = %c0 to %cols step %c1 iter_args(%b = %a) -> (i64) {
@@ -266,8 +275,11 @@ func.func @main() {
   call @f32_2d(%c37, %c70) : (index, index) -> ()
   call @f32_2d(%c128, %c192) : (index, index) -> ()
   call @f32_2d(%c68, %c132) : (index, index) -> ()
-  call @f16_2d(%c33, %c65) : (index, index) -> ()
-  call @f16_2d(%c128, %c64) : (index, index) -> ()
+  %c130 = arith.constant 130 : index
+  %c66 = arith.constant 66 : index
+  %c256 = arith.constant 256 : index
+  call @f16_2d(%c130, %c66) : (index, index) -> ()
+  call @f16_2d(%c256, %c128) : (index, index) -> ()
   call @f32_3d(%c3, %c70, %c36, %false) : (index, index, index, i1) -> ()
   call @f32_3d(%c5, %c9, %c40, %true) : (index, index, index, i1) -> ()
   call @f32_3d(%c8, %c16, %c64, %true) : (index, index, index, i1) -> ()

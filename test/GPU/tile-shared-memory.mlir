@@ -1,0 +1,226 @@
+// RUN: layout-opt %s -split-input-file -layout-tile-shared-memory -canonicalize -cse | FileCheck %s
+
+// Static strides: the widths come from the layout alone (no run-time
+// check). 32x32 f32 tile, 128 threads: 16-byte global loads along the
+// input's rows (8 lanes per row, 2 iterations), 16-byte buffer writes; the
+// read side takes 4x2 blocks (2-element buffer reads, 16-byte global
+// stores along the output's rows) so that 128 threads divide the tile.
+
+// CHECK-LABEL: gpu.func @static_transpose
+// CHECK-SAME: workgroup(%[[BUF:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[DESC:.*]] = layout.packed [32, 32] : !layout.desc<32x32>
+// CHECK: scf.for
+// CHECK:   %[[V:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>
+// CHECK:   %[[O:.*]] = layout.offset %[[DESC]]
+// CHECK:   vector.store %[[V]], %[[BUF]][%[[O]]] {alignment = 16 : i64} : memref<1024xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: vector.load %[[BUF]][%{{.*}}] {alignment = 8 : i64} : memref<1024xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK: vector.from_elements
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<128x64xf32>, vector<4xf32>
+// CHECK: vector.from_elements
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<128x64xf32>, vector<4xf32>
+// CHECK-NOT: scf.if
+// CHECK-NOT: layout.load
+// CHECK: gpu.return
+!p = !layout.partition_view<64x128xf32, tile = [32, 32]>
+!q = !layout.partition_view<128x64xf32, tile = [32, 32]>
+gpu.module @m {
+  gpu.func @static_transpose(%in: memref<64x128xf32>, %out: memref<128x64xf32>)
+      kernel attributes {known_block_size = array<i32: 64, 2, 1>} {
+    %vi = layout.view %in : memref<64x128xf32> -> !layout.tensor_view<64x128xf32>
+    %vo = layout.view %out : memref<128x64xf32> -> !layout.tensor_view<128x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x128xf32> -> !p
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<128x64xf32> -> !q
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %t = layout.load %pi[%by, %bx] : !p -> vector<32x32xf32>
+    %u = vector.transpose %t, [1, 0] : vector<32x32xf32> to vector<32x32xf32>
+    layout.store %u, %po[%bx, %by] : vector<32x32xf32>, !q
+    gpu.return
+  }
+}
+
+// -----
+
+// Dynamic extents and strides, masked: one run-time alignment check of the
+// row stride, then per vector either one 16-byte access or four guarded
+// element accesses (the padding value for those outside).
+
+// CHECK-LABEL: gpu.func @dynamic_masked
+// CHECK: %[[PAD:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %arg0
+// CHECK: %[[REM:.*]] = arith.remui %[[STRIDES]]#0, %c4
+// CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %c0
+// CHECK: scf.for
+// CHECK:   %[[C:.*]] = arith.andi %[[ALIGNED]]
+// CHECK:   scf.if %{{.*}} -> (vector<4xf32>) {
+// CHECK:     vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK:   } else {
+// CHECK:     scf.if %{{.*}} -> (f32) {
+// CHECK:       memref.load %arg0
+// CHECK:     } else {
+// CHECK:       scf.yield %[[PAD]] : f32
+// CHECK-COUNT-3: scf.if %{{.*}} -> (f32)
+// CHECK:     vector.from_elements
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK:   vector.store %{{.*}}, %arg1[{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK:   scf.if
+// CHECK:     memref.store
+!d = !layout.partition_view<?x?xf32, tile = [64, 64]>
+gpu.module @m {
+  gpu.func @dynamic_masked(%in: memref<?x?xf32>, %out: memref<?x?xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %vo = layout.view %out : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pi = layout.partition %vi tile [64, 64] : !layout.tensor_view<?x?xf32> -> !d
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !d
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %t = layout.load %pi[%by, %bx] masked padding(neg_inf) : !d -> vector<64x64xf32>
+    %u = vector.transpose %t, [1, 0] : vector<64x64xf32> to vector<64x64xf32>
+    layout.store %u, %po[%bx, %by] masked : vector<64x64xf32>, !d
+    gpu.return
+  }
+}
+
+// -----
+
+// A row stride of 66 f16 elements (132 bytes) keeps only 4-byte vectors
+// aligned: the loads use two elements, whatever the tile allows. The
+// output's rows (64 elements) would allow 16-byte stores, but 256 threads
+// share the 1024 elements 4 by 4: 8-byte stores.
+
+// CHECK-LABEL: gpu.func @narrow_rows
+// CHECK: vector.load %arg0[{{.*}}] {alignment = 4 : i64} : memref<64x66xf16>, vector<2xf16>
+// CHECK: gpu.barrier
+// CHECK: vector.store %{{.*}}, %arg1[{{.*}}] {alignment = 8 : i64} : memref<66x64xf16>, vector<4xf16>
+!n = !layout.partition_view<64x66xf16, tile = [32, 32]>
+!o = !layout.partition_view<66x64xf16, tile = [32, 32]>
+gpu.module @m {
+  gpu.func @narrow_rows(%in: memref<64x66xf16>, %out: memref<66x64xf16>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<64x66xf16> -> !layout.tensor_view<64x66xf16>
+    %vo = layout.view %out : memref<66x64xf16> -> !layout.tensor_view<66x64xf16>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x66xf16> -> !n
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<66x64xf16> -> !o
+    %b = gpu.block_id x
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%c0, %b] masked : !n -> vector<32x32xf16>
+    %u = vector.transpose %t, [1, 0] : vector<32x32xf16> to vector<32x32xf16>
+    layout.store %u, %po[%b, %c0] masked : vector<32x32xf16>, !o
+    gpu.return
+  }
+}
+
+// -----
+
+// A permutation that keeps the contiguous dimension needs no buffer: each
+// thread moves its vectors straight across, 8 lanes per 32-element row.
+
+// CHECK-LABEL: gpu.func @keep_rows
+// CHECK-NOT: workgroup
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.for
+// CHECK:   %[[V:.*]] = vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<8x16x32xf32>, vector<4xf32>
+// CHECK:   vector.store %[[V]], %arg1[{{.*}}] {alignment = 16 : i64} : memref<16x8x32xf32>, vector<4xf32>
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+!k = !layout.partition_view<8x16x32xf32, tile = [4, 8, 32]>
+!l = !layout.partition_view<16x8x32xf32, tile = [8, 4, 32]>
+gpu.module @m {
+  gpu.func @keep_rows(%in: memref<8x16x32xf32>, %out: memref<16x8x32xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 4, 1>} {
+    %vi = layout.view %in : memref<8x16x32xf32> -> !layout.tensor_view<8x16x32xf32>
+    %vo = layout.view %out : memref<16x8x32xf32> -> !layout.tensor_view<16x8x32xf32>
+    %pi = layout.partition %vi tile [4, 8, 32] : !layout.tensor_view<8x16x32xf32> -> !k
+    %po = layout.partition %vo tile [8, 4, 32] : !layout.tensor_view<16x8x32xf32> -> !l
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%bx, %by, %c0] : !k -> vector<4x8x32xf32>
+    %u = vector.transpose %t, [1, 0, 2] : vector<4x8x32xf32> to vector<8x4x32xf32>
+    layout.store %u, %po[%by, %bx, %c0] : vector<8x4x32xf32>, !l
+    gpu.return
+  }
+}
+
+// -----
+
+// Loads whose tile depends on the thread are per-thread accesses, and
+// kernels without a known block size have no cooperative tiles: both are
+// left to -convert-layout-to-vector.
+
+// CHECK-LABEL: gpu.func @per_thread
+// CHECK: layout.load
+// CHECK: layout.store
+// CHECK-LABEL: gpu.func @no_block_size
+// CHECK: layout.load
+// CHECK: vector.transpose
+// CHECK: layout.store
+!s = !layout.partition_view<64x64xf32, tile = [1, 4]>
+!t = !layout.partition_view<64x64xf32, tile = [8, 8]>
+gpu.module @m {
+  gpu.func @per_thread(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 16, 64, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [1, 4] : !layout.tensor_view<64x64xf32> -> !s
+    %po = layout.partition %vo tile [1, 4] : !layout.tensor_view<64x64xf32> -> !s
+    %tx = gpu.thread_id x
+    %ty = gpu.thread_id y
+    %t = layout.load %pi[%ty, %tx] : !s -> vector<1x4xf32>
+    layout.store %t, %po[%ty, %tx] : vector<1x4xf32>, !s
+    gpu.return
+  }
+  gpu.func @no_block_size(%in: memref<64x64xf32>, %out: memref<64x64xf32>) kernel {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [8, 8] : !layout.tensor_view<64x64xf32> -> !t
+    %po = layout.partition %vo tile [8, 8] : !layout.tensor_view<64x64xf32> -> !t
+    %b = gpu.block_id x
+    %t = layout.load %pi[%b, %b] : !t -> vector<8x8xf32>
+    %u = vector.transpose %t, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+    layout.store %u, %po[%b, %b] : vector<8x8xf32>, !t
+    gpu.return
+  }
+}
+
+// -----
+
+// A view through a descriptor (here a column-major 16x16 layout of a 1-D
+// buffer) moves element by element through layout.offset; the tile loop of
+// a block-uniform scf.for is cooperative too, with a barrier before the
+// buffer is written again.
+
+// CHECK-LABEL: gpu.func @descriptor_view_in_loop
+// CHECK: scf.for
+// CHECK:   gpu.barrier
+// CHECK:   layout.offset %{{.*}} : !layout.desc<16x16>
+// CHECK:   memref.load %arg0[%{{.*}}] : memref<256xf32>
+// CHECK:   gpu.barrier
+// CHECK:   gpu.barrier
+!x = !layout.partition_view<16x16xf32, tile = [16, 16]>
+gpu.module @m {
+  gpu.func @descriptor_view_in_loop(%in: memref<256xf32>, %out: memref<?x16xf32>)
+      kernel attributes {known_block_size = array<i32: 16, 4, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %p = layout.packed [16, 16] : !layout.desc<16x16>
+    %f = layout.transform %p [#layout.pass_through<16> : [1] -> [0],
+                              #layout.pass_through<16> : [0] -> [1]]
+       : !layout.desc<16x16> -> !layout.desc<16x16>
+    %vi = layout.view %in by %f : memref<256xf32>, !layout.desc<16x16> -> !layout.tensor_view<16x16xf32>
+    %pi = layout.partition %vi tile [16, 16] : !layout.tensor_view<16x16xf32> -> !x
+    %vo = layout.view %out : memref<?x16xf32> -> !layout.tensor_view<?x16xf32>
+    %po = layout.partition %vo tile [16, 16] : !layout.tensor_view<?x16xf32> -> !layout.partition_view<?x16xf32, tile = [16, 16]>
+    scf.for %i = %c0 to %c4 step %c1 {
+      %t = layout.load %pi[%c0, %c0] : !x -> vector<16x16xf32>
+      %u = vector.transpose %t, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+      layout.store %u, %po[%i, %c0] : vector<16x16xf32>, !layout.partition_view<?x16xf32, tile = [16, 16]>
+    }
+    gpu.return
+  }
+}
