@@ -13,6 +13,10 @@
 //   tile_transpose_batched_f32: out[b, j, i] = in[b, i, j] (grid z = b)
 //   tile_permute_f32:           out[j, i, k] = in[i, j, k]: the contiguous
 //                               dimension stays, no buffer is needed
+//   tile_transpose_scale_f16:   out[j, i] = f16(in[i, j] * alpha): elementwise
+//                               ops on the tile (a mixed-precision transpose)
+//   tile_add_transposed_f32:    out[j, i] = a[i, j] + b[j, i]: a goes through
+//                               the buffer, b straight to the registers
 //
 // Compile (README):
 //
@@ -80,6 +84,41 @@ module attributes {gpu.container_module} {
       %t = layout.load %pi[%bz, %by, %bx] masked : !pm3 -> vector<4x8x32xf32>
       %u = vector.transpose %t, [1, 0, 2] : vector<4x8x32xf32> to vector<8x4x32xf32>
       layout.store %u, %po[%by, %bz, %bx] masked : vector<8x4x32xf32>, !layout.partition_view<?x?x?xf32, tile = [8, 4, 32]>
+      gpu.return
+    }
+
+    gpu.func @tile_transpose_scale_f16(%in: memref<?x?xf32>, %out: memref<?x?xf16>, %alpha: f32)
+        kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+      %vi = layout.view %in : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+      %vo = layout.view %out : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+      %pi = layout.partition %vi tile [64, 64] : !layout.tensor_view<?x?xf32> -> !in2
+      %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [64, 64]>
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %t = layout.load %pi[%by, %bx] masked : !in2 -> vector<64x64xf32>
+      %u = vector.transpose %t, [1, 0] : vector<64x64xf32> to vector<64x64xf32>
+      %a = vector.broadcast %alpha : f32 to vector<64x64xf32>
+      %s = arith.mulf %u, %a : vector<64x64xf32>
+      %h = arith.truncf %s : vector<64x64xf32> to vector<64x64xf16>
+      layout.store %h, %po[%bx, %by] masked : vector<64x64xf16>, !layout.partition_view<?x?xf16, tile = [64, 64]>
+      gpu.return
+    }
+
+    gpu.func @tile_add_transposed_f32(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %out: memref<?x?xf32>)
+        kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+      %va = layout.view %a : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+      %vb = layout.view %b : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+      %vo = layout.view %out : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+      %pa = layout.partition %va tile [64, 64] : !layout.tensor_view<?x?xf32> -> !in2
+      %pb = layout.partition %vb tile [64, 64] : !layout.tensor_view<?x?xf32> -> !in2
+      %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !in2
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %x = layout.load %pa[%by, %bx] masked : !in2 -> vector<64x64xf32>
+      %y = layout.load %pb[%bx, %by] masked : !in2 -> vector<64x64xf32>
+      %xt = vector.transpose %x, [1, 0] : vector<64x64xf32> to vector<64x64xf32>
+      %s = arith.addf %xt, %y : vector<64x64xf32>
+      layout.store %s, %po[%bx, %by] masked : vector<64x64xf32>, !in2
       gpu.return
     }
   }

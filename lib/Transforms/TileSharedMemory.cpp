@@ -68,7 +68,6 @@ Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
 //===----------------------------------------------------------------------===//
 // Block uniformity
@@ -432,14 +431,33 @@ struct GlobalAccess {
 // The pass
 //===----------------------------------------------------------------------===//
 
-/// A cooperative copy: a load, the vector.transpose ops on its value, the
-/// store of the result.
-struct Copy {
+/// A leaf of a cooperative tile expression: a cooperative load.
+struct Leaf {
   LoadOp load;
-  SmallVector<vector::TransposeOp> transposes;
-  StoreOp store;
-  /// Store dimension k is load dimension perm[k].
+  /// Store dimension k is this load's dimension perm[k].
   SmallVector<int64_t> perm;
+  GlobalSide side;
+  /// Whether it goes through a workgroup buffer (its fastest dimension is
+  /// not the store's).
+  bool staged = false;
+  /// The staging: buffer, descriptor, the load dimensions it keeps (the
+  /// non-unit ones), and the phase-1 access.
+  Value buffer;
+  Value desc;
+  SmallVector<int64_t> bufDims;
+  /// The load's access (direct leaves, traced at the store).
+  std::optional<GlobalAccess> direct;
+};
+
+/// A cooperative store and the tile expression it stores: cooperative
+/// loads (leaves), vector.transpose, elementwise ops, splat constants and
+/// broadcasts of scalars, each value used once.
+struct Tree {
+  StoreOp store;
+  std::vector<Leaf> leaves;
+  /// The ops between the leaves and the store, operands before users.
+  SmallVector<Operation *> ops;
+  DenseMap<Value, unsigned> leafOf;
 };
 
 /// Emits `for iter in [0, iterations)` around `body(iter)`.
@@ -454,6 +472,22 @@ void forEachIteration(OpBuilder &b, Location loc, int64_t iterations,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   body(b, loop.getInductionVar());
+}
+
+/// Whether per-element accesses of `t` may be grouped into vectors (whole
+/// bytes: a vector of i1 would be bit-packed in memory).
+bool vectorizable(Type t) {
+  unsigned bits = t.getIntOrFloatBitWidth();
+  return bits >= 8 && bits % 8 == 0;
+}
+
+/// Whether `op` computes each element of its result from the same element
+/// of its vector operands only.
+bool isElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() && isPure(op) &&
+         op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+         llvm::all_of(op->getOperandTypes(),
+                      [](Type t) { return isa<VectorType>(t); });
 }
 
 struct LayoutTileSharedMemoryPass final
@@ -477,124 +511,122 @@ struct LayoutTileSharedMemoryPass final
     SmallVector<int64_t, 3> block(known->begin(), known->end());
     int64_t threads = block[0] * block[1] * block[2];
     DenseMap<Value, bool> memo;
-    auto cooperative = [&](Operation *op, ValueRange indices) {
+    auto cooperative = [&](ValueRange indices) {
       return llvm::all_of(indices,
                           [&](Value i) { return isBlockUniform(i, memo); });
     };
-    SmallVector<Copy> copies;
+    std::vector<Tree> trees;
+    DenseSet<Operation *> matched;
     LogicalResult result = success();
-    func.walk([&](LoadOp load) {
-      if (!cooperative(load, load.getIndices()))
-        return;
-      FailureOr<Copy> c = matchCopy(load);
-      if (failed(c)) {
+    // The first store that cannot be lowered stops the walk: one
+    // diagnostic per kernel, not one per store of a shared cause.
+    func.walk([&](StoreOp store) {
+      if (!cooperative(store.getIndices()))
+        return WalkResult::advance();
+      Tree t;
+      t.store = store;
+      if (store.getOrder()) {
+        store.emitOpError()
+            << "atomic cooperative tile stores are not supported";
         result = failure();
-        return;
+        return WalkResult::interrupt();
       }
-      copies.push_back(*c);
+      SmallVector<int64_t> identity = llvm::to_vector(
+          llvm::seq<int64_t>(0, store.getValue().getType().getRank()));
+      if (failed(collect(t, store.getValue(), identity, store, cooperative))) {
+        result = failure();
+        return WalkResult::interrupt();
+      }
+      for (const Leaf &l : t.leaves)
+        matched.insert(l.load);
+      trees.push_back(std::move(t));
+      return WalkResult::advance();
     });
-    // A load that failed to match has reported its store's problem too.
     if (failed(result))
       return failure();
-    func.walk([&](StoreOp store) {
-      if (!cooperative(store, store.getIndices()))
+    func.walk([&](LoadOp load) {
+      if (!cooperative(load.getIndices()) || matched.contains(load))
         return;
-      if (llvm::any_of(copies, [&](const Copy &c) { return c.store == store; }))
-        return;
-      store.emitOpError()
-          << "cooperative tile store (its indices are the same in every "
-             "thread): its value must come from a cooperative layout.load "
-             "through vector.transpose ops only";
+      load.emitOpError()
+          << "cooperative tile load (its indices are the same in every "
+             "thread): its value must reach a cooperative layout.store "
+             "through vector.transpose, elementwise ops, splat constants "
+             "and broadcasts";
       result = failure();
     });
     if (failed(result))
       return failure();
-    for (Copy &c : copies)
-      if (failed(lower(func, c, block, threads)))
+    for (Tree &t : trees)
+      if (failed(lower(func, t, block, threads)))
         return failure();
     return success();
   }
 
-  FailureOr<Copy> matchCopy(LoadOp load) {
-    Copy c;
-    c.load = load;
-    if (load.getOrder()) {
-      load.emitOpError() << "atomic cooperative tile loads are not supported";
-      return failure();
+  /// Adds the expression of `v` (store dimension k is v's dimension
+  /// perm[k]) to `t`.
+  LogicalResult collect(Tree &t, Value v, ArrayRef<int64_t> perm,
+                        Operation *user,
+                        function_ref<bool(ValueRange)> cooperative) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !v.hasOneUse())
+      return user->emitOpError()
+             << "cooperative tile store: each tile value it stores must be "
+                "computed in the kernel and used once";
+    if (def->getBlock() != t.store->getBlock())
+      return t.store.emitOpError()
+             << "cooperative tile store must be in the block of the loads "
+                "and ops that compute its value";
+    if (auto load = dyn_cast<LoadOp>(def)) {
+      if (!cooperative(load.getIndices()))
+        return load.emitOpError()
+               << "per-thread tile load (its indices depend on the thread) "
+                  "feeds a cooperative tile store";
+      if (load.getOrder())
+        return load.emitOpError()
+               << "atomic cooperative tile loads are not supported";
+      Leaf leaf;
+      leaf.load = load;
+      leaf.perm.assign(perm.begin(), perm.end());
+      leaf.side = GlobalSide{load,
+                             load.getPartition(),
+                             llvm::to_vector(load.getIndices()),
+                             load.getMasked(),
+                             load.getPadding(),
+                             load.getPartition().getType().getTile(),
+                             load.getType().getElementType()};
+      t.leafOf[v] = t.leaves.size();
+      t.leaves.push_back(std::move(leaf));
+      return success();
     }
-    int64_t rank = load.getType().getRank();
-    c.perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-    Value v = load.getResult();
-    while (true) {
-      if (!v.hasOneUse()) {
-        load.emitOpError()
-            << "cooperative tile load (its indices are the same in every "
-               "thread): its value must have one use, a layout.store or a "
-               "vector.transpose";
+    if (auto tr = dyn_cast<vector::TransposeOp>(def)) {
+      SmallVector<int64_t> next;
+      for (int64_t k : perm)
+        next.push_back(tr.getPermutation()[k]);
+      if (failed(collect(t, tr.getVector(), next, def, cooperative)))
         return failure();
-      }
-      Operation *user = *v.getUsers().begin();
-      if (auto t = dyn_cast<vector::TransposeOp>(user)) {
-        SmallVector<int64_t> next;
-        for (int64_t k : t.getPermutation())
-          next.push_back(c.perm[k]);
-        c.perm = next;
-        c.transposes.push_back(t);
-        v = t.getResult();
-        continue;
-      }
-      auto store = dyn_cast<StoreOp>(user);
-      if (!store || store.getValue() != v) {
-        load.emitOpError()
-            << "cooperative tile load: its value reaches '"
-            << user->getName()
-            << "'; only vector.transpose and layout.store are supported";
-        return failure();
-      }
-      if (store->getBlock() != load->getBlock()) {
-        store.emitOpError()
-            << "cooperative tile store must be in the block of its load";
-        return failure();
-      }
-      if (store.getOrder()) {
-        store.emitOpError()
-            << "atomic cooperative tile stores are not supported";
-        return failure();
-      }
-      c.store = store;
-      return c;
+    } else if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+      auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+      if (!dense || !dense.isSplat())
+        return def->emitOpError()
+               << "in a cooperative tile copy: only splat constants are "
+                  "supported";
+    } else if (auto bc = dyn_cast<vector::BroadcastOp>(def)) {
+      if (isa<VectorType>(bc.getSource().getType()))
+        return def->emitOpError()
+               << "in a cooperative tile copy: only broadcasts of scalars "
+                  "are supported";
+    } else if (isElementwise(def)) {
+      for (Value operand : def->getOperands())
+        if (failed(collect(t, operand, perm, def, cooperative)))
+          return failure();
+    } else {
+      return def->emitOpError()
+             << "in a cooperative tile copy: only vector.transpose, "
+                "elementwise ops, splat constants and broadcasts of scalars "
+                "may compute the stored tile from cooperative loads";
     }
-  }
-
-  LogicalResult lower(gpu::GPUFuncOp func, Copy &c,
-                      ArrayRef<int64_t> block, int64_t threads) {
-    GlobalSide src{c.load,
-                   c.load.getPartition(),
-                   llvm::to_vector(c.load.getIndices()),
-                   c.load.getMasked(),
-                   c.load.getPadding(),
-                   c.load.getPartition().getType().getTile(),
-                   c.load.getType().getElementType()};
-    GlobalSide dst{c.store,
-                   c.store.getPartition(),
-                   llvm::to_vector(c.store.getIndices()),
-                   c.store.getMasked(),
-                   std::nullopt,
-                   c.store.getPartition().getType().getTile(),
-                   c.store.getValue().getType().getElementType()};
-    std::string why;
-    if (failed(analyze(src, assumeAlignment, why))) {
-      c.load.emitOpError() << "cannot be distributed: " << why;
-      return failure();
-    }
-    if (failed(analyze(dst, assumeAlignment, why))) {
-      c.store.emitOpError() << "cannot be distributed: " << why;
-      return failure();
-    }
-    int64_t rank = src.tile.size();
-    if (c.perm[dst.contiguous] == src.contiguous)
-      return lowerDirect(c, src, dst, block, threads);
-    return lowerStaged(func, c, src, dst, block, threads, rank);
+    t.ops.push_back(def);
+    return success();
   }
 
   /// The block's linear thread id, x fastest.
@@ -636,79 +668,96 @@ struct LayoutTileSharedMemoryPass final
     return failure();
   }
 
-  /// Load and store agree on the fastest dimension: each thread moves its
-  /// vectors straight from the source to the destination.
-  LogicalResult lowerDirect(Copy &c, GlobalSide &src, GlobalSide &dst,
-                            ArrayRef<int64_t> block, int64_t threads) {
-    int64_t rank = dst.tile.size();
-    Mapping m{llvm::to_vector(dst.tile), SmallVector<int64_t>(rank, 1),
-              fastestFirst(rank, dst.contiguous)};
-    int64_t w = fitWidth(m, dst.contiguous,
-                         std::min(src.maxWidth, dst.maxWidth), threads);
-    if (!w)
-      return divisionError(c.store, dst.tile, threads);
-    OpBuilder b(c.store);
-    Location loc = c.store.getLoc();
-    std::string why;
-    FailureOr<GlobalAccess> in = GlobalAccess::create(b, src, w, why);
-    FailureOr<GlobalAccess> out = GlobalAccess::create(b, dst, w, why);
-    if (failed(in) || failed(out))
-      return c.store.emitOpError() << "cannot be distributed: " << why;
-    Value tid = threadId(b, loc, block);
-    forEachIteration(b, loc, m.blocks() / threads,
-                     [&](OpBuilder &lb, Value iter) {
-                       SmallVector<Value> o =
-                           blockOrigin(lb, loc, m, tid, iter, threads);
-                       SmallVector<Value> lo(rank);
-                       for (int64_t k = 0; k < rank; ++k)
-                         lo[c.perm[k]] = o[k];
-                       out->store(lb, in->load(lb, lo), o);
-                     });
-    erase(c);
-    return success();
+  /// The fragment of `v` (a vector of `width` elements) at store
+  /// coordinates `c` along store dimension `dim`: leaves come from
+  /// `leafValue`, the other ops are cloned on fragments.
+  Value fragment(OpBuilder &b, Location loc, Tree &t, Value v,
+                 int64_t width,
+                 function_ref<Value(unsigned)> leafValue) {
+    if (auto it = t.leafOf.find(v); it != t.leafOf.end())
+      return leafValue(it->second);
+    Operation *def = v.getDefiningOp();
+    auto type = VectorType::get(
+        {width}, cast<VectorType>(v.getType()).getElementType());
+    if (auto tr = dyn_cast<vector::TransposeOp>(def))
+      return fragment(b, loc, t, tr.getVector(), width, leafValue);
+    if (auto c = dyn_cast<arith::ConstantOp>(def))
+      return arith::ConstantOp::create(
+          b, loc, type,
+          DenseElementsAttr::get(
+              type, cast<DenseElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
+    if (auto bc = dyn_cast<vector::BroadcastOp>(def))
+      return vector::BroadcastOp::create(b, loc, type, bc.getSource());
+    SmallVector<Value> operands;
+    for (Value o : def->getOperands())
+      operands.push_back(fragment(b, loc, t, o, width, leafValue));
+    OperationState state(loc, def->getName(), operands, TypeRange{type},
+                         def->getAttrs());
+    return b.create(state)->getResult(0);
   }
 
-  /// Load and store want different fastest dimensions: stage the tile in
-  /// a workgroup buffer.
-  LogicalResult lowerStaged(gpu::GPUFuncOp func, Copy &c, GlobalSide &src,
-                            GlobalSide &dst, ArrayRef<int64_t> block,
-                            int64_t threads, int64_t rank) {
-    Type et = src.elementType;
-    int64_t bytes = elementBytes(et);
-    int64_t maxVec = std::max<int64_t>(1, 16 / bytes);
-    // The buffer: a packed descriptor over the tile's non-unit dimensions.
-    SmallVector<int64_t> bufDims, bufShape;
-    for (int64_t k = 0; k < rank; ++k)
-      if (src.tile[k] != 1) {
-        bufDims.push_back(k);
-        bufShape.push_back(src.tile[k]);
+  LogicalResult lower(gpu::GPUFuncOp func, Tree &t, ArrayRef<int64_t> block,
+                      int64_t threads) {
+    StoreOp store = t.store;
+    GlobalSide dst{store,
+                   store.getPartition(),
+                   llvm::to_vector(store.getIndices()),
+                   store.getMasked(),
+                   std::nullopt,
+                   store.getPartition().getType().getTile(),
+                   store.getValue().getType().getElementType()};
+    std::string why;
+    if (failed(analyze(dst, assumeAlignment, why)))
+      return store.emitOpError() << "cannot be distributed: " << why;
+    int64_t rank = dst.tile.size();
+    // Which leaves need a buffer, the widths of the direct accesses, and
+    // the store dimension along the buffers' rows.
+    int64_t directMax = vectorizable(dst.elementType) ? dst.maxWidth : 1;
+    int64_t e = -1;
+    int64_t bufMax = 16;
+    for (Leaf &l : t.leaves) {
+      if (failed(analyze(l.side, assumeAlignment, why)))
+        return l.load.emitOpError() << "cannot be distributed: " << why;
+      if (!vectorizable(l.side.elementType))
+        l.side.maxWidth = 1;
+      for (int64_t k = 0; k < rank; ++k)
+        if (l.side.tile[l.perm[k]] != 1)
+          l.bufDims.push_back(l.perm[k]);
+      llvm::sort(l.bufDims);
+      l.staged = l.perm[dst.contiguous] != l.side.contiguous &&
+                 !l.bufDims.empty();
+      if (!l.staged) {
+        directMax = std::min(directMax, l.side.maxWidth);
+        continue;
       }
-    if (bufDims.empty())
-      return lowerDirect(c, src, dst, block, threads);
-    int64_t bufLast = bufDims.back();
+      int64_t le = llvm::find(l.perm, l.bufDims.back()) - l.perm.begin();
+      if (e >= 0 && le != e)
+        return store.emitOpError()
+               << "cooperative tile store: its staged loads are permuted "
+                  "differently (not supported)";
+      e = le;
+      int64_t bytes = std::max<int64_t>(
+          1, l.side.elementType.getIntOrFloatBitWidth() / 8);
+      bufMax = std::min(bufMax, vectorizable(l.side.elementType)
+                                    ? std::max<int64_t>(1, 16 / bytes)
+                                    : int64_t(1));
+    }
 
-    // Phase 1: the load's mapping (load coordinates).
-    Mapping m1{llvm::to_vector(src.tile), SmallVector<int64_t>(rank, 1),
-               fastestFirst(rank, src.contiguous)};
-    int64_t w1 = fitWidth(m1, src.contiguous, src.maxWidth, threads);
-    if (!w1)
-      return divisionError(c.load, src.tile, threads);
-    // Phase 2: the store's mapping (store coordinates); e is the store
-    // dimension along the buffer's contiguous one.
-    int64_t e = llvm::find(c.perm, bufLast) - c.perm.begin();
-    Mapping m2{llvm::to_vector(dst.tile), SmallVector<int64_t>(rank, 1),
-               fastestFirst(rank, dst.contiguous, e)};
+    // The store's mapping: widths ws along its rows, and we along e for
+    // the register blocks of staged leaves.
+    Mapping m{llvm::to_vector(dst.tile), SmallVector<int64_t>(rank, 1),
+              fastestFirst(rank, dst.contiguous, e)};
     int64_t ws = 0, we = 1;
-    for (int64_t s = dst.maxWidth; s >= 1 && !ws; s /= 2) {
-      m2.width[dst.contiguous] = s;
-      if (e == dst.contiguous) {
-        if (m2.fits(threads))
+    for (int64_t s = directMax; s >= 1 && !ws; s /= 2) {
+      m.width[dst.contiguous] = s;
+      if (e < 0 || e == dst.contiguous) {
+        if (m.fits(threads))
           ws = s;
         continue;
       }
-      for (int64_t r = std::min<int64_t>(maxVec, 64 / s); r >= 1; r /= 2) {
-        m2.width[e] = r;
-        if (m2.fits(threads)) {
+      for (int64_t r = std::min<int64_t>(bufMax, 64 / s); r >= 1; r /= 2) {
+        m.width[e] = r;
+        if (m.fits(threads)) {
           ws = s;
           we = r;
           break;
@@ -716,108 +765,160 @@ struct LayoutTileSharedMemoryPass final
       }
     }
     if (!ws)
-      return divisionError(c.store, dst.tile, threads);
+      return divisionError(store, dst.tile, threads);
 
-    Location loc = c.load.getLoc();
-    MLIRContext *ctx = func.getContext();
-    int64_t size = 1;
-    for (int64_t s : bufShape)
-      size *= s;
-    auto bufType = MemRefType::get(
-        {size}, et, MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-    Value buf = func.addWorkgroupAttribution(bufType, loc);
-    auto bufCoord = [&](ArrayRef<Value> loadCoord) {
+    // Phase 1, at each staged load: coalesced reads into its buffer.
+    for (Leaf &l : t.leaves)
+      if (l.staged && failed(stage(func, l, block, threads)))
+        return failure();
+
+    // Phase 2, at the store.
+    Location loc = store.getLoc();
+    OpBuilder b(store);
+    bool anyStaged = e >= 0;
+    bool inLoop = store->getParentOp() != func;
+    if (anyStaged)
+      gpu::BarrierOp::create(b, loc);
+    FailureOr<GlobalAccess> out = GlobalAccess::create(b, dst, ws, why);
+    if (failed(out))
+      return store.emitOpError() << "cannot be distributed: " << why;
+    for (Leaf &l : t.leaves) {
+      if (l.staged)
+        continue;
+      FailureOr<GlobalAccess> in = GlobalAccess::create(b, l.side, ws, why);
+      if (failed(in))
+        return l.load.emitOpError() << "cannot be distributed: " << why;
+      l.direct = std::move(*in);
+    }
+    Value tid = threadId(b, loc, block);
+    auto toLeaf = [&](const Leaf &l, ArrayRef<Value> storeCoord) {
+      SmallVector<Value> r(l.side.tile.size(), Value());
+      for (int64_t k = 0; k < rank; ++k)
+        r[l.perm[k]] = storeCoord[k];
+      return r;
+    };
+    auto bufCoord = [&](const Leaf &l, ArrayRef<Value> loadCoord) {
       SmallVector<Value> r;
-      for (int64_t k : bufDims)
+      for (int64_t k : l.bufDims)
         r.push_back(loadCoord[k]);
       return r;
     };
-
-    OpBuilder b(c.load);
-    std::string why;
-    FailureOr<GlobalAccess> in = GlobalAccess::create(b, src, w1, why);
-    if (failed(in))
-      return c.load.emitOpError() << "cannot be distributed: " << why;
-    bool inLoop = c.load->getParentOp() != func;
-    if (inLoop)
+    auto readBuffer = [&](OpBuilder &lb, const Leaf &l,
+                          ArrayRef<Value> storeCoord, int64_t width) -> Value {
+      Value off = OffsetOp::create(lb, loc, l.desc,
+                                   bufCoord(l, toLeaf(l, storeCoord)));
+      int64_t bytes = std::max<int64_t>(
+          1, l.side.elementType.getIntOrFloatBitWidth() / 8);
+      return vector::LoadOp::create(
+          lb, loc, VectorType::get({width}, l.side.elementType), l.buffer,
+          off, false, llvm::MaybeAlign(width * bytes));
+    };
+    forEachIteration(b, loc, m.blocks() / threads, [&](OpBuilder &lb,
+                                                       Value iter) {
+      SmallVector<Value> o = blockOrigin(lb, loc, m, tid, iter, threads);
+      // Staged leaves with a register block: ws vectors of we along the
+      // buffer's rows.
+      SmallVector<SmallVector<Value>> rows(t.leaves.size());
+      bool blocks = anyStaged && e != dst.contiguous;
+      if (blocks)
+        for (auto [i, l] : llvm::enumerate(t.leaves))
+          if (l.staged)
+            for (int64_t s = 0; s < ws; ++s)
+              rows[i].push_back(readBuffer(
+                  lb, l, plus(lb, loc, o, dst.contiguous, s), we));
+      int64_t count = blocks ? we : 1;
+      for (int64_t u = 0; u < count; ++u) {
+        SmallVector<Value> c = u ? plus(lb, loc, o, e, u) : o;
+        Value v = fragment(lb, loc, t, store.getValue(), ws,
+                           [&](unsigned i) -> Value {
+                             Leaf &l = t.leaves[i];
+                             if (!l.staged)
+                               return l.direct->load(lb, toLeaf(l, c));
+                             if (!blocks)
+                               return readBuffer(lb, l, c, ws);
+                             SmallVector<Value> elems;
+                             for (int64_t s = 0; s < ws; ++s)
+                               elems.push_back(vector::ExtractOp::create(
+                                   lb, loc, rows[i][s], u));
+                             return vector::FromElementsOp::create(
+                                 lb, loc,
+                                 VectorType::get({ws}, l.side.elementType),
+                                 elems);
+                           });
+        out->store(lb, v, c);
+      }
+    });
+    if (anyStaged && inLoop)
       gpu::BarrierOp::create(b, loc);
-    auto desc = PackedOp::create(
-        b, loc, DescType::get(ctx, bufShape),
-        b.getDenseI64ArrayAttr(bufShape));
-    Value tid = threadId(b, loc, block);
-    int64_t align1 = w1 * bytes;
-    forEachIteration(b, loc, m1.blocks() / threads, [&](OpBuilder &lb,
-                                                        Value iter) {
-      SmallVector<Value> o = blockOrigin(lb, loc, m1, tid, iter, threads);
-      Value v = in->load(lb, o);
-      if (src.contiguous == bufLast) {
-        Value off = OffsetOp::create(lb, loc, desc, bufCoord(o));
-        vector::StoreOp::create(lb, loc, v, buf, off, false,
-                                llvm::MaybeAlign(align1));
-        return;
-      }
-      for (int64_t i = 0; i < w1; ++i) {
-        Value off = OffsetOp::create(
-            lb, loc, desc, bufCoord(plus(lb, loc, o, src.contiguous, i)));
-        memref::StoreOp::create(lb, loc,
-                                vector::ExtractOp::create(lb, loc, v, i), buf,
-                                off);
-      }
-    });
-
-    Location sloc = c.store.getLoc();
-    b.setInsertionPoint(c.store);
-    gpu::BarrierOp::create(b, sloc);
-    FailureOr<GlobalAccess> out = GlobalAccess::create(b, dst, ws, why);
-    if (failed(out))
-      return c.store.emitOpError() << "cannot be distributed: " << why;
-    Value tid2 = threadId(b, sloc, block);
-    auto toLoad = [&](ArrayRef<Value> storeCoord) {
-      SmallVector<Value> r(rank);
-      for (int64_t k = 0; k < rank; ++k)
-        r[c.perm[k]] = storeCoord[k];
-      return r;
-    };
-    auto readVector = [&](OpBuilder &lb, ArrayRef<Value> storeCoord,
-                          int64_t width) -> Value {
-      Value off = OffsetOp::create(lb, sloc, desc, bufCoord(toLoad(storeCoord)));
-      return vector::LoadOp::create(lb, sloc, VectorType::get({width}, et),
-                                    buf, off, false,
-                                    llvm::MaybeAlign(width * bytes));
-    };
-    forEachIteration(b, sloc, m2.blocks() / threads, [&](OpBuilder &lb,
-                                                         Value iter) {
-      SmallVector<Value> o = blockOrigin(lb, sloc, m2, tid2, iter, threads);
-      if (e == dst.contiguous) {
-        out->store(lb, readVector(lb, o, ws), o);
-        return;
-      }
-      // ws vectors of we along the buffer, transposed in registers into we
-      // vectors of ws along the destination.
-      SmallVector<Value> rows;
-      for (int64_t s = 0; s < ws; ++s)
-        rows.push_back(readVector(lb, plus(lb, sloc, o, dst.contiguous, s), we));
-      for (int64_t r = 0; r < we; ++r) {
-        SmallVector<Value> elems;
-        for (int64_t s = 0; s < ws; ++s)
-          elems.push_back(vector::ExtractOp::create(lb, sloc, rows[s], r));
-        Value v = vector::FromElementsOp::create(
-            lb, sloc, VectorType::get({ws}, et), elems);
-        out->store(lb, v, plus(lb, sloc, o, e, r));
-      }
-    });
-    if (inLoop)
-      gpu::BarrierOp::create(b, sloc);
-    erase(c);
+    store.erase();
+    for (Operation *op : llvm::reverse(t.ops))
+      op->erase();
+    for (Leaf &l : t.leaves)
+      l.load.erase();
     return success();
   }
 
-  void erase(Copy &c) {
-    c.store.erase();
-    for (vector::TransposeOp t : llvm::reverse(c.transposes))
-      t.erase();
-    c.load.erase();
+  /// Phase 1 of a staged leaf, at its load: a workgroup buffer over the
+  /// load's tile (unit dimensions dropped), written with coalesced vectors.
+  LogicalResult stage(gpu::GPUFuncOp func, Leaf &l, ArrayRef<int64_t> block,
+                      int64_t threads) {
+    GlobalSide &src = l.side;
+    int64_t rank = src.tile.size();
+    Type et = src.elementType;
+    Mapping m{llvm::to_vector(src.tile), SmallVector<int64_t>(rank, 1),
+              fastestFirst(rank, src.contiguous)};
+    int64_t w = fitWidth(m, src.contiguous, src.maxWidth, threads);
+    if (!w)
+      return divisionError(l.load, src.tile, threads);
+    Location loc = l.load.getLoc();
+    MLIRContext *ctx = func.getContext();
+    SmallVector<int64_t> shape;
+    int64_t size = 1;
+    for (int64_t k : l.bufDims) {
+      shape.push_back(src.tile[k]);
+      size *= src.tile[k];
+    }
+    auto bufType = MemRefType::get(
+        {size}, et, MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    l.buffer = func.addWorkgroupAttribution(bufType, loc);
+
+    OpBuilder b(l.load);
+    std::string why;
+    FailureOr<GlobalAccess> in = GlobalAccess::create(b, src, w, why);
+    if (failed(in))
+      return l.load.emitOpError() << "cannot be distributed: " << why;
+    if (l.load->getParentOp() != func)
+      gpu::BarrierOp::create(b, loc);
+    l.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
+                              b.getDenseI64ArrayAttr(shape));
+    auto bufCoord = [&](ArrayRef<Value> loadCoord) {
+      SmallVector<Value> r;
+      for (int64_t k : l.bufDims)
+        r.push_back(loadCoord[k]);
+      return r;
+    };
+    int64_t bytes = std::max<int64_t>(1, et.getIntOrFloatBitWidth() / 8);
+    Value tid = threadId(b, loc, block);
+    forEachIteration(b, loc, m.blocks() / threads, [&](OpBuilder &lb,
+                                                       Value iter) {
+      SmallVector<Value> o = blockOrigin(lb, loc, m, tid, iter, threads);
+      Value v = in->load(lb, o);
+      if (src.contiguous == l.bufDims.back()) {
+        Value off = OffsetOp::create(lb, loc, l.desc, bufCoord(o));
+        vector::StoreOp::create(lb, loc, v, l.buffer, off, false,
+                                llvm::MaybeAlign(w * bytes));
+        return;
+      }
+      for (int64_t i = 0; i < w; ++i) {
+        Value off = OffsetOp::create(
+            lb, loc, l.desc, bufCoord(plus(lb, loc, o, src.contiguous, i)));
+        memref::StoreOp::create(lb, loc,
+                                vector::ExtractOp::create(lb, loc, v, i),
+                                l.buffer, off);
+      }
+    });
+    return success();
   }
 };
 

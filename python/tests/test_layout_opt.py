@@ -176,7 +176,7 @@ def test_tile_program_compiles_to_128_bit_lds_accesses():
     m.run("layout-tile-shared-memory,layout-xor-swizzle{chip=sm_90}")
     assert "layout.load" not in str(m)
     swizzled = [r for r in m.remarks if "swizzled" in r]
-    assert len(swizzled) == 3
+    assert len(swizzled) == 5
     assert all("-> 0 extra cycles" in r for r in swizzled)
     ptx = lo.compile(m, target="nvvm", chip="sm_90", format="isa")
     entry = ptx[ptx.index(b".visible .entry tile_transpose_f32"):]

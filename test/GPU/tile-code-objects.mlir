@@ -2,7 +2,8 @@
 // -layout-tile-shared-memory and swizzled, compiled for every chip of
 // issue 5: kernel symbols, LDS bytes (a 64x64 f32 buffer is 16384 bytes,
 // f16 128x128 32768; the permutation that keeps rows needs none), no scratch, and
-// 128-bit workgroup-memory accesses on both sides of the transposes.
+// 128-bit workgroup-memory accesses on both sides of the transposes (the
+// f32-to-f16 one reads 2 x 64 bits: 8 f16 per store, 2 f32 per row read).
 
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t -o /dev/null 2>/dev/null \
@@ -32,6 +33,12 @@
 // NOTES: .group_segment_fixed_size: 0
 // NOTES: .name: tile_permute_f32
 // NOTES: .private_segment_fixed_size: 0
+// NOTES: .group_segment_fixed_size: 16384
+// NOTES: .name: tile_transpose_scale_f16
+// NOTES: .private_segment_fixed_size: 0
+// NOTES: .group_segment_fixed_size: 16384
+// NOTES: .name: tile_add_transposed_f32
+// NOTES: .private_segment_fixed_size: 0
 
 // CDNA-LABEL: <tile_transpose_f32>:
 // CDNA-NOT: scratch_
@@ -46,6 +53,16 @@
 // CDNA: ds_read_b128
 // CDNA-LABEL: <tile_permute_f32>:
 // CDNA-NOT: ds_
+// CDNA-NOT: scratch_
+// CDNA-LABEL: <tile_transpose_scale_f16>:
+// CDNA-NOT: scratch_
+// CDNA: ds_write_b128
+// CDNA: ds_read2_b64
+// CDNA: global_store_dwordx4
+// CDNA-LABEL: <tile_add_transposed_f32>:
+// CDNA-NOT: scratch_
+// CDNA: ds_write_b128
+// CDNA: ds_read_b128
 // CDNA-NOT: scratch_
 
 // RDNA-LABEL: <tile_transpose_f32>:

@@ -9,9 +9,9 @@ gpu.module @m {
     %vo = layout.view %out : memref<30x30xf32> -> !layout.tensor_view<30x30xf32>
     %po = layout.partition %vo tile [30, 30] : !layout.tensor_view<30x30xf32> -> !p
     %c0 = arith.constant 0 : index
-    // expected-error @below {{cooperative tile of 30x30 elements: a block of 256 threads does not divide it into equal parts}}
     %t = layout.load %pi[%c0, %c0] : !p -> vector<30x30xf32>
     %u = vector.transpose %t, [1, 0] : vector<30x30xf32> to vector<30x30xf32>
+    // expected-error @below {{cooperative tile of 30x30 elements: a block of 256 threads does not divide it into equal parts}}
     layout.store %u, %po[%c0, %c0] : vector<30x30xf32>, !p
     gpu.return
   }
@@ -21,16 +21,17 @@ gpu.module @m {
 
 !p = !layout.partition_view<64x64xf32, tile = [32, 32]>
 gpu.module @m {
-  gpu.func @other_use(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+  gpu.func @unsupported_op(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
       kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
     %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
     %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
     %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
     %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
     %b = gpu.block_id x
-    // expected-error @below {{cooperative tile load: its value reaches 'arith.negf'; only vector.transpose and layout.store are supported}}
     %t = layout.load %pi[%b, %b] : !p -> vector<32x32xf32>
-    %s = arith.negf %t : vector<32x32xf32>
+    %f = vector.shape_cast %t : vector<32x32xf32> to vector<1024xf32>
+    // expected-error @below {{'vector.shape_cast' op in a cooperative tile copy: only vector.transpose, elementwise ops, splat constants and broadcasts of scalars may compute the stored tile from cooperative loads}}
+    %s = vector.shape_cast %f : vector<1024xf32> to vector<32x32xf32>
     layout.store %s, %po[%b, %b] : vector<32x32xf32>, !p
     gpu.return
   }
@@ -48,8 +49,8 @@ gpu.module @m {
     %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    // expected-error @below {{cooperative tile load (its indices are the same in every thread): its value must have one use, a layout.store or a vector.transpose}}
     %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
+    // expected-error @below {{cooperative tile store: each tile value it stores must be computed in the kernel and used once}}
     layout.store %t, %po[%c0, %c0] : vector<32x32xf32>, !p
     layout.store %t, %po[%c1, %c1] : vector<32x32xf32>, !p
     gpu.return
@@ -58,16 +59,73 @@ gpu.module @m {
 
 // -----
 
-!p = !layout.partition_view<64x64xf32, tile = [32, 32]>
+!p = !layout.partition_view<4x4xf32, tile = [2, 2]>
 gpu.module @m {
-  gpu.func @store_of_a_constant(%out: memref<64x64xf32>)
+  gpu.func @dense_constant(%out: memref<4x4xf32>)
+      kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %vo = layout.view %out : memref<4x4xf32> -> !layout.tensor_view<4x4xf32>
+    %po = layout.partition %vo tile [2, 2] : !layout.tensor_view<4x4xf32> -> !p
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{in a cooperative tile copy: only splat constants are supported}}
+    %z = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : vector<2x2xf32>
+    layout.store %z, %po[%c0, %c0] : vector<2x2xf32>, !p
+    gpu.return
+  }
+}
+
+// -----
+
+!p = !layout.partition_view<4x4xf32, tile = [2, 2]>
+gpu.module @m {
+  gpu.func @broadcast_of_a_vector(%out: memref<4x4xf32>, %x: f32)
+      kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %vo = layout.view %out : memref<4x4xf32> -> !layout.tensor_view<4x4xf32>
+    %po = layout.partition %vo tile [2, 2] : !layout.tensor_view<4x4xf32> -> !p
+    %c0 = arith.constant 0 : index
+    %row = vector.broadcast %x : f32 to vector<2xf32>
+    // expected-error @below {{in a cooperative tile copy: only broadcasts of scalars are supported}}
+    %z = vector.broadcast %row : vector<2xf32> to vector<2x2xf32>
+    layout.store %z, %po[%c0, %c0] : vector<2x2xf32>, !p
+    gpu.return
+  }
+}
+
+// -----
+
+!p = !layout.partition_view<64x64xf32, tile = [32, 32]>
+!q = !layout.partition_view<64x64xf32, tile = [1, 4]>
+gpu.module @m {
+  gpu.func @per_thread_load_feeds_cooperative_store(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
       kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
     %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
     %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %tx = gpu.thread_id x
     %c0 = arith.constant 0 : index
-    %z = arith.constant dense<0.0> : vector<32x32xf32>
-    // expected-error @below {{cooperative tile store (its indices are the same in every thread): its value must come from a cooperative layout.load through vector.transpose ops only}}
-    layout.store %z, %po[%c0, %c0] : vector<32x32xf32>, !p
+    // expected-error @below {{per-thread tile load (its indices depend on the thread) feeds a cooperative tile store}}
+    %t = layout.load %pi[%tx, %c0] : !p -> vector<32x32xf32>
+    layout.store %t, %po[%c0, %c0] : vector<32x32xf32>, !p
+    gpu.return
+  }
+}
+
+// -----
+
+!p = !layout.partition_view<64x64xf32, tile = [32, 32]>
+!q = !layout.partition_view<64x64xf32, tile = [32, 32]>
+gpu.module @m {
+  gpu.func @cooperative_load_feeds_per_thread_store(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !q
+    %tx = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{cooperative tile load (its indices are the same in every thread): its value must reach a cooperative layout.store through vector.transpose, elementwise ops, splat constants and broadcasts}}
+    %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
+    layout.store %t, %po[%tx, %c0] : vector<32x32xf32>, !q
     gpu.return
   }
 }
@@ -121,9 +179,33 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
     scf.if %c {
-      // expected-error @below {{cooperative tile store must be in the block of its load}}
+      // expected-error @below {{cooperative tile store must be in the block of the loads and ops that compute its value}}
       layout.store %t, %po[%c0, %c0] : vector<32x32xf32>, !p
     }
+    gpu.return
+  }
+}
+
+// -----
+
+!p = !layout.partition_view<8x8x8xf32, tile = [8, 8, 8]>
+gpu.module @m {
+  gpu.func @staged_loads_permuted_differently(%a: memref<8x8x8xf32>, %b: memref<8x8x8xf32>, %out: memref<8x8x8xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %va = layout.view %a : memref<8x8x8xf32> -> !layout.tensor_view<8x8x8xf32>
+    %pa = layout.partition %va tile [8, 8, 8] : !layout.tensor_view<8x8x8xf32> -> !p
+    %vb = layout.view %b : memref<8x8x8xf32> -> !layout.tensor_view<8x8x8xf32>
+    %pb = layout.partition %vb tile [8, 8, 8] : !layout.tensor_view<8x8x8xf32> -> !p
+    %vo = layout.view %out : memref<8x8x8xf32> -> !layout.tensor_view<8x8x8xf32>
+    %po = layout.partition %vo tile [8, 8, 8] : !layout.tensor_view<8x8x8xf32> -> !p
+    %c0 = arith.constant 0 : index
+    %x = layout.load %pa[%c0, %c0, %c0] : !p -> vector<8x8x8xf32>
+    %y = layout.load %pb[%c0, %c0, %c0] : !p -> vector<8x8x8xf32>
+    %xt = vector.transpose %x, [2, 1, 0] : vector<8x8x8xf32> to vector<8x8x8xf32>
+    %yt = vector.transpose %y, [1, 2, 0] : vector<8x8x8xf32> to vector<8x8x8xf32>
+    %s = arith.addf %xt, %yt : vector<8x8x8xf32>
+    // expected-error @below {{cooperative tile store: its staged loads are permuted differently (not supported)}}
+    layout.store %s, %po[%c0, %c0, %c0] : vector<8x8x8xf32>, !p
     gpu.return
   }
 }

@@ -224,3 +224,41 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Elementwise ops, splat constants and broadcasts of scalars between the
+// loads and the store are applied to each thread's fragments; a store of a
+// constant tile is a fill.
+
+// CHECK-LABEL: gpu.func @scale_and_fill
+// CHECK: %[[Z:.*]] = arith.constant dense<1.000000e+00> : vector<4xf16>
+// CHECK: %[[V:.*]] = vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
+// CHECK: %[[A:.*]] = vector.broadcast %arg2 : f32 to vector<4xf32>
+// CHECK: %[[M:.*]] = arith.mulf %[[V]], %[[A]] : vector<4xf32>
+// CHECK: %[[H:.*]] = arith.truncf %[[M]] : vector<4xf32> to vector<4xf16>
+// CHECK: vector.store %[[H]], %arg1[{{.*}}] {alignment = 8 : i64} : memref<64x64xf16>, vector<4xf16>
+// CHECK: vector.store %[[Z]], %arg1[{{.*}}] {alignment = 8 : i64} : memref<64x64xf16>, vector<4xf16>
+// CHECK-NOT: layout.
+// CHECK: gpu.return
+!f = !layout.partition_view<64x64xf32, tile = [32, 32]>
+!h = !layout.partition_view<64x64xf16, tile = [32, 32]>
+gpu.module @m {
+  gpu.func @scale_and_fill(%in: memref<64x64xf32>, %out: memref<64x64xf16>, %alpha: f32)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %vo = layout.view %out : memref<64x64xf16> -> !layout.tensor_view<64x64xf16>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !f
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf16> -> !h
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = layout.load %pi[%c0, %c0] : !f -> vector<32x32xf32>
+    %a = vector.broadcast %alpha : f32 to vector<32x32xf32>
+    %s = arith.mulf %t, %a : vector<32x32xf32>
+    %h = arith.truncf %s : vector<32x32xf32> to vector<32x32xf16>
+    layout.store %h, %po[%c0, %c0] : vector<32x32xf16>, !h
+    %one = arith.constant dense<1.0> : vector<32x32xf16>
+    layout.store %one, %po[%c1, %c1] : vector<32x32xf16>, !h
+    gpu.return
+  }
+}

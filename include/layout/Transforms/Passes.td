@@ -94,9 +94,11 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
     `layout.store` whose tile indices are the same in every thread of the
     block (they depend on block ids, kernel arguments and constants, not on
     thread ids) is cooperative: the tile is a block-level value and each
-    thread moves a part of it. The pass lowers each cooperative copy, a
-    `layout.load` whose value reaches a `layout.store` through
-    `vector.transpose` ops (a permutation of the tile), to per-thread code:
+    thread moves a part of it. The pass lowers each cooperative store whose
+    tile is computed from cooperative loads by `vector.transpose` ops,
+    elementwise ops (`arith.mulf`, `arith.truncf`, ...), splat constants and
+    broadcasts of scalars, each value used once, to per-thread code (the
+    elementwise ops run on each thread's fragments):
 
     * Thread mapping: each global access moves vectors along the view's
       unit-stride dimension, consecutive lanes on consecutive vectors
@@ -105,8 +107,8 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
       ones are checked at run time) and that gives every thread the same
       number of vectors. Views through a descriptor move element by
       element.
-    * Staging: when the load and the store want different fastest
-      dimensions (a transpose), the tile goes through a new workgroup
+    * Staging: when a load and the store want different fastest
+      dimensions (a transpose), that load's tile goes through a new workgroup
       attribution indexed with `layout.offset` of a `layout.packed`
       descriptor: coalesced global reads write it, `gpu.barrier`, then each
       thread reads vectors along the buffer's rows, transposes a small
@@ -116,9 +118,10 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
       alignment fails at run time, moves element by element, each guarded;
       the load's padding value fills the elements outside.
 
-    A cooperative tile whose value is used otherwise, atomic cooperative
-    accesses, and tiles that the block does not divide into equal parts get
-    a diagnostic. Loads and stores whose indices depend on the thread stay
+    Other ops between the loads and the store, values used twice, atomic
+    cooperative accesses, staged loads permuted differently from each
+    other, and tiles that the block does not divide into equal parts get a
+    diagnostic. Loads and stores whose indices depend on the thread stay
     per-thread accesses (-convert-layout-to-vector).
 
     ```mlir

@@ -28,11 +28,17 @@
 // CHECK: batched f32 3x70x36: 0 mismatches of 7560
 // CHECK: permute f32 5x9x40: 0 mismatches of 1800
 // CHECK: permute f32 8x16x64: 0 mismatches of 8192
+// CHECK: scale f16 37x70: 0 mismatches of 2590
+// CHECK: scale f16 128x64: 0 mismatches of 8192
+// CHECK: add transposed f32 37x70: 0 mismatches of 2590
+// CHECK: add transposed f32 128x192: 0 mismatches of 24576
 
 func.func private @tile_transpose_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
 func.func private @tile_transpose_f16_host(memref<?x?xf16>, memref<?x?xf16>, index, index, index)
 func.func private @tile_transpose_batched_f32_host(memref<?x?x?xf32>, memref<?x?x?xf32>, index, index, index)
 func.func private @tile_permute_f32_host(memref<?x?x?xf32>, memref<?x?x?xf32>, index, index, index)
+func.func private @tile_transpose_scale_f16_host(memref<?x?xf32>, memref<?x?xf16>, f32, index, index, index)
+func.func private @tile_add_transposed_f32_host(memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, index, index, index)
 
 func.func @ceil64(%n: index) -> index {
   %c63 = arith.constant 63 : index
@@ -253,6 +259,128 @@ func.func @f32_3d(%nb: index, %rows: index, %cols: index, %permute: i1) {
   return
 }
 
+/// out[j, i] = f16(in[i, j] * 0.5) with in[i, j] = (i * cols + j) mod 2048
+/// (exact in f16 after the scaling); out starts at -1.
+func.func @scale_f16(%rows: index, %cols: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2048 = arith.constant 2048 : index
+  %half = arith.constant 0.5 : f32
+  %m1 = arith.constant -1.0 : f16
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %in = memref.alloc(%rows, %cols) : memref<?x?xf32>
+  %out = memref.alloc(%cols, %rows) : memref<?x?xf16>
+  scf.for %i = %c0 to %rows step %c1 {
+    scf.for %j = %c0 to %cols step %c1 {
+      %r = arith.muli %i, %cols : index
+      %x = arith.addi %r, %j : index
+      %xm = arith.remui %x, %c2048 : index
+      %xi = arith.index_cast %xm : index to i64
+      %xf = arith.sitofp %xi : i64 to f32
+      memref.store %xf, %in[%i, %j] : memref<?x?xf32>
+      memref.store %m1, %out[%j, %i] : memref<?x?xf16>
+    }
+  }
+  %gx = call @ceil64(%cols) : (index) -> index
+  %gy = call @ceil64(%rows) : (index) -> index
+  call @tile_transpose_scale_f16_host(%in, %out, %half, %gx, %gy, %c1) : (memref<?x?xf32>, memref<?x?xf16>, f32, index, index, index) -> ()
+  %bad = scf.for %i = %c0 to %rows step %c1 iter_args(%a = %zero) -> (i64) {
+    %m = scf.for %j = %c0 to %cols step %c1 iter_args(%b = %a) -> (i64) {
+      %x = memref.load %in[%i, %j] : memref<?x?xf32>
+      %h = arith.mulf %x, %half : f32
+      %e = arith.truncf %h : f32 to f16
+      %y = memref.load %out[%j, %i] : memref<?x?xf16>
+      %ne = arith.cmpf une, %e, %y : f16
+      %inc = arith.select %ne, %one, %zero : i64
+      %s = arith.addi %b, %inc : i64
+      scf.yield %s : i64
+    }
+    scf.yield %m : i64
+  }
+  %n = arith.muli %rows, %cols : index
+  %ni = arith.index_cast %n : index to i64
+  %ri = arith.index_cast %rows : index to i64
+  %ci = arith.index_cast %cols : index to i64
+  vector.print str "scale f16 "
+  vector.print %ri : i64 punctuation <no_punctuation>
+  vector.print str "x"
+  vector.print %ci : i64 punctuation <no_punctuation>
+  vector.print str ": "
+  vector.print %bad : i64 punctuation <no_punctuation>
+  vector.print str " mismatches of "
+  vector.print %ni : i64
+  memref.dealloc %in : memref<?x?xf32>
+  memref.dealloc %out : memref<?x?xf16>
+  return
+}
+
+/// out[j, i] = a[i, j] + b[j, i] with a[i, j] = i * cols + j + 1 (< 2^15)
+/// and b[j, i] = 65536 * ((j * rows + i) mod 127) (< 2^23): every sum is
+/// exact in f32, and an element of a or b taken from a neighbour changes it.
+func.func @add_transposed(%rows: index, %cols: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %big = arith.constant 65536.0 : f32
+  %c127 = arith.constant 127 : index
+  %m1 = arith.constant -1.0 : f32
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %a = memref.alloc(%rows, %cols) : memref<?x?xf32>
+  %b = memref.alloc(%cols, %rows) : memref<?x?xf32>
+  %out = memref.alloc(%cols, %rows) : memref<?x?xf32>
+  scf.for %i = %c0 to %rows step %c1 {
+    scf.for %j = %c0 to %cols step %c1 {
+      %r = arith.muli %i, %cols : index
+      %x = arith.addi %r, %j : index
+      %x1 = arith.addi %x, %c1 : index
+      %xi = arith.index_cast %x1 : index to i64
+      %xf = arith.sitofp %xi : i64 to f32
+      memref.store %xf, %a[%i, %j] : memref<?x?xf32>
+      %q = arith.muli %j, %rows : index
+      %y = arith.addi %q, %i : index
+      %y1 = arith.remui %y, %c127 : index
+      %yi = arith.index_cast %y1 : index to i64
+      %yf = arith.sitofp %yi : i64 to f32
+      %yb = arith.mulf %yf, %big : f32
+      memref.store %yb, %b[%j, %i] : memref<?x?xf32>
+      memref.store %m1, %out[%j, %i] : memref<?x?xf32>
+    }
+  }
+  %gx = call @ceil64(%cols) : (index) -> index
+  %gy = call @ceil64(%rows) : (index) -> index
+  call @tile_add_transposed_f32_host(%a, %b, %out, %gx, %gy, %c1) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, index, index, index) -> ()
+  %bad = scf.for %i = %c0 to %rows step %c1 iter_args(%acc = %zero) -> (i64) {
+    %m = scf.for %j = %c0 to %cols step %c1 iter_args(%acc2 = %acc) -> (i64) {
+      %x = memref.load %a[%i, %j] : memref<?x?xf32>
+      %y = memref.load %b[%j, %i] : memref<?x?xf32>
+      %e = arith.addf %x, %y : f32
+      %o = memref.load %out[%j, %i] : memref<?x?xf32>
+      %ne = arith.cmpf une, %e, %o : f32
+      %inc = arith.select %ne, %one, %zero : i64
+      %s = arith.addi %acc2, %inc : i64
+      scf.yield %s : i64
+    }
+    scf.yield %m : i64
+  }
+  %n = arith.muli %rows, %cols : index
+  %ni = arith.index_cast %n : index to i64
+  %ri = arith.index_cast %rows : index to i64
+  %ci = arith.index_cast %cols : index to i64
+  vector.print str "add transposed f32 "
+  vector.print %ri : i64 punctuation <no_punctuation>
+  vector.print str "x"
+  vector.print %ci : i64 punctuation <no_punctuation>
+  vector.print str ": "
+  vector.print %bad : i64 punctuation <no_punctuation>
+  vector.print str " mismatches of "
+  vector.print %ni : i64
+  memref.dealloc %a : memref<?x?xf32>
+  memref.dealloc %b : memref<?x?xf32>
+  memref.dealloc %out : memref<?x?xf32>
+  return
+}
+
 func.func @main() {
   %c3 = arith.constant 3 : index
   %c5 = arith.constant 5 : index
@@ -283,5 +411,9 @@ func.func @main() {
   call @f32_3d(%c3, %c70, %c36, %false) : (index, index, index, i1) -> ()
   call @f32_3d(%c5, %c9, %c40, %true) : (index, index, index, i1) -> ()
   call @f32_3d(%c8, %c16, %c64, %true) : (index, index, index, i1) -> ()
+  call @scale_f16(%c37, %c70) : (index, index) -> ()
+  call @scale_f16(%c128, %c64) : (index, index) -> ()
+  call @add_transposed(%c37, %c70) : (index, index) -> ()
+  call @add_transposed(%c128, %c192) : (index, index) -> ()
   return
 }
