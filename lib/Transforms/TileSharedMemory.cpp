@@ -50,6 +50,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir {
@@ -190,8 +191,11 @@ struct GlobalSide {
   std::optional<Padding> padding;
   ArrayRef<int64_t> tile;
   Type elementType;
-  /// The dimension of unit stride (else the last one, unvectorized).
+  /// The dimension the accesses move along: the one of unit stride (else
+  /// the last one, unvectorized).
   int64_t contiguous = 0;
+  /// Whether `contiguous` has unit stride (vectors are contiguous).
+  bool unitStride = false;
   /// The widest vector the view's static layout allows along it.
   int64_t maxWidth = 1;
 };
@@ -230,8 +234,10 @@ LogicalResult analyze(GlobalSide &side, int64_t alignBytes,
   if (unit == strides.end())
     return success();
   side.contiguous = unit - strides.begin();
+  side.unitStride = true;
   int64_t bytes = elementBytes(side.elementType);
-  int64_t w = std::max<int64_t>(1, std::min<int64_t>(16, alignBytes) / bytes);
+  int64_t w = llvm::bit_floor(uint64_t(
+      std::max<int64_t>(1, std::min<int64_t>(16, alignBytes) / bytes)));
   auto divides = [&](int64_t x) {
     return ShapedType::isDynamic(x) || x % w == 0;
   };
@@ -310,7 +316,7 @@ struct GlobalAccess {
   /// How the vector at view coordinate `c` moves.
   enum class Path { Vector, Elements, Guarded };
   std::pair<Path, Value> path(OpBuilder &b, ValueRange c) const {
-    if (width == 1 || !access.strided)
+    if (width == 1 || !access.strided || !side.unitStride)
       return {Path::Elements, Value()};
     Value cond = aligned;
     if (side.masked) {
@@ -724,10 +730,19 @@ struct LayoutTileSharedMemoryPass final
         if (l.side.tile[l.perm[k]] != 1)
           l.bufDims.push_back(l.perm[k]);
       llvm::sort(l.bufDims);
-      l.staged = l.perm[dst.contiguous] != l.side.contiguous &&
-                 !l.bufDims.empty();
+      // Staging pays when both sides have rows to coalesce along.
+      bool differ = l.perm[dst.contiguous] != l.side.contiguous;
+      l.staged = differ && !l.bufDims.empty() &&
+                 l.side.tile[l.side.contiguous] > 1 &&
+                 dst.tile[dst.contiguous] > 1;
       if (!l.staged) {
-        directMax = std::min(directMax, l.side.maxWidth);
+        if (differ) {
+          // The load follows the store's rows, element by element.
+          l.side.contiguous = l.perm[dst.contiguous];
+          l.side.unitStride = false;
+        } else {
+          directMax = std::min(directMax, l.side.maxWidth);
+        }
         continue;
       }
       int64_t le = llvm::find(l.perm, l.bufDims.back()) - l.perm.begin();
@@ -738,9 +753,11 @@ struct LayoutTileSharedMemoryPass final
       e = le;
       int64_t bytes = std::max<int64_t>(
           1, l.side.elementType.getIntOrFloatBitWidth() / 8);
-      bufMax = std::min(bufMax, vectorizable(l.side.elementType)
-                                    ? std::max<int64_t>(1, 16 / bytes)
-                                    : int64_t(1));
+      bufMax = std::min(bufMax,
+                        vectorizable(l.side.elementType)
+                            ? int64_t(llvm::bit_floor(uint64_t(
+                                  std::max<int64_t>(1, 16 / bytes))))
+                            : int64_t(1));
     }
 
     // The store's mapping: widths ws along its rows, and we along e for

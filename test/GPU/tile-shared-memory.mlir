@@ -262,3 +262,32 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A load whose tile is one element wide along its unit-stride dimension has
+// no rows to coalesce: it follows the store's mapping element by element,
+// with no buffer.
+
+// CHECK-LABEL: gpu.func @column_to_row
+// CHECK-NOT: workgroup
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[X:.*]] = memref.load %arg0[%[[T:.*]], %[[B:.*]]] : memref<64x64xf32>
+// CHECK: memref.store %[[X]], %arg1[%[[B]], %[[T]]] : memref<64x64xf32>
+!q = !layout.partition_view<64x64xf32, tile = [64, 1]>
+!r = !layout.partition_view<64x64xf32, tile = [1, 64]>
+gpu.module @m {
+  gpu.func @column_to_row(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [64, 1] : !layout.tensor_view<64x64xf32> -> !q
+    %po = layout.partition %vo tile [1, 64] : !layout.tensor_view<64x64xf32> -> !r
+    %b = gpu.block_id x
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%c0, %b] : !q -> vector<64x1xf32>
+    %u = vector.transpose %t, [1, 0] : vector<64x1xf32> to vector<1x64xf32>
+    layout.store %u, %po[%b, %c0] : vector<1x64xf32>, !r
+    gpu.return
+  }
+}
