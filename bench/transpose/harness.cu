@@ -109,6 +109,7 @@ struct Generated {
   CUfunction fn;
   unsigned tile = 32;   // columns of the input per block
   unsigned tileY = 0;   // rows of the input per block (default: tile)
+  unsigned blockY = 8;  // threads: 32 x blockY
   void launch(void *in, void *out, int64_t batch, int64_t rows, int64_t cols) {
     std::vector<int64_t> scalars;
     std::vector<void *> ptrs = {in, in, out, out};
@@ -141,7 +142,7 @@ struct Generated {
     }
     unsigned ty = tileY ? tileY : tile;
     unsigned gx = (cols + tile - 1) / tile, gy = (rows + ty - 1) / ty;
-    CHECK_CU(cuLaunchKernel(fn, gx, gy, batch, 32, 8, 1, 0, nullptr,
+    CHECK_CU(cuLaunchKernel(fn, gx, gy, batch, 32, blockY, 1, 0, nullptr,
                             args.data(), nullptr));
   }
 };
@@ -219,6 +220,98 @@ void runCase(const char *type, int64_t batch, int64_t rows, int64_t cols,
   CHECK_CUDA(cudaFree(dout));
 }
 
+// The fused tile programs of examples/transpose-tiles.mlir, f32 8192x8192:
+// out16[j, i] = f16(in[i, j] * 0.5), and out[j, i] = a[i, j] + b[j, i].
+// Bandwidth counts every byte read and written (6 and 12 per element).
+static void fusedCases(CUmodule tiles) {
+  const int64_t n = 8192;
+  size_t count = n * n;
+  std::vector<float> a(count), b(count), back(count);
+  std::vector<__half> back16(count);
+  for (size_t i = 0; i < count; ++i) {
+    a[i] = (float)(int32_t)(i % 1000003);
+    b[i] = (float)(int32_t)((i * 7) % 999983);
+  }
+  float *da, *db, *dout;
+  __half *dout16;
+  CHECK_CUDA(cudaMalloc(&da, count * 4));
+  CHECK_CUDA(cudaMalloc(&db, count * 4));
+  CHECK_CUDA(cudaMalloc(&dout, count * 4));
+  CHECK_CUDA(cudaMalloc(&dout16, count * 2));
+  CHECK_CUDA(cudaMemcpy(da, a.data(), count * 4, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(db, b.data(), count * 4, cudaMemcpyHostToDevice));
+  // A 2-D memref descriptor: allocated, aligned, offset, sizes, strides.
+  struct Desc {
+    void *alloc, *aligned;
+    int64_t offset = 0, size0 = n, size1 = n, stride0 = n, stride1 = 1;
+  };
+  auto push = [](std::vector<void *> &args, Desc &d) {
+    for (void *p : {(void *)&d.alloc, (void *)&d.aligned, (void *)&d.offset,
+                    (void *)&d.size0, (void *)&d.size1, (void *)&d.stride0,
+                    (void *)&d.stride1})
+      args.push_back(p);
+  };
+  CUfunction scale, add;
+  CHECK_CU(cuModuleGetFunction(&scale, tiles, "tile_transpose_scale_f16"));
+  CHECK_CU(cuModuleGetFunction(&add, tiles, "tile_add_transposed_f32"));
+  Timer timer;
+  {
+    Desc in{da, da}, out{dout16, dout16};
+    float alpha = 0.5f;
+    std::vector<void *> args;
+    push(args, in);
+    push(args, out);
+    args.push_back(&alpha);
+    float ms = timer.median([&] {
+      CHECK_CU(cuLaunchKernel(scale, n / 64, n / 64, 1, 32, 8, 1, 0, nullptr,
+                              args.data(), nullptr));
+    });
+    CHECK_CUDA(cudaMemcpy(back16.data(), dout16, count * 2,
+                          cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int64_t i = 0; i < n && ok; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        __half e = __float2half(a[i * n + j] * 0.5f);
+        if (memcmp(&e, &back16[j * n + i], 2) != 0) {
+          ok = false;
+          break;
+        }
+      }
+    double gbs = 6.0 * count / (ms * 1e-3) / 1e9;
+    printf("| layout-opt tile program: f16(in^T * alpha) | f32 -> f16 "
+           "8192x8192 | %.3f | %.0f | %.1f%% | %s |\n",
+           ms, gbs, 100.0 * gbs / memcpyGBs, ok ? "all match" : "WRONG");
+  }
+  {
+    Desc x{da, da}, y{db, db}, out{dout, dout};
+    std::vector<void *> args;
+    push(args, x);
+    push(args, y);
+    push(args, out);
+    float ms = timer.median([&] {
+      CHECK_CU(cuLaunchKernel(add, n / 64, n / 64, 1, 32, 8, 1, 0, nullptr,
+                              args.data(), nullptr));
+    });
+    CHECK_CUDA(
+        cudaMemcpy(back.data(), dout, count * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (int64_t i = 0; i < n && ok; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        if (back[j * n + i] != a[i * n + j] + b[j * n + i]) {
+          ok = false;
+          break;
+        }
+    double gbs = 12.0 * count / (ms * 1e-3) / 1e9;
+    printf("| layout-opt tile program: a^T + b | f32 8192x8192 | %.3f | %.0f "
+           "| %.1f%% | %s |\n",
+           ms, gbs, 100.0 * gbs / memcpyGBs, ok ? "all match" : "WRONG");
+  }
+  CHECK_CUDA(cudaFree(da));
+  CHECK_CUDA(cudaFree(db));
+  CHECK_CUDA(cudaFree(dout));
+  CHECK_CUDA(cudaFree(dout16));
+}
+
 int main(int argc, char **argv) {
   std::string dir = argc > 1 ? argv[1] : "out";
   bool ncuMode = argc > 2 && std::string(argv[2]) == "ncu";
@@ -291,10 +384,10 @@ int main(int argc, char **argv) {
         get(swz, "transpose_wide4_f16", 128)},
        {"layout-opt wide4 (128x128, 4/thread), unswizzled",
         get(plain, "transpose_wide4_f16", 128)},
-       {"layout-opt tile program (64x64), swizzled",
-        get(tiles, "tile_transpose_f16", 64)},
-       {"layout-opt tile program (64x64), unswizzled",
-        get(tilesPlain, "tile_transpose_f16", 64)}},
+       {"layout-opt tile program (128x128), swizzled",
+        get(tiles, "tile_transpose_f16", 128)},
+       {"layout-opt tile program (128x128), unswizzled",
+        get(tilesPlain, "tile_transpose_f16", 128)}},
       ncuMode);
   runCase<float>(
       "f32", 8, 4096, 4096,
@@ -322,5 +415,26 @@ int main(int argc, char **argv) {
        {"layout-opt tall256 (256x32), swizzled",
         get(swz, "transpose_tall256_f32", 32, 256)}},
       ncuMode);
+  if (!ncuMode)
+    fusedCases(tiles);
+  // Optional: variants of the f16 tile program (tile size x block size),
+  // compiled from a scratch module into out/variants.sm_90.cubin.
+  CUmodule variants;
+  if (!ncuMode && cuModuleLoad(&variants, (dir + "/variants.sm_90.cubin")
+                                              .c_str()) == CUDA_SUCCESS) {
+    auto variant = [&](const char *name, unsigned tile, unsigned blockY) {
+      Generated g = get(variants, name, tile);
+      g.blockY = blockY;
+      return std::pair<std::string, Generated>(std::string("variant ") + name,
+                                               g);
+    };
+    runCase<__half>("f16", 1, 8192, 8192,
+                    {variant("f16_t64x64_b32x2", 64, 2),
+                     variant("f16_t64x64_b32x4", 64, 4),
+                     variant("f16_t64x64_b32x8", 64, 8),
+                     variant("f16_t128x128_b32x8", 128, 8),
+                     variant("f16_t128x128_b32x4", 128, 4)},
+                    false);
+  }
   return 0;
 }
