@@ -315,9 +315,16 @@ struct GlobalAccess {
 
   /// How the vector at view coordinate `c` moves.
   enum class Path { Vector, Elements, Guarded };
-  std::pair<Path, Value> path(OpBuilder &b, ValueRange c) const {
-    if (width == 1 || !access.strided || !side.unitStride)
+  bool vectorizes() const {
+    return width > 1 && access.strided && side.unitStride;
+  }
+  /// `inside`: the caller knows the whole tile is inside the view and
+  /// aligned (see tileInside).
+  std::pair<Path, Value> path(OpBuilder &b, ValueRange c, bool inside) const {
+    if (!vectorizes())
       return {Path::Elements, Value()};
+    if (inside)
+      return {Path::Vector, Value()};
     Value cond = aligned;
     if (side.masked) {
       SmallVector<Value> last = plus(b, loc(), c, side.contiguous, width - 1);
@@ -337,7 +344,25 @@ struct GlobalAccess {
 
   /// The `width` elements from view coordinate `c` along the contiguous
   /// dimension.
-  Value load(OpBuilder &b, ValueRange tileCoord) const {
+  /// Whether the whole tile is inside the view and every vector aligned
+  /// (then no access needs a guard), or null when that always holds.
+  Value tileInside(OpBuilder &b) const {
+    if (!vectorizes())
+      return {};
+    Location l = loc();
+    Value cond = aligned;
+    if (side.masked)
+      for (auto [o, e, t] :
+           llvm::zip_equal(access.origin, access.extents, side.tile)) {
+        Value end = arith::AddIOp::create(b, l, o, cst(b, l, t));
+        Value in =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end, e);
+        cond = cond ? arith::AndIOp::create(b, l, cond, in).getResult() : in;
+      }
+    return cond;
+  }
+
+  Value load(OpBuilder &b, ValueRange tileCoord, bool inside) const {
     Location l = loc();
     SmallVector<Value> c = viewCoord(b, tileCoord);
     Value pad = paddingValue(b, l, side.elementType, side.padding);
@@ -370,7 +395,7 @@ struct GlobalAccess {
           vb, vl, vectorType(), access.strided, c, /*nontemporal=*/false,
           llvm::MaybeAlign(width * elementBytes(side.elementType)));
     };
-    auto [p, f] = path(b, c);
+    auto [p, f] = path(b, c, inside);
     if (p == Path::Vector)
       return vectorLoad(b, l);
     if (p == Path::Elements)
@@ -388,7 +413,8 @@ struct GlobalAccess {
 
   /// Stores the `width`-vector `v` from view coordinate `c` along the
   /// contiguous dimension.
-  void store(OpBuilder &b, Value v, ValueRange tileCoord) const {
+  void store(OpBuilder &b, Value v, ValueRange tileCoord,
+             bool inside) const {
     Location l = loc();
     SmallVector<Value> c = viewCoord(b, tileCoord);
     auto elements = [&](OpBuilder &eb, Location el) {
@@ -415,7 +441,7 @@ struct GlobalAccess {
           vb, vl, v, access.strided, c, /*nontemporal=*/false,
           llvm::MaybeAlign(width * elementBytes(side.elementType)));
     };
-    auto [p, f] = path(b, c);
+    auto [p, f] = path(b, c, inside);
     if (p == Path::Vector)
       return vectorStore(b, l);
     if (p == Path::Elements)
@@ -494,6 +520,38 @@ bool isElementwise(Operation *op) {
          op->getNumRegions() == 0 && op->getNumResults() == 1 &&
          llvm::all_of(op->getOperandTypes(),
                       [](Type t) { return isa<VectorType>(t); });
+}
+
+/// Emits `body(inside = true)` when `inside` holds and `body(false)`
+/// otherwise, as an scf.if on the block-uniform condition (a whole tile in
+/// bounds and aligned runs unguarded vector accesses, which the compiler
+/// can issue back to back), or `body(true)` alone when `inside` is null
+/// (always true).
+void ifInside(OpBuilder &b, Location loc, Value inside,
+              function_ref<void(OpBuilder &, bool)> body) {
+  if (!inside) {
+    body(b, true);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, inside,
+      [&](OpBuilder &tb, Location) {
+        body(tb, true);
+        scf::YieldOp::create(tb, loc);
+      },
+      [&](OpBuilder &fb, Location) {
+        body(fb, false);
+        scf::YieldOp::create(fb, loc);
+      });
+}
+
+/// The conjunction of the non-null `conds` (null if none).
+Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
+  Value r;
+  for (Value c : conds)
+    if (c)
+      r = r ? arith::AndIOp::create(b, loc, r, c).getResult() : c;
+  return r;
 }
 
 struct LayoutTileSharedMemoryPass final
@@ -830,7 +888,12 @@ struct LayoutTileSharedMemoryPass final
           lb, loc, VectorType::get({width}, l.side.elementType), l.buffer,
           off, false, llvm::MaybeAlign(width * bytes));
     };
-    forEachIteration(b, loc, m.blocks() / threads, [&](OpBuilder &lb,
+    SmallVector<Value> insides{out->tileInside(b)};
+    for (Leaf &l : t.leaves)
+      if (!l.staged)
+        insides.push_back(l.direct->tileInside(b));
+    ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
+    forEachIteration(ib, loc, m.blocks() / threads, [&](OpBuilder &lb,
                                                        Value iter) {
       SmallVector<Value> o = blockOrigin(lb, loc, m, tid, iter, threads);
       // Staged leaves with a register block: ws vectors of we along the
@@ -850,7 +913,7 @@ struct LayoutTileSharedMemoryPass final
                            [&](unsigned i) -> Value {
                              Leaf &l = t.leaves[i];
                              if (!l.staged)
-                               return l.direct->load(lb, toLeaf(l, c));
+                               return l.direct->load(lb, toLeaf(l, c), inside);
                              if (!blocks)
                                return readBuffer(lb, l, c, ws);
                              SmallVector<Value> elems;
@@ -862,8 +925,9 @@ struct LayoutTileSharedMemoryPass final
                                  VectorType::get({ws}, l.side.elementType),
                                  elems);
                            });
-        out->store(lb, v, c);
+        out->store(lb, v, c, inside);
       }
+    });
     });
     if (anyStaged && inLoop)
       gpu::BarrierOp::create(b, loc);
@@ -917,10 +981,11 @@ struct LayoutTileSharedMemoryPass final
     };
     int64_t bytes = std::max<int64_t>(1, et.getIntOrFloatBitWidth() / 8);
     Value tid = threadId(b, loc, block);
-    forEachIteration(b, loc, m.blocks() / threads, [&](OpBuilder &lb,
+    ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
+    forEachIteration(ib, loc, m.blocks() / threads, [&](OpBuilder &lb,
                                                        Value iter) {
       SmallVector<Value> o = blockOrigin(lb, loc, m, tid, iter, threads);
-      Value v = in->load(lb, o);
+      Value v = in->load(lb, o, inside);
       if (src.contiguous == l.bufDims.back()) {
         Value off = OffsetOp::create(lb, loc, l.desc, bufCoord(o));
         vector::StoreOp::create(lb, loc, v, l.buffer, off, false,
@@ -934,6 +999,7 @@ struct LayoutTileSharedMemoryPass final
                                 vector::ExtractOp::create(lb, loc, v, i),
                                 l.buffer, off);
       }
+    });
     });
     return success();
   }

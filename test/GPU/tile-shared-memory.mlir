@@ -43,16 +43,27 @@ gpu.module @m {
 // -----
 
 // Dynamic extents and strides, masked: one run-time alignment check of the
-// row stride, then per vector either one 16-byte access or four guarded
-// element accesses (the padding value for those outside).
+// row stride. A tile that lies inside the view with aligned rows (the same
+// answer in every thread) runs unguarded 16-byte accesses; otherwise each
+// vector is either one 16-byte access or four guarded element accesses
+// (the padding value for those outside).
 
 // CHECK-LABEL: gpu.func @dynamic_masked
 // CHECK: %[[PAD:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %arg0
 // CHECK: %[[REM:.*]] = arith.remui %[[STRIDES]]#0, %c4
 // CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %c0
-// CHECK: scf.for
-// CHECK:   %[[C:.*]] = arith.andi %[[ALIGNED]]
+// CHECK: arith.cmpi ule
+// CHECK: arith.cmpi ule
+// CHECK: %[[WHOLE:.*]] = arith.andi
+// CHECK-NEXT: scf.if %[[WHOLE]] {
+// CHECK-NEXT: scf.for
+// CHECK-NOT: scf.if
+// CHECK:   vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK-NOT: scf.if
+// CHECK:   vector.store %{{.*}}, %arg2[%{{.*}}] {alignment = 16 : i64}
+// CHECK: } else {
+// CHECK-NEXT: scf.for
 // CHECK:   scf.if %{{.*}} -> (vector<4xf32>) {
 // CHECK:     vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
 // CHECK:   } else {
@@ -64,10 +75,14 @@ gpu.module @m {
 // CHECK:     vector.from_elements
 // CHECK: gpu.barrier
 // CHECK: scf.if
+// CHECK-NOT: scf.if
 // CHECK:   vector.store %{{.*}}, %arg1[{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
 // CHECK: } else {
 // CHECK:   scf.if
-// CHECK:     memref.store
+// CHECK:     vector.store %{{.*}}, %arg1[{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK:   } else {
+// CHECK:     scf.if
+// CHECK:       memref.store
 !d = !layout.partition_view<?x?xf32, tile = [64, 64]>
 gpu.module @m {
   gpu.func @dynamic_masked(%in: memref<?x?xf32>, %out: memref<?x?xf32>)
