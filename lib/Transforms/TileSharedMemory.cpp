@@ -251,6 +251,18 @@ LogicalResult analyze(GlobalSide &side, int64_t alignBytes,
   return success();
 }
 
+/// What a whole tile is known to satisfy where its accesses are emitted:
+/// inside the view with aligned rows (unguarded vectors), inside the view
+/// only (unguarded elements), or neither (guards per vector and element).
+enum class TileMode { Inside, InBounds, Edge };
+
+/// Block-uniform conditions of a tile: inside the view, aligned (null:
+/// always true).
+struct TileCheck {
+  Value inBounds;
+  Value aligned;
+};
+
 /// Emits the code of one side: traces the access at the current insertion
 /// point (the tile origin, the extents) and moves vectors.
 struct GlobalAccess {
@@ -318,12 +330,17 @@ struct GlobalAccess {
   bool vectorizes() const {
     return width > 1 && access.strided && side.unitStride;
   }
-  /// `inside`: the caller knows the whole tile is inside the view and
-  /// aligned (see tileInside).
-  std::pair<Path, Value> path(OpBuilder &b, ValueRange c, bool inside) const {
-    if (!vectorizes())
+  /// Whether element accesses need a guard in `mode`: at edges, and always
+  /// for descriptors that can make coordinates invalid (pads).
+  bool guardElements(TileMode mode) const {
+    return side.masked &&
+           (mode == TileMode::Edge || (access.desc && access.descCanBeInvalid));
+  }
+  std::pair<Path, Value> path(OpBuilder &b, ValueRange c,
+                              TileMode mode) const {
+    if (!vectorizes() || mode == TileMode::InBounds)
       return {Path::Elements, Value()};
-    if (inside)
+    if (mode == TileMode::Inside)
       return {Path::Vector, Value()};
     Value cond = aligned;
     if (side.masked) {
@@ -342,27 +359,31 @@ struct GlobalAccess {
     return VectorType::get({width}, side.elementType);
   }
 
-  /// The `width` elements from view coordinate `c` along the contiguous
-  /// dimension.
-  /// Whether the whole tile is inside the view and every vector aligned
-  /// (then no access needs a guard), or null when that always holds.
-  Value tileInside(OpBuilder &b) const {
-    if (!vectorizes())
-      return {};
+  /// Whether the whole tile is inside the view, and whether its vectors
+  /// are aligned (null: always true). The answers are the same in every
+  /// thread of the block.
+  TileCheck tileCheck(OpBuilder &b) const {
     Location l = loc();
-    Value cond = aligned;
+    TileCheck t;
+    if (vectorizes())
+      t.aligned = aligned;
     if (side.masked)
-      for (auto [o, e, t] :
+      for (auto [o, e, n] :
            llvm::zip_equal(access.origin, access.extents, side.tile)) {
-        Value end = arith::AddIOp::create(b, l, o, cst(b, l, t));
+        Value end = arith::AddIOp::create(b, l, o, cst(b, l, n));
         Value in =
             arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end, e);
-        cond = cond ? arith::AndIOp::create(b, l, cond, in).getResult() : in;
+        t.inBounds = t.inBounds
+                         ? arith::AndIOp::create(b, l, t.inBounds, in)
+                               .getResult()
+                         : in;
       }
-    return cond;
+    return t;
   }
 
-  Value load(OpBuilder &b, ValueRange tileCoord, bool inside) const {
+  /// The `width` elements from view coordinate `c` along the contiguous
+  /// dimension.
+  Value load(OpBuilder &b, ValueRange tileCoord, TileMode mode) const {
     Location l = loc();
     SmallVector<Value> c = viewCoord(b, tileCoord);
     Value pad = paddingValue(b, l, side.elementType, side.padding);
@@ -374,7 +395,7 @@ struct GlobalAccess {
           ElementRef ref = elementRef(ob, ol, access, ci);
           return memref::LoadOp::create(ob, ol, ref.memref, ref.indices);
         };
-        if (!side.masked) {
+        if (!guardElements(mode)) {
           vals.push_back(one(eb, el));
           continue;
         }
@@ -395,7 +416,7 @@ struct GlobalAccess {
           vb, vl, vectorType(), access.strided, c, /*nontemporal=*/false,
           llvm::MaybeAlign(width * elementBytes(side.elementType)));
     };
-    auto [p, f] = path(b, c, inside);
+    auto [p, f] = path(b, c, mode);
     if (p == Path::Vector)
       return vectorLoad(b, l);
     if (p == Path::Elements)
@@ -414,7 +435,7 @@ struct GlobalAccess {
   /// Stores the `width`-vector `v` from view coordinate `c` along the
   /// contiguous dimension.
   void store(OpBuilder &b, Value v, ValueRange tileCoord,
-             bool inside) const {
+             TileMode mode) const {
     Location l = loc();
     SmallVector<Value> c = viewCoord(b, tileCoord);
     auto elements = [&](OpBuilder &eb, Location el) {
@@ -425,7 +446,7 @@ struct GlobalAccess {
           Value x = vector::ExtractOp::create(ob, ol, v, i);
           memref::StoreOp::create(ob, ol, x, ref.memref, ref.indices);
         };
-        if (!side.masked) {
+        if (!guardElements(mode)) {
           one(eb, el);
           continue;
         }
@@ -441,7 +462,7 @@ struct GlobalAccess {
           vb, vl, v, access.strided, c, /*nontemporal=*/false,
           llvm::MaybeAlign(width * elementBytes(side.elementType)));
     };
-    auto [p, f] = path(b, c, inside);
+    auto [p, f] = path(b, c, mode);
     if (p == Path::Vector)
       return vectorStore(b, l);
     if (p == Path::Elements)
@@ -522,35 +543,60 @@ bool isElementwise(Operation *op) {
                       [](Type t) { return isa<VectorType>(t); });
 }
 
-/// Emits `body(inside = true)` when `inside` holds and `body(false)`
-/// otherwise, as an scf.if on the block-uniform condition (a whole tile in
-/// bounds and aligned runs unguarded vector accesses, which the compiler
-/// can issue back to back), or `body(true)` alone when `inside` is null
-/// (always true).
-void ifInside(OpBuilder &b, Location loc, Value inside,
-              function_ref<void(OpBuilder &, bool)> body) {
-  if (!inside) {
-    body(b, true);
-    return;
-  }
-  scf::IfOp::create(
-      b, loc, inside,
-      [&](OpBuilder &tb, Location) {
-        body(tb, true);
-        scf::YieldOp::create(tb, loc);
-      },
-      [&](OpBuilder &fb, Location) {
-        body(fb, false);
-        scf::YieldOp::create(fb, loc);
-      });
+/// Emits `body` once per tile mode that `check` leaves possible, under
+/// scf.if on its block-uniform conditions: a whole tile inside the view
+/// with aligned rows runs unguarded vectors (which the compiler can issue
+/// back to back), one inside but unaligned unguarded elements, the others
+/// the guarded accesses.
+void forEachTileMode(OpBuilder &b, Location loc, const TileCheck &check,
+                     function_ref<void(OpBuilder &, TileMode)> body) {
+  auto branch = [&](Value cond, TileMode yes,
+                    function_ref<void(OpBuilder &)> no) {
+    scf::IfOp::create(
+        b, loc, cond,
+        [&](OpBuilder &tb, Location) {
+          body(tb, yes);
+          scf::YieldOp::create(tb, loc);
+        },
+        [&](OpBuilder &fb, Location) {
+          no(fb);
+          scf::YieldOp::create(fb, loc);
+        });
+  };
+  if (!check.inBounds && !check.aligned)
+    return body(b, TileMode::Inside);
+  if (!check.inBounds)
+    return branch(check.aligned, TileMode::Inside,
+                  [&](OpBuilder &fb) { body(fb, TileMode::InBounds); });
+  if (!check.aligned)
+    return branch(check.inBounds, TileMode::Inside,
+                  [&](OpBuilder &fb) { body(fb, TileMode::Edge); });
+  Value both = arith::AndIOp::create(b, loc, check.inBounds, check.aligned);
+  branch(both, TileMode::Inside, [&](OpBuilder &fb) {
+    scf::IfOp::create(
+        fb, loc, check.inBounds,
+        [&](OpBuilder &tb, Location) {
+          body(tb, TileMode::InBounds);
+          scf::YieldOp::create(tb, loc);
+        },
+        [&](OpBuilder &eb, Location) {
+          body(eb, TileMode::Edge);
+          scf::YieldOp::create(eb, loc);
+        });
+  });
 }
 
-/// The conjunction of the non-null `conds` (null if none).
-Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
-  Value r;
-  for (Value c : conds)
+/// The conjunction of the tiles' checks.
+TileCheck allOf(OpBuilder &b, Location loc, ArrayRef<TileCheck> checks) {
+  TileCheck r;
+  auto conj = [&](Value &acc, Value c) {
     if (c)
-      r = r ? arith::AndIOp::create(b, loc, r, c).getResult() : c;
+      acc = acc ? arith::AndIOp::create(b, loc, acc, c).getResult() : c;
+  };
+  for (const TileCheck &c : checks) {
+    conj(r.inBounds, c.inBounds);
+    conj(r.aligned, c.aligned);
+  }
   return r;
 }
 
@@ -888,11 +934,12 @@ struct LayoutTileSharedMemoryPass final
           lb, loc, VectorType::get({width}, l.side.elementType), l.buffer,
           off, false, llvm::MaybeAlign(width * bytes));
     };
-    SmallVector<Value> insides{out->tileInside(b)};
+    SmallVector<TileCheck> checks{out->tileCheck(b)};
     for (Leaf &l : t.leaves)
       if (!l.staged)
-        insides.push_back(l.direct->tileInside(b));
-    ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
+        checks.push_back(l.direct->tileCheck(b));
+    forEachTileMode(b, loc, allOf(b, loc, checks), [&](OpBuilder &ib,
+                                                       TileMode mode) {
     forEachIteration(ib, loc, m.blocks() / threads, [&](OpBuilder &lb,
                                                        Value iter) {
       SmallVector<Value> o = blockOrigin(lb, loc, m, tid, iter, threads);
@@ -913,7 +960,7 @@ struct LayoutTileSharedMemoryPass final
                            [&](unsigned i) -> Value {
                              Leaf &l = t.leaves[i];
                              if (!l.staged)
-                               return l.direct->load(lb, toLeaf(l, c), inside);
+                               return l.direct->load(lb, toLeaf(l, c), mode);
                              if (!blocks)
                                return readBuffer(lb, l, c, ws);
                              SmallVector<Value> elems;
@@ -925,7 +972,7 @@ struct LayoutTileSharedMemoryPass final
                                  VectorType::get({ws}, l.side.elementType),
                                  elems);
                            });
-        out->store(lb, v, c, inside);
+        out->store(lb, v, c, mode);
       }
     });
     });
@@ -981,11 +1028,12 @@ struct LayoutTileSharedMemoryPass final
     };
     int64_t bytes = std::max<int64_t>(1, et.getIntOrFloatBitWidth() / 8);
     Value tid = threadId(b, loc, block);
-    ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
+    forEachTileMode(b, loc, in->tileCheck(b), [&](OpBuilder &ib,
+                                                  TileMode mode) {
     forEachIteration(ib, loc, m.blocks() / threads, [&](OpBuilder &lb,
                                                        Value iter) {
       SmallVector<Value> o = blockOrigin(lb, loc, m, tid, iter, threads);
-      Value v = in->load(lb, o, inside);
+      Value v = in->load(lb, o, mode);
       if (src.contiguous == l.bufDims.back()) {
         Value off = OffsetOp::create(lb, loc, l.desc, bufCoord(o));
         vector::StoreOp::create(lb, loc, v, l.buffer, off, false,
