@@ -251,18 +251,6 @@ LogicalResult analyze(GlobalSide &side, int64_t alignBytes,
   return success();
 }
 
-/// What a whole tile is known to satisfy where its accesses are emitted:
-/// inside the view with aligned rows (unguarded vectors), inside the view
-/// only (unguarded elements), or neither (guards per vector and element).
-enum class TileMode { Inside, InBounds, Edge };
-
-/// Block-uniform conditions of a tile: inside the view, aligned (null:
-/// always true).
-struct TileCheck {
-  Value inBounds;
-  Value aligned;
-};
-
 /// Emits the code of one side: traces the access at the current insertion
 /// point (the tile origin, the extents) and moves vectors.
 struct GlobalAccess {
@@ -330,17 +318,12 @@ struct GlobalAccess {
   bool vectorizes() const {
     return width > 1 && access.strided && side.unitStride;
   }
-  /// Whether element accesses need a guard in `mode`: at edges, and always
-  /// for descriptors that can make coordinates invalid (pads).
-  bool guardElements(TileMode mode) const {
-    return side.masked &&
-           (mode == TileMode::Edge || (access.desc && access.descCanBeInvalid));
-  }
-  std::pair<Path, Value> path(OpBuilder &b, ValueRange c,
-                              TileMode mode) const {
-    if (!vectorizes() || mode == TileMode::InBounds)
+  /// `inside`: the caller knows the whole tile is inside the view and
+  /// aligned (see tileInside).
+  std::pair<Path, Value> path(OpBuilder &b, ValueRange c, bool inside) const {
+    if (!vectorizes())
       return {Path::Elements, Value()};
-    if (mode == TileMode::Inside)
+    if (inside)
       return {Path::Vector, Value()};
     Value cond = aligned;
     if (side.masked) {
@@ -359,31 +342,27 @@ struct GlobalAccess {
     return VectorType::get({width}, side.elementType);
   }
 
-  /// Whether the whole tile is inside the view, and whether its vectors
-  /// are aligned (null: always true). The answers are the same in every
-  /// thread of the block.
-  TileCheck tileCheck(OpBuilder &b) const {
-    Location l = loc();
-    TileCheck t;
-    if (vectorizes())
-      t.aligned = aligned;
-    if (side.masked)
-      for (auto [o, e, n] :
-           llvm::zip_equal(access.origin, access.extents, side.tile)) {
-        Value end = arith::AddIOp::create(b, l, o, cst(b, l, n));
-        Value in =
-            arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end, e);
-        t.inBounds = t.inBounds
-                         ? arith::AndIOp::create(b, l, t.inBounds, in)
-                               .getResult()
-                         : in;
-      }
-    return t;
-  }
-
   /// The `width` elements from view coordinate `c` along the contiguous
   /// dimension.
-  Value load(OpBuilder &b, ValueRange tileCoord, TileMode mode) const {
+  /// Whether the whole tile is inside the view and every vector aligned
+  /// (then no access needs a guard), or null when that always holds.
+  Value tileInside(OpBuilder &b) const {
+    if (!vectorizes())
+      return {};
+    Location l = loc();
+    Value cond = aligned;
+    if (side.masked)
+      for (auto [o, e, t] :
+           llvm::zip_equal(access.origin, access.extents, side.tile)) {
+        Value end = arith::AddIOp::create(b, l, o, cst(b, l, t));
+        Value in =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end, e);
+        cond = cond ? arith::AndIOp::create(b, l, cond, in).getResult() : in;
+      }
+    return cond;
+  }
+
+  Value load(OpBuilder &b, ValueRange tileCoord, bool inside) const {
     Location l = loc();
     SmallVector<Value> c = viewCoord(b, tileCoord);
     Value pad = paddingValue(b, l, side.elementType, side.padding);
@@ -395,7 +374,7 @@ struct GlobalAccess {
           ElementRef ref = elementRef(ob, ol, access, ci);
           return memref::LoadOp::create(ob, ol, ref.memref, ref.indices);
         };
-        if (!guardElements(mode)) {
+        if (!side.masked) {
           vals.push_back(one(eb, el));
           continue;
         }
@@ -416,7 +395,7 @@ struct GlobalAccess {
           vb, vl, vectorType(), access.strided, c, /*nontemporal=*/false,
           llvm::MaybeAlign(width * elementBytes(side.elementType)));
     };
-    auto [p, f] = path(b, c, mode);
+    auto [p, f] = path(b, c, inside);
     if (p == Path::Vector)
       return vectorLoad(b, l);
     if (p == Path::Elements)
@@ -435,7 +414,7 @@ struct GlobalAccess {
   /// Stores the `width`-vector `v` from view coordinate `c` along the
   /// contiguous dimension.
   void store(OpBuilder &b, Value v, ValueRange tileCoord,
-             TileMode mode) const {
+             bool inside) const {
     Location l = loc();
     SmallVector<Value> c = viewCoord(b, tileCoord);
     auto elements = [&](OpBuilder &eb, Location el) {
@@ -446,7 +425,7 @@ struct GlobalAccess {
           Value x = vector::ExtractOp::create(ob, ol, v, i);
           memref::StoreOp::create(ob, ol, x, ref.memref, ref.indices);
         };
-        if (!guardElements(mode)) {
+        if (!side.masked) {
           one(eb, el);
           continue;
         }
@@ -462,7 +441,7 @@ struct GlobalAccess {
           vb, vl, v, access.strided, c, /*nontemporal=*/false,
           llvm::MaybeAlign(width * elementBytes(side.elementType)));
     };
-    auto [p, f] = path(b, c, mode);
+    auto [p, f] = path(b, c, inside);
     if (p == Path::Vector)
       return vectorStore(b, l);
     if (p == Path::Elements)
@@ -543,60 +522,35 @@ bool isElementwise(Operation *op) {
                       [](Type t) { return isa<VectorType>(t); });
 }
 
-/// Emits `body` once per tile mode that `check` leaves possible, under
-/// scf.if on its block-uniform conditions: a whole tile inside the view
-/// with aligned rows runs unguarded vectors (which the compiler can issue
-/// back to back), one inside but unaligned unguarded elements, the others
-/// the guarded accesses.
-void forEachTileMode(OpBuilder &b, Location loc, const TileCheck &check,
-                     function_ref<void(OpBuilder &, TileMode)> body) {
-  auto branch = [&](Value cond, TileMode yes,
-                    function_ref<void(OpBuilder &)> no) {
-    scf::IfOp::create(
-        b, loc, cond,
-        [&](OpBuilder &tb, Location) {
-          body(tb, yes);
-          scf::YieldOp::create(tb, loc);
-        },
-        [&](OpBuilder &fb, Location) {
-          no(fb);
-          scf::YieldOp::create(fb, loc);
-        });
-  };
-  if (!check.inBounds && !check.aligned)
-    return body(b, TileMode::Inside);
-  if (!check.inBounds)
-    return branch(check.aligned, TileMode::Inside,
-                  [&](OpBuilder &fb) { body(fb, TileMode::InBounds); });
-  if (!check.aligned)
-    return branch(check.inBounds, TileMode::Inside,
-                  [&](OpBuilder &fb) { body(fb, TileMode::Edge); });
-  Value both = arith::AndIOp::create(b, loc, check.inBounds, check.aligned);
-  branch(both, TileMode::Inside, [&](OpBuilder &fb) {
-    scf::IfOp::create(
-        fb, loc, check.inBounds,
-        [&](OpBuilder &tb, Location) {
-          body(tb, TileMode::InBounds);
-          scf::YieldOp::create(tb, loc);
-        },
-        [&](OpBuilder &eb, Location) {
-          body(eb, TileMode::Edge);
-          scf::YieldOp::create(eb, loc);
-        });
-  });
+/// Emits `body(inside = true)` when `inside` holds and `body(false)`
+/// otherwise, as an scf.if on the block-uniform condition (a whole tile in
+/// bounds and aligned runs unguarded vector accesses, which the compiler
+/// can issue back to back), or `body(true)` alone when `inside` is null
+/// (always true).
+void ifInside(OpBuilder &b, Location loc, Value inside,
+              function_ref<void(OpBuilder &, bool)> body) {
+  if (!inside) {
+    body(b, true);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, inside,
+      [&](OpBuilder &tb, Location) {
+        body(tb, true);
+        scf::YieldOp::create(tb, loc);
+      },
+      [&](OpBuilder &fb, Location) {
+        body(fb, false);
+        scf::YieldOp::create(fb, loc);
+      });
 }
 
-/// The conjunction of the tiles' checks.
-TileCheck allOf(OpBuilder &b, Location loc, ArrayRef<TileCheck> checks) {
-  TileCheck r;
-  auto conj = [&](Value &acc, Value c) {
+/// The conjunction of the non-null `conds` (null if none).
+Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
+  Value r;
+  for (Value c : conds)
     if (c)
-      acc = acc ? arith::AndIOp::create(b, loc, acc, c).getResult() : c;
-  };
-  for (const TileCheck &c : checks) {
-    conj(r.inBounds, c.inBounds);
-    conj(r.aligned, c.aligned);
-  }
+      r = r ? arith::AndIOp::create(b, loc, r, c).getResult() : c;
   return r;
 }
 
@@ -934,12 +888,11 @@ struct LayoutTileSharedMemoryPass final
           lb, loc, VectorType::get({width}, l.side.elementType), l.buffer,
           off, false, llvm::MaybeAlign(width * bytes));
     };
-    SmallVector<TileCheck> checks{out->tileCheck(b)};
+    SmallVector<Value> insides{out->tileInside(b)};
     for (Leaf &l : t.leaves)
       if (!l.staged)
-        checks.push_back(l.direct->tileCheck(b));
-    forEachTileMode(b, loc, allOf(b, loc, checks), [&](OpBuilder &ib,
-                                                       TileMode mode) {
+        insides.push_back(l.direct->tileInside(b));
+    ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
     forEachIteration(ib, loc, m.blocks() / threads, [&](OpBuilder &lb,
                                                        Value iter) {
       SmallVector<Value> o = blockOrigin(lb, loc, m, tid, iter, threads);
@@ -960,7 +913,7 @@ struct LayoutTileSharedMemoryPass final
                            [&](unsigned i) -> Value {
                              Leaf &l = t.leaves[i];
                              if (!l.staged)
-                               return l.direct->load(lb, toLeaf(l, c), mode);
+                               return l.direct->load(lb, toLeaf(l, c), inside);
                              if (!blocks)
                                return readBuffer(lb, l, c, ws);
                              SmallVector<Value> elems;
@@ -972,7 +925,7 @@ struct LayoutTileSharedMemoryPass final
                                  VectorType::get({ws}, l.side.elementType),
                                  elems);
                            });
-        out->store(lb, v, c, mode);
+        out->store(lb, v, c, inside);
       }
     });
     });
@@ -1028,12 +981,11 @@ struct LayoutTileSharedMemoryPass final
     };
     int64_t bytes = std::max<int64_t>(1, et.getIntOrFloatBitWidth() / 8);
     Value tid = threadId(b, loc, block);
-    forEachTileMode(b, loc, in->tileCheck(b), [&](OpBuilder &ib,
-                                                  TileMode mode) {
+    ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
     forEachIteration(ib, loc, m.blocks() / threads, [&](OpBuilder &lb,
                                                        Value iter) {
       SmallVector<Value> o = blockOrigin(lb, loc, m, tid, iter, threads);
-      Value v = in->load(lb, o, mode);
+      Value v = in->load(lb, o, inside);
       if (src.contiguous == l.bufDims.back()) {
         Value off = OffsetOp::create(lb, loc, l.desc, bufCoord(o));
         vector::StoreOp::create(lb, loc, v, l.buffer, off, false,
