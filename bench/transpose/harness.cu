@@ -435,6 +435,19 @@ int main(int argc, char **argv) {
                      variant("f16_t128x128_b32x8", 128, 8),
                      variant("f16_t128x128_b32x4", 128, 4)},
                     false);
+    // f32 tile shapes (input rows x columns) on the odd shape.
+    auto tall = [&](const char *name, unsigned cols, unsigned rows) {
+      Generated g = get(variants, name, cols, rows);
+      return std::pair<std::string, Generated>(std::string("variant ") + name,
+                                               g);
+    };
+    for (auto shape : {std::pair<int64_t, int64_t>{8191, 8193},
+                       std::pair<int64_t, int64_t>{8192, 8192}})
+      runCase<float>("f32", 1, shape.first, shape.second,
+                     {tall("f32_t64x64", 64, 64), tall("f32_t128x32", 32, 128),
+                      tall("f32_t32x128", 128, 32),
+                      tall("f32_t128x64", 64, 128)},
+                     false);
   }
   return 0;
 }

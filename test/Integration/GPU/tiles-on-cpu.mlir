@@ -18,16 +18,20 @@
 /// starts at -1 so that a missing write counts. Shapes whose rows are
 /// multiples of 4 (8 in f16) take the vector paths (their full tiles), odd
 /// shapes the guarded element paths; 128x192 (f32) and 256x128 (f16) have
-/// only full tiles.
+/// only full tiles; 131x135, 257x131 and 9x17x65 have whole tiles inside
+/// the view with unaligned rows (the guarded paths too).
 
 // CHECK: f32 37x70: 0 mismatches of 2590
 // CHECK: f32 128x192: 0 mismatches of 24576
 // CHECK: f32 68x132: 0 mismatches of 8976
+// CHECK: f32 131x135: 0 mismatches of 17685
 // CHECK: f16 130x66: 0 mismatches of 8580
 // CHECK: f16 256x128: 0 mismatches of 32768
+// CHECK: f16 257x131: 0 mismatches of 33667
 // CHECK: batched f32 3x70x36: 0 mismatches of 7560
 // CHECK: permute f32 5x9x40: 0 mismatches of 1800
 // CHECK: permute f32 8x16x64: 0 mismatches of 8192
+// CHECK: permute f32 9x17x65: 0 mismatches of 9945
 // CHECK: scale f16 37x70: 0 mismatches of 2590
 // CHECK: scale f16 128x64: 0 mismatches of 8192
 // CHECK: add transposed f32 37x70: 0 mismatches of 2590
@@ -403,14 +407,21 @@ func.func @main() {
   call @f32_2d(%c37, %c70) : (index, index) -> ()
   call @f32_2d(%c128, %c192) : (index, index) -> ()
   call @f32_2d(%c68, %c132) : (index, index) -> ()
+  %c131 = arith.constant 131 : index
+  %c135 = arith.constant 135 : index
+  call @f32_2d(%c131, %c135) : (index, index) -> ()
   %c130 = arith.constant 130 : index
   %c66 = arith.constant 66 : index
   %c256 = arith.constant 256 : index
   call @f16_2d(%c130, %c66) : (index, index) -> ()
   call @f16_2d(%c256, %c128) : (index, index) -> ()
+  %c257 = arith.constant 257 : index
+  call @f16_2d(%c257, %c131) : (index, index) -> ()
   call @f32_3d(%c3, %c70, %c36, %false) : (index, index, index, i1) -> ()
   call @f32_3d(%c5, %c9, %c40, %true) : (index, index, index, i1) -> ()
   call @f32_3d(%c8, %c16, %c64, %true) : (index, index, index, i1) -> ()
+  %c17 = arith.constant 17 : index
+  call @f32_3d(%c9, %c17, %c65, %true) : (index, index, index, i1) -> ()
   call @scale_f16(%c37, %c70) : (index, index) -> ()
   call @scale_f16(%c128, %c64) : (index, index) -> ()
   call @add_transposed(%c37, %c70) : (index, index) -> ()
