@@ -442,11 +442,14 @@ int main(int argc, char **argv) {
                                                g);
     };
     for (auto shape : {std::pair<int64_t, int64_t>{8191, 8193},
+                       std::pair<int64_t, int64_t>{8193, 8192},
                        std::pair<int64_t, int64_t>{8192, 8192}})
       runCase<float>("f32", 1, shape.first, shape.second,
                      {tall("f32_t64x64", 64, 64), tall("f32_t128x32", 32, 128),
-                      tall("f32_t32x128", 128, 32),
-                      tall("f32_t128x64", 64, 128)},
+                      tall("f32_t128x64", 64, 128),
+                      tall("tallfast_f32", 32, 128),
+                      {"layout-opt tall (128x32), swizzled",
+                       get(swz, "transpose_tall_f32", 32, 128)}},
                      false);
   }
   return 0;
