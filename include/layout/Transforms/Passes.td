@@ -114,9 +114,11 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
       thread reads vectors along the buffer's rows, transposes a small
       block in registers and writes vectors along the destination's rows.
       Run `-layout-xor-swizzle` afterwards to choose the buffer's layout.
-    * Masked edges: a vector not entirely inside the view, or whose
-      alignment fails at run time, moves element by element, each guarded;
-      the load's padding value fills the elements outside.
+    * Edges: a tile entirely inside the view with aligned rows (tested once
+      per tile, the same in every thread) moves with unguarded vectors.
+      Otherwise a vector not entirely inside the view, or whose alignment
+      fails at run time, moves element by element, each guarded; the
+      load's padding value fills the elements outside.
 
     Other ops between the loads and the store, values used twice, atomic
     cooperative accesses, staged loads permuted differently from each
