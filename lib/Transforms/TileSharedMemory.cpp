@@ -7,7 +7,9 @@
 // Inside a kernel whose block size is known, a `layout.load` / `layout.store`
 // whose tile indices are the same in every thread of the block moves the
 // tile cooperatively: the tile is a block-level value, and each thread moves
-// its part of it.
+// its part of it. A cooperative store's tile is an expression of cooperative
+// loads (the leaves), vector.transpose, elementwise ops, splat constants
+// and broadcasts of scalars; every thread evaluates it on its fragments.
 //
 // Thread mappings. A mapping of a tile gives each thread, per iteration,
 // a block of the tile: `width[k]` consecutive elements along each dimension
@@ -20,21 +22,25 @@
 // run time when they are dynamic; buffers are assumed aligned to
 // `assume-alignment` bytes) and gives every thread the same number of
 // blocks. This is how CK Tile and rocMLIR derive the vector length of a
-// tile access from its descriptor.
+// tile access from its descriptor. The store's mapping drives the
+// expression.
 //
-// Staging. When the tile reaches its store through vector.transpose ops
-// (a permutation) and the load's fastest dimension is not the store's,
-// the two mappings differ: the tile goes through a workgroup buffer whose
-// layout is a `layout.packed` descriptor over the tile (its unit dimensions
-// dropped): coalesced global reads write it, `gpu.barrier`, then each
-// thread reads a block of `width` vectors along the buffer's contiguous
-// dimension, transposes it in registers and writes vectors along the
-// store's contiguous dimension. -layout-xor-swizzle then picks the buffer's
-// layout.
+// Staging. A leaf whose fastest dimension (through the permutation of the
+// transposes above it) is not the store's goes through a workgroup buffer
+// whose layout is a `layout.packed` descriptor over its tile (unit
+// dimensions dropped): coalesced global reads write it at the load,
+// `gpu.barrier` at the store, then each thread reads a block of `ws`
+// vectors of `we` elements along the buffer's rows and transposes it in
+// registers into `we` fragments of `ws` elements along the store's rows.
+// -layout-xor-swizzle then picks the buffer's layout. Other leaves load
+// their fragments straight into registers.
 //
-// Edges: a masked access whose vector is not entirely inside the view (or
-// whose alignment fails at run time) moves its elements one by one, each
-// guarded, with the padding value for the elements outside.
+// Edges. Each phase tests once per tile (the same answer in every thread)
+// whether the whole tile is inside the view with aligned rows; those tiles
+// run unguarded vectors, which the GPU compiler issues back to back. Other
+// tiles test each vector: inside and aligned, one vector access; otherwise
+// element by element, each guarded, with the padding value for the
+// elements outside.
 //
 //===----------------------------------------------------------------------===//
 
