@@ -209,3 +209,19 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+!p = !layout.partition_view<64x64xf32, tile = [32, 32]>
+gpu.module @m {
+  gpu.func @untraceable_partition(%pi: !p, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{cannot be distributed: the partition view's origin cannot be traced: it is a block argument, not a 'layout.partition'}}
+    %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
+    layout.store %t, %po[%c0, %c0] : vector<32x32xf32>, !p
+    gpu.return
+  }
+}
