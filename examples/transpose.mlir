@@ -15,6 +15,8 @@
 //   transpose_tall_f32 / tall256:  128x32 / 256x32 tiles: long output row
 //                                  segments for shapes whose rows are
 //                                  unaligned
+//   transpose_skew_f32:            odd shapes: 128x32 tiles whose output
+//                                  windows start on 32-byte sectors
 //
 // As written, the tile is plain row-major and the column reads of the
 // second phase conflict in every bank (-layout-analyze-bank-conflicts says
@@ -582,6 +584,114 @@ module attributes {gpu.container_module} {
             %o = layout.offset %tile[%c, %q] : !layout.desc<256x32>
             %v = memref.load %buf[%o] : memref<8192xf32, #gpu.address_space<workgroup>>
             memref.store %v, %out[%dy, %dx] : memref<?x?xf32>
+          }
+        }
+      }
+      gpu.return
+    }
+
+    // Odd shapes: each output row's window starts on a 32-byte sector.
+    // For output row r the block writes output columns [y0 - m, y0 + 128 - m),
+    // m = (r * rows + y0) mod 8 (buffers 32-byte aligned), so every warp
+    // store covers four whole sectors; the windows of consecutive blocks
+    // tile each row. The block reads input rows [y0 - 8, y0 + 128), 136 of
+    // them. Grid: ceil(cols / 32) x ceil((rows + 8) / 128).
+    gpu.func @transpose_skew_f32(%in: memref<?x?xf32>, %out: memref<?x?xf32>)
+        workgroup(%buf: memref<4352xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %c136 = arith.constant 136 : index
+      %tile = layout.packed [136, 32] : !layout.desc<136x32>
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %rows = memref.dim %in, %c0 : memref<?x?xf32>
+      %cols = memref.dim %in, %c1 : memref<?x?xf32>
+      %x0 = arith.muli %bx, %c32 : index
+      %y0 = arith.muli %by, %c128 : index
+      %ys = arith.subi %y0, %c8 : index
+      %xe = arith.addi %x0, %c32 : index
+      %ye = arith.addi %y0, %c128 : index
+      %f0 = arith.cmpi sge, %ys, %c0 : index
+      %f1 = arith.cmpi sle, %ye, %rows : index
+      %f2 = arith.cmpi ule, %xe, %cols : index
+      %f01 = arith.andi %f0, %f1 : i1
+      %full = arith.andi %f01, %f2 : i1
+      %sx = arith.addi %x0, %tx : index
+      %sxin = arith.cmpi ult, %sx, %cols : index
+      // Read input rows y0 - 8 .. y0 + 127 (coalesced along the rows).
+      scf.if %full {
+        scf.for %j = %c0 to %c136 step %c8 {
+          %r = arith.addi %ty, %j : index
+          %sy = arith.addi %ys, %r : index
+          %v = memref.load %in[%sy, %sx] : memref<?x?xf32>
+          %o = layout.offset %tile[%r, %tx] : !layout.desc<136x32>
+          memref.store %v, %buf[%o] : memref<4352xf32, #gpu.address_space<workgroup>>
+        }
+      } else {
+        scf.for %j = %c0 to %c136 step %c8 {
+          %r = arith.addi %ty, %j : index
+          %sy = arith.addi %ys, %r : index
+          %lo = arith.cmpi sge, %sy, %c0 : index
+          %hi = arith.cmpi slt, %sy, %rows : index
+          %yin = arith.andi %lo, %hi : i1
+          %in_bounds = arith.andi %yin, %sxin : i1
+          scf.if %in_bounds {
+            %v = memref.load %in[%sy, %sx] : memref<?x?xf32>
+            %o = layout.offset %tile[%r, %tx] : !layout.desc<136x32>
+            memref.store %v, %buf[%o] : memref<4352xf32, #gpu.address_space<workgroup>>
+          }
+        }
+      }
+      gpu.barrier
+      // Write each of the 32 output rows' window: a warp per row, four
+      // stores of 32 consecutive elements, each starting on a sector.
+      scf.if %full {
+        scf.for %j = %c0 to %c32 step %c8 {
+          %q = arith.addi %ty, %j : index
+          %orow = arith.addi %x0, %q : index
+          %base = arith.muli %orow, %rows : index
+          %flat = arith.addi %base, %y0 : index
+          %m = arith.remui %flat, %c8 : index
+          %w0 = arith.subi %y0, %m : index
+          %t0 = arith.subi %c8, %m : index
+          scf.for %i = %c0 to %c128 step %c32 {
+            %c = arith.addi %i, %tx : index
+            %ocol = arith.addi %w0, %c : index
+            %tr = arith.addi %t0, %c : index
+            %o = layout.offset %tile[%tr, %q] : !layout.desc<136x32>
+            %v = memref.load %buf[%o] : memref<4352xf32, #gpu.address_space<workgroup>>
+            memref.store %v, %out[%orow, %ocol] : memref<?x?xf32>
+          }
+        }
+      } else {
+        scf.for %j = %c0 to %c32 step %c8 {
+          %q = arith.addi %ty, %j : index
+          %orow = arith.addi %x0, %q : index
+          %rowin = arith.cmpi ult, %orow, %cols : index
+          %base = arith.muli %orow, %rows : index
+          %flat = arith.addi %base, %y0 : index
+          %m = arith.remui %flat, %c8 : index
+          %w0 = arith.subi %y0, %m : index
+          %t0 = arith.subi %c8, %m : index
+          scf.for %i = %c0 to %c128 step %c32 {
+            %c = arith.addi %i, %tx : index
+            %ocol = arith.addi %w0, %c : index
+            %tr = arith.addi %t0, %c : index
+            %lo = arith.cmpi sge, %ocol, %c0 : index
+            %hi = arith.cmpi slt, %ocol, %rows : index
+            %cin = arith.andi %lo, %hi : i1
+            %in_bounds = arith.andi %cin, %rowin : i1
+            scf.if %in_bounds {
+              %o = layout.offset %tile[%tr, %q] : !layout.desc<136x32>
+              %v = memref.load %buf[%o] : memref<4352xf32, #gpu.address_space<workgroup>>
+              memref.store %v, %out[%orow, %ocol] : memref<?x?xf32>
+            }
           }
         }
       }

@@ -29,6 +29,10 @@
 // CHECK: wide4 f16 256x128 (vector path): 0 mismatches of 32768
 // CHECK: tall f32 131x37: 0 mismatches of 4847
 // CHECK: tall256 f32 131x37: 0 mismatches of 4847
+// CHECK: skew f32 131x37: 0 mismatches of 4847
+// CHECK: skew f32 37x131: 0 mismatches of 4847
+// CHECK: skew f32 300x45: 0 mismatches of 13500
+// CHECK: skew f32 257x64: 0 mismatches of 16448
 
 /// The host functions -layout-test-gpu-to-loops makes of the kernels.
 func.func private @transpose_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
@@ -39,6 +43,7 @@ func.func private @transpose_wide_f16_host(memref<?x?xf16>, memref<?x?xf16>, ind
 func.func private @transpose_wide4_f16_host(memref<?x?xf16>, memref<?x?xf16>, index, index, index)
 func.func private @transpose_tall_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
 func.func private @transpose_tall256_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
+func.func private @transpose_skew_f32_host(memref<?x?xf32>, memref<?x?xf32>, index, index, index)
 
 /// in[i, j] = i * cols + j + 1 (f32); out starts at -1.
 func.func @fill(%m: memref<?x?xf32>, %first: f32, %step: f32) {
@@ -420,6 +425,46 @@ func.func @tall256_f32() {
   return
 }
 
+/// The skew kernel on rows x cols: the windows of its output rows start at
+/// every misalignment; 257x64 has a whole interior tile (the unguarded
+/// path) whose windows are misaligned too.
+func.func @skew_f32(%rows: index, %cols: index) {
+  %c1 = arith.constant 1 : index
+  %c31 = arith.constant 31 : index
+  %c32 = arith.constant 32 : index
+  %c135 = arith.constant 135 : index
+  %c128 = arith.constant 128 : index
+  %plus1 = arith.constant 1.0 : f32
+  %minus1 = arith.constant -1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %in = memref.alloc(%rows, %cols) : memref<?x?xf32>
+  %out = memref.alloc(%cols, %rows) : memref<?x?xf32>
+  call @fill(%in, %plus1, %plus1) : (memref<?x?xf32>, f32, f32) -> ()
+  call @fill(%out, %minus1, %zero) : (memref<?x?xf32>, f32, f32) -> ()
+  // Grid: ceil(cols / 32) x ceil((rows + 8) / 128).
+  %a = arith.addi %cols, %c31 : index
+  %gx = arith.divui %a, %c32 : index
+  %b = arith.addi %rows, %c135 : index
+  %gy = arith.divui %b, %c128 : index
+  call @transpose_skew_f32_host(%in, %out, %gx, %gy, %c1) : (memref<?x?xf32>, memref<?x?xf32>, index, index, index) -> ()
+  %bad = call @count(%in, %out) : (memref<?x?xf32>, memref<?x?xf32>) -> i64
+  %n = arith.muli %rows, %cols : index
+  %ni = arith.index_cast %n : index to i64
+  %ri = arith.index_cast %rows : index to i64
+  %ci = arith.index_cast %cols : index to i64
+  vector.print str "skew f32 "
+  vector.print %ri : i64 punctuation <no_punctuation>
+  vector.print str "x"
+  vector.print %ci : i64 punctuation <no_punctuation>
+  vector.print str ": "
+  vector.print %bad : i64 punctuation <no_punctuation>
+  vector.print str " mismatches of "
+  vector.print %ni : i64
+  memref.dealloc %in : memref<?x?xf32>
+  memref.dealloc %out : memref<?x?xf32>
+  return
+}
+
 func.func @main() {
   call @f32_case() : () -> ()
   call @f16_case() : () -> ()
@@ -437,5 +482,15 @@ func.func @main() {
   call @wide4_f16_full() : () -> ()
   call @tall_f32() : () -> ()
   call @tall256_f32() : () -> ()
+  %c131 = arith.constant 131 : index
+  %c37b = arith.constant 37 : index
+  %c300 = arith.constant 300 : index
+  %c45 = arith.constant 45 : index
+  %c257 = arith.constant 257 : index
+  %c64 = arith.constant 64 : index
+  call @skew_f32(%c131, %c37b) : (index, index) -> ()
+  call @skew_f32(%c37b, %c131) : (index, index) -> ()
+  call @skew_f32(%c300, %c45) : (index, index) -> ()
+  call @skew_f32(%c257, %c64) : (index, index) -> ()
   return
 }
