@@ -110,6 +110,7 @@ struct Generated {
   unsigned tile = 32;   // columns of the input per block
   unsigned tileY = 0;   // rows of the input per block (default: tile)
   unsigned blockY = 8;  // threads: 32 x blockY
+  unsigned extraRows = 0; // the grid covers rows + extraRows input rows
   void launch(void *in, void *out, int64_t batch, int64_t rows, int64_t cols) {
     std::vector<int64_t> scalars;
     std::vector<void *> ptrs = {in, in, out, out};
@@ -141,7 +142,8 @@ struct Generated {
         args.push_back(&s[m][i]);
     }
     unsigned ty = tileY ? tileY : tile;
-    unsigned gx = (cols + tile - 1) / tile, gy = (rows + ty - 1) / ty;
+    unsigned gx = (cols + tile - 1) / tile,
+             gy = (rows + extraRows + ty - 1) / ty;
     CHECK_CU(cuLaunchKernel(fn, gx, gy, batch, 32, blockY, 1, 0, nullptr,
                             args.data(), nullptr));
   }
@@ -331,6 +333,12 @@ int main(int argc, char **argv) {
     CHECK_CU(cuModuleGetFunction(&f, m, name));
     return Generated{f, tile, tileY};
   };
+  // transpose_skew_f32: 128x32 tiles, one more block row for the windows.
+  auto skew = [&] {
+    Generated g = get(swz, "transpose_skew_f32", 32, 128);
+    g.extraRows = 8;
+    return g;
+  };
   cudaDeviceProp prop;
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
 
@@ -370,7 +378,8 @@ int main(int argc, char **argv) {
        {"layout-opt tile program (64x64), swizzled",
         get(tiles, "tile_transpose_f32", 64)},
        {"layout-opt tile program (64x64), unswizzled",
-        get(tilesPlain, "tile_transpose_f32", 64)}},
+        get(tilesPlain, "tile_transpose_f32", 64)},
+       {"layout-opt skew (sector-aligned windows), swizzled", skew()}},
       ncuMode);
   runCase<__half>(
       "f16", 1, 8192, 8192,
@@ -405,7 +414,8 @@ int main(int argc, char **argv) {
        {"layout-opt tall256 (256x32), swizzled",
         get(swz, "transpose_tall256_f32", 32, 256)},
        {"layout-opt tile program (64x64), swizzled",
-        get(tiles, "tile_transpose_f32", 64)}},
+        get(tiles, "tile_transpose_f32", 64)},
+       {"layout-opt skew (sector-aligned windows), swizzled", skew()}},
       ncuMode);
   runCase<float>(
       "f32", 1, 8193, 8192,
@@ -413,7 +423,8 @@ int main(int argc, char **argv) {
        {"layout-opt tall (128x32), swizzled",
         get(swz, "transpose_tall_f32", 32, 128)},
        {"layout-opt tall256 (256x32), swizzled",
-        get(swz, "transpose_tall256_f32", 32, 256)}},
+        get(swz, "transpose_tall256_f32", 32, 256)},
+       {"layout-opt skew (sector-aligned windows), swizzled", skew()}},
       ncuMode);
   if (!ncuMode)
     fusedCases(tiles);
