@@ -42,6 +42,11 @@
 // CDNA-NOT: scratch_
 // CDNA: ds_write_b16
 // CDNA: ds_read_u16
+// CDNA-LABEL: <transpose_skew_f32>:
+// CDNA-NOT: scratch_
+// CDNA: ds_write_b32
+// CDNA: s_barrier
+// CDNA: ds_read_b32
 // CDNA-NOT: scratch_
 
 // RDNA-LABEL: <transpose_f32>:
