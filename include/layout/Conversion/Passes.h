@@ -24,13 +24,15 @@ namespace layout {
 
 /// Adds the patterns that lower `layout.offset`, `layout.valid`,
 /// `layout.upper` and `layout.element_space_size` of traceable descriptors
-/// to affine and arith ops.
+/// to affine and arith ops. The affine and arith dialects must be loaded
+/// (a pass lists them as dependent dialects).
 void populateLayoutToAffinePatterns(RewritePatternSet &patterns);
 
 /// Adds the patterns that lower `layout.load`, `layout.store` and
 /// `layout.index_space` of traceable partitions to vector, memref, scf and
 /// (for atomics) LLVM ops; descriptor views leave `layout.offset` /
-/// `layout.valid` ops for populateLayoutToAffinePatterns.
+/// `layout.valid` ops for populateLayoutToAffinePatterns. The vector,
+/// memref, scf, arith, affine and LLVM dialects must be loaded.
 void populateLayoutToVectorPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
