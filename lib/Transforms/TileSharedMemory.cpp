@@ -210,32 +210,24 @@ int64_t elementBytes(Type t) {
   return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
 }
 
-/// Fills `contiguous` and `maxWidth` from the view's static strides and
-/// offset (dynamic ones are checked at run time).
+/// Fills `contiguous` and `maxWidth` from the strides and offset with which
+/// the view indexes memory (static ones here, dynamic ones are checked at
+/// run time): a memref view's layout, or a strided descriptor's. Views
+/// through other descriptors move element by element.
 LogicalResult analyze(GlobalSide &side, int64_t alignBytes,
                       std::string &why) {
-  llvm::Expected<PartitionOp> part = tracePartition(side.partition);
-  if (!part) {
-    why = llvm::toString(part.takeError());
+  FailureOr<TracedView> traced = traceTileView(side.partition, why);
+  if (failed(traced))
     return failure();
-  }
-  llvm::Expected<ViewOp> view = traceView(part->getView());
-  if (!view) {
-    why = llvm::toString(view.takeError());
-    return failure();
-  }
   int64_t rank = side.tile.size();
   side.contiguous = rank - 1;
   side.maxWidth = 1;
-  // Views through descriptors move element by element (the descriptor
-  // decides every offset); memref views vectorize.
-  if (view->getDesc())
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout =
+      traced->stridedLayout();
+  if (!layout)
     return success();
-  auto type = cast<MemRefType>(view->getSource().getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return success();
+  ArrayRef<int64_t> strides = layout->first;
+  int64_t offset = layout->second;
   auto unit = llvm::find(strides, 1);
   if (unit == strides.end())
     return success();
@@ -485,6 +477,14 @@ struct Leaf {
   SmallVector<int64_t> bufDims;
   /// The load's access (direct leaves, traced at the store).
   std::optional<GlobalAccess> direct;
+
+  /// The buffer coordinate of load coordinate `loadCoord`.
+  SmallVector<Value> bufCoord(ArrayRef<Value> loadCoord) const {
+    SmallVector<Value> r;
+    for (int64_t k : bufDims)
+      r.push_back(loadCoord[k]);
+    return r;
+  }
 };
 
 /// A cooperative store and the tile expression it stores: cooperative
@@ -815,8 +815,7 @@ struct LayoutTileSharedMemoryPass final
                << "cooperative tile store: its staged loads are permuted "
                   "differently (not supported)";
       e = le;
-      int64_t bytes = std::max<int64_t>(
-          1, l.side.elementType.getIntOrFloatBitWidth() / 8);
+      int64_t bytes = elementBytes(l.side.elementType);
       bufMax = std::min(bufMax,
                         vectorizable(l.side.elementType)
                             ? int64_t(llvm::bit_floor(uint64_t(
@@ -878,18 +877,11 @@ struct LayoutTileSharedMemoryPass final
         r[l.perm[k]] = storeCoord[k];
       return r;
     };
-    auto bufCoord = [&](const Leaf &l, ArrayRef<Value> loadCoord) {
-      SmallVector<Value> r;
-      for (int64_t k : l.bufDims)
-        r.push_back(loadCoord[k]);
-      return r;
-    };
     auto readBuffer = [&](OpBuilder &lb, const Leaf &l,
                           ArrayRef<Value> storeCoord, int64_t width) -> Value {
       Value off = OffsetOp::create(lb, loc, l.desc,
-                                   bufCoord(l, toLeaf(l, storeCoord)));
-      int64_t bytes = std::max<int64_t>(
-          1, l.side.elementType.getIntOrFloatBitWidth() / 8);
+                                   l.bufCoord(toLeaf(l, storeCoord)));
+      int64_t bytes = elementBytes(l.side.elementType);
       return vector::LoadOp::create(
           lb, loc, VectorType::get({width}, l.side.elementType), l.buffer,
           off, false, llvm::MaybeAlign(width * bytes));
@@ -979,13 +971,7 @@ struct LayoutTileSharedMemoryPass final
       gpu::BarrierOp::create(b, loc);
     l.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
                               b.getDenseI64ArrayAttr(shape));
-    auto bufCoord = [&](ArrayRef<Value> loadCoord) {
-      SmallVector<Value> r;
-      for (int64_t k : l.bufDims)
-        r.push_back(loadCoord[k]);
-      return r;
-    };
-    int64_t bytes = std::max<int64_t>(1, et.getIntOrFloatBitWidth() / 8);
+    int64_t bytes = elementBytes(et);
     Value tid = threadId(b, loc, block);
     ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
     forEachIteration(ib, loc, m.blocks() / threads, [&](OpBuilder &lb,
@@ -993,14 +979,14 @@ struct LayoutTileSharedMemoryPass final
       SmallVector<Value> o = blockOrigin(lb, loc, m, tid, iter, threads);
       Value v = in->load(lb, o, inside);
       if (src.contiguous == l.bufDims.back()) {
-        Value off = OffsetOp::create(lb, loc, l.desc, bufCoord(o));
+        Value off = OffsetOp::create(lb, loc, l.desc, l.bufCoord(o));
         vector::StoreOp::create(lb, loc, v, l.buffer, off, false,
                                 llvm::MaybeAlign(w * bytes));
         return;
       }
       for (int64_t i = 0; i < w; ++i) {
         Value off = OffsetOp::create(
-            lb, loc, l.desc, bufCoord(plus(lb, loc, o, src.contiguous, i)));
+            lb, loc, l.desc, l.bufCoord(plus(lb, loc, o, src.contiguous, i)));
         memref::StoreOp::create(lb, loc,
                                 vector::ExtractOp::create(lb, loc, v, i),
                                 l.buffer, off);

@@ -4,21 +4,20 @@
 // 2048), no scratch, workgroup-memory accesses of the element's width and
 // the xor of the swizzle in the address math.
 
-// RUN: rm -rf %t && mkdir -p %t
-// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t -o /dev/null \
-// RUN:   && llvm-readelf --notes %t/transpose.gfx942.hsaco | FileCheck -DWAVE=64 --check-prefix=NOTES %s \
-// RUN:   && llvm-objdump -d --mcpu=gfx942 %t/transpose.gfx942.hsaco | FileCheck --check-prefix=CDNA %s
-// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx90a -layout-to-rocdl=chip=gfx90a -layout-dump-binaries=dir=%t -o /dev/null \
-// RUN:   && llvm-readelf --notes %t/transpose.gfx90a.hsaco | FileCheck -DWAVE=64 --check-prefix=NOTES %s \
-// RUN:   && llvm-objdump -d --mcpu=gfx90a %t/transpose.gfx90a.hsaco | FileCheck --check-prefix=CDNA %s
-// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx950 -layout-to-rocdl=chip=gfx950 -layout-dump-binaries=dir=%t -o /dev/null \
-// RUN:   && llvm-readelf --notes %t/transpose.gfx950.hsaco | FileCheck -DWAVE=64 --check-prefix=NOTES %s \
-// RUN:   && llvm-objdump -d --mcpu=gfx950 %t/transpose.gfx950.hsaco | FileCheck --check-prefix=CDNA %s
-// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx1100 -layout-to-rocdl=chip=gfx1100 -layout-dump-binaries=dir=%t -o /dev/null \
-// RUN:   && llvm-readelf --notes %t/transpose.gfx1100.hsaco | FileCheck -DWAVE=32 --check-prefix=NOTES %s \
-// RUN:   && llvm-objdump -d --mcpu=gfx1100 %t/transpose.gfx1100.hsaco | FileCheck --check-prefix=RDNA %s
-// RUN: layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t -o /dev/null \
-// RUN:   && FileCheck --check-prefix=PTX %s < %t/transpose.sm_90.ptx
+// RUN: rm -rf %t/gfx942 && layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t/gfx942 -o /dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx942/transpose.gfx942.hsaco | FileCheck -DWAVE=64 --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx942 %t/gfx942/transpose.gfx942.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: rm -rf %t/gfx90a && layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx90a -layout-to-rocdl=chip=gfx90a -layout-dump-binaries=dir=%t/gfx90a -o /dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx90a/transpose.gfx90a.hsaco | FileCheck -DWAVE=64 --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx90a %t/gfx90a/transpose.gfx90a.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: rm -rf %t/gfx950 && layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx950 -layout-to-rocdl=chip=gfx950 -layout-dump-binaries=dir=%t/gfx950 -o /dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx950/transpose.gfx950.hsaco | FileCheck -DWAVE=64 --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx950 %t/gfx950/transpose.gfx950.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: rm -rf %t/gfx1100 && layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=gfx1100 -layout-to-rocdl=chip=gfx1100 -layout-dump-binaries=dir=%t/gfx1100 -o /dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx1100/transpose.gfx1100.hsaco | FileCheck -DWAVE=32 --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx1100 %t/gfx1100/transpose.gfx1100.hsaco | FileCheck --check-prefix=RDNA %s
+// RUN: rm -rf %t/sm_90 && layout-opt %examples/transpose.mlir -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t/sm_90 -o /dev/null \
+// RUN:   && FileCheck --check-prefix=PTX %s < %t/sm_90/transpose.sm_90.ptx
 
 // NOTES: .group_segment_fixed_size: 4096
 // NOTES: .name: transpose_f32

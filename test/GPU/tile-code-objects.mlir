@@ -5,21 +5,20 @@
 // 128-bit workgroup-memory accesses on both sides of the transposes (the
 // f32-to-f16 one reads 2 x 64 bits: 8 f16 per store, 2 f32 per row read).
 
-// RUN: rm -rf %t && mkdir -p %t
-// RUN: layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t -o /dev/null 2>/dev/null \
-// RUN:   && llvm-readelf --notes %t/tiles.gfx942.hsaco | FileCheck --check-prefix=NOTES %s \
-// RUN:   && llvm-objdump -d --mcpu=gfx942 %t/tiles.gfx942.hsaco | FileCheck --check-prefix=CDNA %s
-// RUN: layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=gfx90a -layout-to-rocdl=chip=gfx90a -layout-dump-binaries=dir=%t -o /dev/null 2>/dev/null \
-// RUN:   && llvm-readelf --notes %t/tiles.gfx90a.hsaco | FileCheck --check-prefix=NOTES %s \
-// RUN:   && llvm-objdump -d --mcpu=gfx90a %t/tiles.gfx90a.hsaco | FileCheck --check-prefix=CDNA %s
-// RUN: layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=gfx950 -layout-to-rocdl=chip=gfx950 -layout-dump-binaries=dir=%t -o /dev/null 2>/dev/null \
-// RUN:   && llvm-readelf --notes %t/tiles.gfx950.hsaco | FileCheck --check-prefix=NOTES %s \
-// RUN:   && llvm-objdump -d --mcpu=gfx950 %t/tiles.gfx950.hsaco | FileCheck --check-prefix=CDNA %s
-// RUN: layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=gfx1100 -layout-to-rocdl=chip=gfx1100 -layout-dump-binaries=dir=%t -o /dev/null 2>/dev/null \
-// RUN:   && llvm-readelf --notes %t/tiles.gfx1100.hsaco | FileCheck --check-prefix=NOTES %s \
-// RUN:   && llvm-objdump -d --mcpu=gfx1100 %t/tiles.gfx1100.hsaco | FileCheck --check-prefix=RDNA %s
-// RUN: layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t -o /dev/null 2>/dev/null \
-// RUN:   && FileCheck --check-prefix=PTX %s < %t/tiles.sm_90.ptx
+// RUN: rm -rf %t/gfx942 && layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t/gfx942 -o /dev/null 2>/dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx942/tiles.gfx942.hsaco | FileCheck --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx942 %t/gfx942/tiles.gfx942.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: rm -rf %t/gfx90a && layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=gfx90a -layout-to-rocdl=chip=gfx90a -layout-dump-binaries=dir=%t/gfx90a -o /dev/null 2>/dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx90a/tiles.gfx90a.hsaco | FileCheck --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx90a %t/gfx90a/tiles.gfx90a.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: rm -rf %t/gfx950 && layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=gfx950 -layout-to-rocdl=chip=gfx950 -layout-dump-binaries=dir=%t/gfx950 -o /dev/null 2>/dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx950/tiles.gfx950.hsaco | FileCheck --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx950 %t/gfx950/tiles.gfx950.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: rm -rf %t/gfx1100 && layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=gfx1100 -layout-to-rocdl=chip=gfx1100 -layout-dump-binaries=dir=%t/gfx1100 -o /dev/null 2>/dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx1100/tiles.gfx1100.hsaco | FileCheck --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx1100 %t/gfx1100/tiles.gfx1100.hsaco | FileCheck --check-prefix=RDNA %s
+// RUN: rm -rf %t/sm_90 && layout-opt %examples/transpose-tiles.mlir -layout-tile-shared-memory -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t/sm_90 -o /dev/null 2>/dev/null \
+// RUN:   && FileCheck --check-prefix=PTX %s < %t/sm_90/tiles.sm_90.ptx
 
 // NOTES: .group_segment_fixed_size: 16384
 // NOTES: .name: tile_transpose_f32

@@ -306,3 +306,31 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A view of a 1-D buffer through a strided descriptor indexes memory with
+// the descriptor's strides, like a memref view: it vectorizes too (through
+// the buffer reinterpreted with those strides).
+
+// CHECK-LABEL: gpu.func @strided_descriptor_view
+// CHECK: %[[R:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [64, 64], strides: [64, 1]
+// CHECK: vector.load %[[R]][{{.*}}] {alignment = 16 : i64} : memref<64x64xf32, strided<[64, 1]>>, vector<4xf32>
+// CHECK: gpu.barrier
+// CHECK: vector.store %{{.*}}, %arg1[{{.*}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
+!s = !layout.partition_view<64x64xf32, tile = [64, 64]>
+gpu.module @m {
+  gpu.func @strided_descriptor_view(%in: memref<4096xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %c0 = arith.constant 0 : index
+    %d = layout.naive [64, 64] strides [64, 1] : !layout.desc<64x64>
+    %vi = layout.view %in by %d : memref<4096xf32>, !layout.desc<64x64> -> !layout.tensor_view<64x64xf32>
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [64, 64] : !layout.tensor_view<64x64xf32> -> !s
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<64x64xf32> -> !s
+    %t = layout.load %pi[%c0, %c0] : !s -> vector<64x64xf32>
+    %u = vector.transpose %t, [1, 0] : vector<64x64xf32> to vector<64x64xf32>
+    layout.store %u, %po[%c0, %c0] : vector<64x64xf32>, !s
+    gpu.return
+  }
+}

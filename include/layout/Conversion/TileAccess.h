@@ -14,6 +14,7 @@
 #define LAYOUT_CONVERSION_TILEACCESS_H
 
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Evaluator/Simplify.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -40,6 +41,30 @@ struct TileAccess {
   /// Whether the descriptor can make coordinates invalid (pads, sunder).
   bool descCanBeInvalid = false;
 };
+
+/// A partition traced to the memory behind it, before any op is created.
+struct TracedView {
+  /// The memref the view is over.
+  Value source;
+  /// For a view through a descriptor: its value and its traced chain, and
+  /// its strided form when it is a plain strided base over a buffer with
+  /// unit stride (`sourceOffset` is that buffer's offset).
+  Value desc;
+  std::optional<Descriptor> descriptor;
+  std::optional<StridedBase> base;
+  int64_t sourceOffset = 0;
+
+  /// The strides and offset (ShapedType::kDynamic where only known at run
+  /// time) with which view coordinates index memory, when they are affine:
+  /// a memref view's own layout, or the strided descriptor's over its
+  /// buffer. std::nullopt for other descriptors.
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>>
+  stridedLayout() const;
+};
+
+/// Traces `partition` to its view, memref and descriptor; `why` says what
+/// could not be traced.
+FailureOr<TracedView> traceTileView(Value partition, std::string &why);
 
 /// Traces `partition` (of the access `op` at tile `indices`) to its view
 /// and descriptor, then creates the ops that compute the tile's origin and

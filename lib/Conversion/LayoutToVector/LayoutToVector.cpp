@@ -120,17 +120,28 @@ void forEachTileElement(
                      });
 }
 
+/// Traces the partition of a load or store (its tile origin and extents
+/// created at the rewriter's insertion point); a failure is reported as the
+/// pattern's match failure.
+template <typename OpTy>
+FailureOr<TileAccess> traceTile(OpTy op, PatternRewriter &rewriter) {
+  std::string why;
+  FailureOr<TileAccess> access =
+      traceAccess(rewriter, op, op.getPartition(), op.getIndices(),
+                  op.getOrder().has_value(), why);
+  if (failed(access))
+    return rewriter.notifyMatchFailure(op, why);
+  return access;
+}
+
 struct LowerLoad final : OpRewritePattern<LoadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LoadOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    std::string why;
-    FailureOr<TileAccess> access =
-        traceAccess(rewriter, op, op.getPartition(), op.getIndices(),
-                    op.getOrder().has_value(), why);
+    FailureOr<TileAccess> access = traceTile(op, rewriter);
     if (failed(access))
-      return rewriter.notifyMatchFailure(op, why);
+      return failure();
     VectorType tileType = op.getType();
     Type elementType = tileType.getElementType();
     Value padding = paddingValue(rewriter, loc, elementType, op.getPadding());
@@ -200,12 +211,9 @@ struct LowerStore final : OpRewritePattern<StoreOp> {
   LogicalResult matchAndRewrite(StoreOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    std::string why;
-    FailureOr<TileAccess> access =
-        traceAccess(rewriter, op, op.getPartition(), op.getIndices(),
-                    op.getOrder().has_value(), why);
+    FailureOr<TileAccess> access = traceTile(op, rewriter);
     if (failed(access))
-      return rewriter.notifyMatchFailure(op, why);
+      return failure();
     VectorType tileType = op.getValue().getType();
     SmallVector<bool> inBounds(tileType.getRank(), true);
     auto identity =

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -37,38 +38,70 @@ bool mlir::layout::hasIntegerMemorySpace(Value memref) {
   return !space || isa<IntegerAttr>(space);
 }
 
+FailureOr<TracedView> mlir::layout::traceTileView(Value partition,
+                                                  std::string &why) {
+  auto fail = [&](llvm::Error e) -> FailureOr<TracedView> {
+    why = llvm::toString(std::move(e));
+    return failure();
+  };
+  llvm::Expected<PartitionOp> part = tracePartition(partition);
+  if (!part)
+    return fail(part.takeError());
+  llvm::Expected<ViewOp> view = traceView(part->getView());
+  if (!view)
+    return fail(view.takeError());
+  TracedView t;
+  t.source = view->getSource();
+  t.desc = view->getDesc();
+  if (!t.desc)
+    return t;
+  llvm::Expected<Descriptor> d = traceDescriptor(t.desc);
+  if (!d)
+    return fail(d.takeError());
+  t.descriptor = std::move(*d);
+  SmallVector<int64_t> srcStrides;
+  if (succeeded(cast<MemRefType>(t.source.getType())
+                    .getStridesAndOffset(srcStrides, t.sourceOffset)) &&
+      srcStrides[0] == 1)
+    t.base = StridedBase::of(*t.descriptor);
+  return t;
+}
+
+std::optional<std::pair<SmallVector<int64_t>, int64_t>>
+TracedView::stridedLayout() const {
+  if (!desc) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(cast<MemRefType>(source.getType())
+                   .getStridesAndOffset(strides, offset)))
+      return std::nullopt;
+    return std::pair{strides, offset};
+  }
+  if (!base)
+    return std::nullopt;
+  int64_t offset = ShapedType::isDynamic(sourceOffset)
+                       ? ShapedType::kDynamic
+                       : sourceOffset + base->offset;
+  return std::pair{llvm::to_vector<6>(base->strides), offset};
+}
+
 FailureOr<TileAccess>
 mlir::layout::traceAccess(OpBuilder &rewriter, Operation *op,
                           Value partition, ValueRange indices, bool atomic,
                           std::string &why) {
-  auto fail = [&](std::string reason) -> FailureOr<TileAccess> {
-    why = std::move(reason);
-    return failure();
-  };
   Location loc = op->getLoc();
-  llvm::Expected<PartitionOp> part = tracePartition(partition);
-  if (!part)
-    return fail(llvm::toString(part.takeError()));
-  llvm::Expected<ViewOp> view = traceView(part->getView());
-  if (!view)
-    return fail(llvm::toString(view.takeError()));
-  Value source = view->getSource();
+  FailureOr<TracedView> traced = traceTileView(partition, why);
+  if (failed(traced))
+    return failure();
+  Value source = traced->source;
   auto sourceType = cast<MemRefType>(source.getType());
-  if (atomic && !hasIntegerMemorySpace(source))
-    return fail("memory space of an atomic access");
-  std::optional<Descriptor> desc;
-  std::optional<StridedBase> base;
-  int64_t srcOffset = 0;
-  if (view->getDesc()) {
-    llvm::Expected<Descriptor> d = traceDescriptor(view->getDesc());
-    if (!d)
-      return fail(llvm::toString(d.takeError()));
-    desc = std::move(*d);
-    SmallVector<int64_t> srcStrides;
-    if (succeeded(sourceType.getStridesAndOffset(srcStrides, srcOffset)) &&
-        srcStrides[0] == 1)
-      base = StridedBase::of(*desc);
+  if (atomic && !hasIntegerMemorySpace(source)) {
+    why = "memory space of an atomic access";
+    return failure();
   }
+  const std::optional<Descriptor> &desc = traced->descriptor;
+  const std::optional<StridedBase> &base = traced->base;
+  int64_t srcOffset = traced->sourceOffset;
 
   TileAccess access;
   access.type = cast<PartitionViewType>(partition.getType());
@@ -116,7 +149,7 @@ mlir::layout::traceAccess(OpBuilder &rewriter, Operation *op,
     return access;
   }
   access.buffer = source;
-  access.desc = view->getDesc();
+  access.desc = traced->desc;
   for (const Stage &stage : desc->getStages())
     for (const StageEntry &e : stage)
       access.descCanBeInvalid |=
