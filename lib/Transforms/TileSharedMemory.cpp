@@ -210,6 +210,13 @@ int64_t elementBytes(Type t) {
   return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
 }
 
+/// Whether per-element accesses of `t` may be grouped into vectors (whole
+/// bytes: a vector of i1 would be bit-packed in memory).
+bool vectorizable(Type t) {
+  unsigned bits = t.getIntOrFloatBitWidth();
+  return bits >= 8 && bits % 8 == 0;
+}
+
 /// Fills `contiguous` and `maxWidth` from the strides and offset with which
 /// the view indexes memory (static ones here, dynamic ones are checked at
 /// run time): a memref view's layout, or a strided descriptor's. Views
@@ -233,6 +240,8 @@ LogicalResult analyze(GlobalSide &side, int64_t alignBytes,
     return success();
   side.contiguous = unit - strides.begin();
   side.unitStride = true;
+  if (!vectorizable(side.elementType))
+    return success();
   int64_t bytes = elementBytes(side.elementType);
   int64_t w = llvm::bit_floor(uint64_t(
       std::max<int64_t>(1, std::min<int64_t>(16, alignBytes) / bytes)));
@@ -512,13 +521,6 @@ void forEachIteration(OpBuilder &b, Location loc, int64_t iterations,
   body(b, loop.getInductionVar());
 }
 
-/// Whether per-element accesses of `t` may be grouped into vectors (whole
-/// bytes: a vector of i1 would be bit-packed in memory).
-bool vectorizable(Type t) {
-  unsigned bits = t.getIntOrFloatBitWidth();
-  return bits >= 8 && bits % 8 == 0;
-}
-
 /// Whether `op` computes each element of its result from the same element
 /// of its vector operands only.
 bool isElementwise(Operation *op) {
@@ -782,14 +784,12 @@ struct LayoutTileSharedMemoryPass final
     int64_t rank = dst.tile.size();
     // Which leaves need a buffer, the widths of the direct accesses, and
     // the store dimension along the buffers' rows.
-    int64_t directMax = vectorizable(dst.elementType) ? dst.maxWidth : 1;
+    int64_t directMax = dst.maxWidth;
     int64_t e = -1;
     int64_t bufMax = 16;
     for (Leaf &l : t.leaves) {
       if (failed(analyze(l.side, assumeAlignment, why)))
         return l.load.emitOpError() << "cannot be distributed: " << why;
-      if (!vectorizable(l.side.elementType))
-        l.side.maxWidth = 1;
       for (int64_t k = 0; k < rank; ++k)
         if (l.side.tile[l.perm[k]] != 1)
           l.bufDims.push_back(l.perm[k]);
