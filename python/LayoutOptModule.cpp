@@ -15,6 +15,8 @@
 #include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Evaluator/Descriptor.h"
+#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/Partition.h"
 #include "layout/Pipelines/Pipelines.h"
 #include "layout/Transforms/Passes.h"
 
@@ -376,6 +378,22 @@ PYBIND11_MODULE(_layout_opt, m) {
         py::arg("lengths"), py::arg("strides"), py::arg("offset") = 0, py::arg("space") = py::none());
   m.def("packed", [](const V &l) { return unwrap(Descriptor::packed(l)); }, py::arg("lengths"));
   m.def("aligned", [](const V &l, int64_t a) { return unwrap(Descriptor::aligned(l, a)); }, py::arg("lengths"), py::arg("align"));
+
+  // Partitions (Partition.h): the checks, tile counts and tile origins the
+  // verifiers and lowerings use.
+  m.def("check_partition_tile", [](size_t rank, const V &tile) { check(checkPartitionTile(rank, tile)); }, py::arg("view_rank"), py::arg("tile"));
+  m.def("partition_index_space", [](const V &extents, const V &tile) {
+    check(checkPartitionTile(extents.size(), tile));
+    return toVector(partitionIndexSpace(extents, tile));
+  }, py::arg("extents"), py::arg("tile"));
+  m.def("partition_tile_origin", [](const V &index, const V &tile) {
+    check(checkPartitionTile(index.size(), tile));
+    Int64Algebra a;
+    V origin;
+    for (auto [i, t] : llvm::zip_equal(index, tile))
+      origin.push_back(formulas::tileOrigin(a, i, t));
+    return origin;
+  }, py::arg("index"), py::arg("tile"));
 
   py::class_<PyModule>(m, "Module")
       .def(py::init([]() {

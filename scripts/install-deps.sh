@@ -8,6 +8,7 @@ PKGS=(
   build-essential cmake ninja-build git
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22
   libzstd-dev zlib1g-dev libedit-dev libxml2-dev libcurl4-openssl-dev
+  clang-format-22
   rocm-device-libs
   libgtest-dev
   python3 python3-dev pybind11-dev python3-numpy python3-pytest

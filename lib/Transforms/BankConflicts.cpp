@@ -153,205 +153,215 @@ mlir::layout::knownBlockSize(Operation *op) {
 // The interpreter
 //===----------------------------------------------------------------------===//
 
+std::optional<int64_t> IndexInterpreter::fail(const Twine &msg) {
+  if (why.empty())
+    why = msg.str();
+  return std::nullopt;
+}
+
 std::optional<int64_t> IndexInterpreter::eval(Value v) {
   if (auto it = cache.find(v); it != cache.end())
     return it->second;
-  auto fail = [&](const Twine &msg) -> std::optional<int64_t> {
-    if (why.empty())
-      why = msg.str();
-    return std::nullopt;
-  };
-  auto gpuDim = [](gpu::Dimension d) {
-    return d == gpu::Dimension::x ? 0 : d == gpu::Dimension::y ? 1 : 2;
-  };
   std::optional<int64_t> result;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     // The induction variable of an scf.for: its first iteration.
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (loop && arg == loop.getInductionVar()) {
-      result = eval(loop.getLowerBound());
-    } else {
+    if (!loop || arg != loop.getInductionVar())
       return fail("the address depends on a block argument that is not a "
                   "loop induction variable");
-    }
+    result = eval(loop.getLowerBound());
   } else {
-    Operation *op = v.getDefiningOp();
-    auto bin = [&](auto fn) -> std::optional<int64_t> {
-      std::optional<int64_t> a = eval(op->getOperand(0));
-      std::optional<int64_t> b = eval(op->getOperand(1));
-      if (!a || !b)
-        return std::nullopt;
-      return fn(*a, *b);
-    };
-    auto pos = [&](auto fn) {
-      return [fn](int64_t a, int64_t b) -> std::optional<int64_t> {
-        if (b <= 0)
-          return std::nullopt;
-        return fn(a, b);
-      };
-    };
-    auto unwrap = [](std::optional<std::optional<int64_t>> r) {
-      return r ? *r : std::nullopt;
-    };
-    result =
-        llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
-            .Case([&](arith::ConstantOp c) -> std::optional<int64_t> {
-              if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-                return i.getValue().getSExtValue();
-              return std::nullopt;
-            })
-            .Case([&](arith::AddIOp) {
-              return bin([](int64_t a, int64_t b) { return wrappingAdd(a, b); });
-            })
-            .Case([&](arith::SubIOp) {
-              return bin([](int64_t a, int64_t b) { return wrappingSub(a, b); });
-            })
-            .Case([&](arith::MulIOp) {
-              return bin([](int64_t a, int64_t b) { return wrappingMul(a, b); });
-            })
-            .Case([&](arith::FloorDivSIOp) {
-              return unwrap(bin(pos(
-                  [](int64_t a, int64_t b) { return floorDiv(a, b); })));
-            })
-            .Case<arith::DivSIOp, arith::RemSIOp>([&](Operation *) {
-              // C semantics: truncating division and remainder.
-              bool rem = isa<arith::RemSIOp>(op);
-              return unwrap(bin([rem](int64_t a, int64_t b)
-                                    -> std::optional<int64_t> {
-                if (b == 0 || (a == INT64_MIN && b == -1))
-                  return std::nullopt;
-                return rem ? a % b : a / b;
-              }));
-            })
-            .Case<arith::DivUIOp, arith::RemUIOp>([&](Operation *) {
-              bool rem = isa<arith::RemUIOp>(op);
-              return unwrap(bin([rem](int64_t a, int64_t b)
-                                    -> std::optional<int64_t> {
-                if (b == 0)
-                  return std::nullopt;
-                uint64_t ua = a, ub = b;
-                return static_cast<int64_t>(rem ? ua % ub : ua / ub);
-              }));
-            })
-            .Case([&](arith::XOrIOp) {
-              return bin([](int64_t a, int64_t b) { return a ^ b; });
-            })
-            .Case([&](arith::AndIOp) {
-              return bin([](int64_t a, int64_t b) { return a & b; });
-            })
-            .Case([&](arith::OrIOp) {
-              return bin([](int64_t a, int64_t b) { return a | b; });
-            })
-            .Case([&](arith::ShLIOp) {
-              return unwrap(bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-                if (b < 0 || b > 62)
-                  return std::nullopt;
-                return static_cast<int64_t>(static_cast<uint64_t>(a) << b);
-              }));
-            })
-            .Case<arith::ShRSIOp, arith::ShRUIOp>([&](Operation *) {
-              return unwrap(bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-                if (b < 0 || b > 62)
-                  return std::nullopt;
-                return a >> b;
-              }));
-            })
-            .Case([&](arith::CmpIOp cmp) -> std::optional<int64_t> {
-              std::optional<int64_t> a = eval(cmp.getLhs());
-              std::optional<int64_t> b = eval(cmp.getRhs());
-              if (!a || !b)
-                return std::nullopt;
-              uint64_t ua = *a, ub = *b;
-              switch (cmp.getPredicate()) {
-              case arith::CmpIPredicate::eq: return *a == *b;
-              case arith::CmpIPredicate::ne: return *a != *b;
-              case arith::CmpIPredicate::slt: return *a < *b;
-              case arith::CmpIPredicate::sle: return *a <= *b;
-              case arith::CmpIPredicate::sgt: return *a > *b;
-              case arith::CmpIPredicate::sge: return *a >= *b;
-              case arith::CmpIPredicate::ult: return ua < ub;
-              case arith::CmpIPredicate::ule: return ua <= ub;
-              case arith::CmpIPredicate::ugt: return ua > ub;
-              case arith::CmpIPredicate::uge: return ua >= ub;
-              }
-              return std::nullopt;
-            })
-            .Case([&](arith::SelectOp sel) -> std::optional<int64_t> {
-              std::optional<int64_t> c = eval(sel.getCondition());
-              if (!c)
-                return std::nullopt;
-              return eval(*c ? sel.getTrueValue() : sel.getFalseValue());
-            })
-            .Case([&](memref::DimOp dim) -> std::optional<int64_t> {
-              std::optional<int64_t> k = eval(dim.getIndex());
-              auto type = dyn_cast<MemRefType>(dim.getSource().getType());
-              if (!k || !type || *k < 0 || *k >= type.getRank())
-                return std::nullopt;
-              if (!type.isDynamicDim(*k))
-                return type.getDimSize(*k);
-              return dynamicExtent;
-            })
-            .Case([&](arith::MinSIOp) {
-              return bin([](int64_t a, int64_t b) { return std::min(a, b); });
-            })
-            .Case([&](arith::MaxSIOp) {
-              return bin([](int64_t a, int64_t b) { return std::max(a, b); });
-            })
-            .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-                  arith::ExtUIOp, arith::TruncIOp>(
-                [&](Operation *) { return eval(op->getOperand(0)); })
-            .Case([&](affine::AffineApplyOp apply) -> std::optional<int64_t> {
-              // MLIR's own folding of the map on constant operands.
-              Builder b(apply.getContext());
-              SmallVector<Attribute> operands;
-              for (Value operand : apply.getMapOperands()) {
-                std::optional<int64_t> x = eval(operand);
-                if (!x)
-                  return std::nullopt;
-                operands.push_back(b.getIndexAttr(*x));
-              }
-              SmallVector<Attribute> results;
-              if (failed(apply.getAffineMap().constantFold(operands, results)))
-                return std::nullopt;
-              auto folded = dyn_cast_or_null<IntegerAttr>(results.front());
-              if (!folded)
-                return std::nullopt;
-              return folded.getInt();
-            })
-            .Case([&](gpu::ThreadIdOp t) -> std::optional<int64_t> {
-              return threadId[gpuDim(t.getDimension())];
-            })
-            .Case([&](gpu::BlockIdOp) -> std::optional<int64_t> { return 0; })
-            .Case([&](gpu::BlockDimOp d) -> std::optional<int64_t> {
-              return blockSize[gpuDim(d.getDimension())];
-            })
-            .Case([&](OffsetOp off) -> std::optional<int64_t> {
-              SmallVector<int64_t> coord;
-              for (Value i : off.getIndices()) {
-                std::optional<int64_t> x = eval(i);
-                if (!x)
-                  return std::nullopt;
-                coord.push_back(*x);
-              }
-              if (const Descriptor *d = overrides.lookup(off.getDesc()))
-                return d->offset(coord);
-              llvm::Expected<Descriptor> d = traceDescriptor(off.getDesc());
-              if (!d) {
-                (void)fail(llvm::toString(d.takeError()));
-                return std::nullopt;
-              }
-              return d->offset(coord);
-            })
-            .Default([&](Operation *other) -> std::optional<int64_t> {
-              return fail("the address depends on '" +
-                          other->getName().getStringRef() +
-                          "', which the model does not evaluate");
-            });
+    result = evalArith(v.getDefiningOp());
   }
   if (!result)
     return fail("the address could not be evaluated");
   cache[v] = *result;
   return result;
+}
+
+/// arith ops on integers and indices, with their own semantics (wrapping,
+/// truncating or floor division, unsigned compares); other ops go to
+/// evalOther.
+std::optional<int64_t> IndexInterpreter::evalArith(Operation *op) {
+  auto bin = [&](auto fn) -> std::optional<int64_t> {
+    std::optional<int64_t> a = eval(op->getOperand(0));
+    std::optional<int64_t> b = eval(op->getOperand(1));
+    if (!a || !b)
+      return std::nullopt;
+    return fn(*a, *b);
+  };
+  auto pos = [&](auto fn) {
+    return [fn](int64_t a, int64_t b) -> std::optional<int64_t> {
+      if (b <= 0)
+        return std::nullopt;
+      return fn(a, b);
+    };
+  };
+  auto unwrap = [](std::optional<std::optional<int64_t>> r) {
+    return r ? *r : std::nullopt;
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
+    .Case([&](arith::ConstantOp c) -> std::optional<int64_t> {
+      if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+        return i.getValue().getSExtValue();
+      return std::nullopt;
+    })
+    .Case([&](arith::AddIOp) {
+      return bin([](int64_t a, int64_t b) { return wrappingAdd(a, b); });
+    })
+    .Case([&](arith::SubIOp) {
+      return bin([](int64_t a, int64_t b) { return wrappingSub(a, b); });
+    })
+    .Case([&](arith::MulIOp) {
+      return bin([](int64_t a, int64_t b) { return wrappingMul(a, b); });
+    })
+    .Case([&](arith::FloorDivSIOp) {
+      return unwrap(bin(pos(
+          [](int64_t a, int64_t b) { return floorDiv(a, b); })));
+    })
+    .Case<arith::DivSIOp, arith::RemSIOp>([&](Operation *) {
+      // C semantics: truncating division and remainder.
+      bool rem = isa<arith::RemSIOp>(op);
+      return unwrap(bin([rem](int64_t a, int64_t b)
+                            -> std::optional<int64_t> {
+        if (b == 0 || (a == INT64_MIN && b == -1))
+          return std::nullopt;
+        return rem ? a % b : a / b;
+      }));
+    })
+    .Case<arith::DivUIOp, arith::RemUIOp>([&](Operation *) {
+      bool rem = isa<arith::RemUIOp>(op);
+      return unwrap(bin([rem](int64_t a, int64_t b)
+                            -> std::optional<int64_t> {
+        if (b == 0)
+          return std::nullopt;
+        uint64_t ua = a, ub = b;
+        return static_cast<int64_t>(rem ? ua % ub : ua / ub);
+      }));
+    })
+    .Case([&](arith::XOrIOp) {
+      return bin([](int64_t a, int64_t b) { return a ^ b; });
+    })
+    .Case([&](arith::AndIOp) {
+      return bin([](int64_t a, int64_t b) { return a & b; });
+    })
+    .Case([&](arith::OrIOp) {
+      return bin([](int64_t a, int64_t b) { return a | b; });
+    })
+    .Case([&](arith::ShLIOp) {
+      return unwrap(bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+        if (b < 0 || b > 62)
+          return std::nullopt;
+        return static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+      }));
+    })
+    .Case<arith::ShRSIOp, arith::ShRUIOp>([&](Operation *) {
+      return unwrap(bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+        if (b < 0 || b > 62)
+          return std::nullopt;
+        return a >> b;
+      }));
+    })
+    .Case([&](arith::CmpIOp cmp) -> std::optional<int64_t> {
+      std::optional<int64_t> a = eval(cmp.getLhs());
+      std::optional<int64_t> b = eval(cmp.getRhs());
+      if (!a || !b)
+        return std::nullopt;
+      uint64_t ua = *a, ub = *b;
+      switch (cmp.getPredicate()) {
+      case arith::CmpIPredicate::eq: return *a == *b;
+      case arith::CmpIPredicate::ne: return *a != *b;
+      case arith::CmpIPredicate::slt: return *a < *b;
+      case arith::CmpIPredicate::sle: return *a <= *b;
+      case arith::CmpIPredicate::sgt: return *a > *b;
+      case arith::CmpIPredicate::sge: return *a >= *b;
+      case arith::CmpIPredicate::ult: return ua < ub;
+      case arith::CmpIPredicate::ule: return ua <= ub;
+      case arith::CmpIPredicate::ugt: return ua > ub;
+      case arith::CmpIPredicate::uge: return ua >= ub;
+      }
+      return std::nullopt;
+    })
+    .Case([&](arith::SelectOp sel) -> std::optional<int64_t> {
+      std::optional<int64_t> c = eval(sel.getCondition());
+      if (!c)
+        return std::nullopt;
+      return eval(*c ? sel.getTrueValue() : sel.getFalseValue());
+    })
+    .Case([&](arith::MinSIOp) {
+      return bin([](int64_t a, int64_t b) { return std::min(a, b); });
+    })
+    .Case([&](arith::MaxSIOp) {
+      return bin([](int64_t a, int64_t b) { return std::max(a, b); });
+    })
+    .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::TruncIOp>(
+        [&](Operation *) { return eval(op->getOperand(0)); })
+      .Default([&](Operation *other) { return evalOther(other); });
+}
+
+/// memref.dim, affine.apply, the gpu ids and sizes, and layout.offset.
+std::optional<int64_t> IndexInterpreter::evalOther(Operation *op) {
+  auto gpuDim = [](gpu::Dimension d) {
+    return d == gpu::Dimension::x ? 0 : d == gpu::Dimension::y ? 1 : 2;
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
+    .Case([&](memref::DimOp dim) -> std::optional<int64_t> {
+      std::optional<int64_t> k = eval(dim.getIndex());
+      auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+      if (!k || !type || *k < 0 || *k >= type.getRank())
+        return std::nullopt;
+      if (!type.isDynamicDim(*k))
+        return type.getDimSize(*k);
+      return dynamicExtent;
+    })
+    .Case([&](affine::AffineApplyOp apply) -> std::optional<int64_t> {
+      // MLIR's own folding of the map on constant operands.
+      Builder b(apply.getContext());
+      SmallVector<Attribute> operands;
+      for (Value operand : apply.getMapOperands()) {
+        std::optional<int64_t> x = eval(operand);
+        if (!x)
+          return std::nullopt;
+        operands.push_back(b.getIndexAttr(*x));
+      }
+      SmallVector<Attribute> results;
+      if (failed(apply.getAffineMap().constantFold(operands, results)))
+        return std::nullopt;
+      auto folded = dyn_cast_or_null<IntegerAttr>(results.front());
+      if (!folded)
+        return std::nullopt;
+      return folded.getInt();
+    })
+    .Case([&](gpu::ThreadIdOp t) -> std::optional<int64_t> {
+      return threadId[gpuDim(t.getDimension())];
+    })
+    .Case([&](gpu::BlockIdOp) -> std::optional<int64_t> { return 0; })
+    .Case([&](gpu::BlockDimOp d) -> std::optional<int64_t> {
+      return blockSize[gpuDim(d.getDimension())];
+    })
+    .Case([&](OffsetOp off) -> std::optional<int64_t> {
+      SmallVector<int64_t> coord;
+      for (Value i : off.getIndices()) {
+        std::optional<int64_t> x = eval(i);
+        if (!x)
+          return std::nullopt;
+        coord.push_back(*x);
+      }
+      if (const Descriptor *d = overrides.lookup(off.getDesc()))
+        return d->offset(coord);
+      llvm::Expected<Descriptor> d = traceDescriptor(off.getDesc());
+      if (!d) {
+        (void)fail(llvm::toString(d.takeError()));
+        return std::nullopt;
+      }
+      return d->offset(coord);
+    })
+    .Default([&](Operation *other) -> std::optional<int64_t> {
+      return fail("the address depends on '" +
+                  other->getName().getStringRef() +
+                  "', which the model does not evaluate");
+    });
 }
 
 std::optional<SmallVector<int64_t>> mlir::layout::laneAddresses(

@@ -15,8 +15,6 @@ RuntimeError) with the diagnostics' text for IR that does not parse,
 verify or lower.
 """
 
-import math
-
 import numpy as np
 
 from ._layout_opt import (  # noqa: F401
@@ -25,6 +23,7 @@ from ._layout_opt import (  # noqa: F401
     Module,
     Transform,
     aligned,
+    check_partition_tile,
     embed,
     freeze,
     left_pad,
@@ -34,6 +33,8 @@ from ._layout_opt import (  # noqa: F401
     offset,
     pad,
     packed,
+    partition_index_space,
+    partition_tile_origin,
     pass_through,
     replicate,
     right_pad,
@@ -116,27 +117,24 @@ class Partition:
 
     def __init__(self, view_, tile):
         tile = tuple(int(t) for t in tile)
-        if len(tile) != len(view_.shape):
-            raise ValueError("tile has %d lengths but the view has rank %d"
-                             % (len(tile), len(view_.shape)))
-        if any(t <= 0 for t in tile):
-            raise ValueError("tile lengths must be positive, got %s"
-                             % (list(tile),))
+        check_partition_tile(len(view_.shape), list(tile))
         self.view = view_
         self.tile = tile
 
     @property
     def index_space(self):
         """Tiles per dimension: ceil(extent / tile)."""
-        return tuple(math.ceil(e / t) for e, t in zip(self.view.shape,
-                                                      self.tile))
+        return tuple(partition_index_space(list(self.view.shape),
+                                           list(self.tile)))
 
     def _coords(self, index):
         if len(index) != len(self.tile):
             raise ValueError("expected %d tile indices, got %d"
                              % (len(self.tile), len(index)))
-        grids = np.meshgrid(*[np.arange(t) + i * t
-                              for i, t in zip(index, self.tile)],
+        origin = partition_tile_origin([int(i) for i in index],
+                                       list(self.tile))
+        grids = np.meshgrid(*[np.arange(t) + o
+                              for o, t in zip(origin, self.tile)],
                             indexing="ij")
         return np.stack(grids, axis=-1).astype(np.int64)
 

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // An mlir-opt with every upstream dialect, extension and pass registered, plus
-// the layout dialect and its passes.
+// the layout dialect and its passes, and (in a build with tests) the test
+// passes of test/lib.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +22,17 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#ifdef LAYOUT_INCLUDE_TESTS
+namespace mlir::layout::test {
+void registerTestGpuToLoopsPass();
+} // namespace mlir::layout::test
+#endif
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+#ifdef LAYOUT_INCLUDE_TESTS
+  mlir::layout::test::registerTestGpuToLoopsPass();
+#endif
   mlir::layout::registerLayoutConversionPasses();
   mlir::layout::registerLayoutPipelines();
   mlir::layout::registerLayoutTransformsPasses();

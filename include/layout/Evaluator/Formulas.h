@@ -52,6 +52,10 @@ struct Int64Algebra {
   Value mul(Value a, int64_t c) { return wrappingMul(a, c); }
   Value floorDiv(Value a, int64_t d) { return layout::floorDiv(a, d); }
   Value floorMod(Value a, int64_t d) { return layout::floorMod(a, d); }
+  /// ceil(a / d) (Partition.h's tile counts).
+  Value ceilDiv(Value a, int64_t d) {
+    return wrappingSub(0, layout::floorDiv(wrappingSub(0, a), d));
+  }
   Value bitXor(Value a, Value b) { return a ^ b; }
   Value select(Bool c, Value a, Value b) { return c ? a : b; }
   Bool truth(bool b) { return b; }

@@ -110,6 +110,11 @@ public:
   std::string why;
 
 private:
+  std::optional<int64_t> evalArith(Operation *op);
+  std::optional<int64_t> evalOther(Operation *op);
+  /// Records the first reason the evaluation stopped.
+  std::optional<int64_t> fail(const llvm::Twine &msg);
+
   llvm::SmallVector<int64_t, 3> blockSize;
   llvm::SmallVector<int64_t, 3> threadId;
   /// The value of memref.dim of a dynamic extent (a sample: addresses that

@@ -147,27 +147,4 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
                            "::mlir::gpu::GPUDialect"];
 }
 
-def LayoutTestGpuToLoops : Pass<"layout-test-gpu-to-loops", "ModuleOp"> {
-  let summary = "Test only: run kernels on the CPU as loops over threads";
-  let description = [{
-    For CPU tests of kernels' index arithmetic. Each `gpu.func` kernel with
-    a `known_block_size` becomes a host function `@<kernel>_host(args...,
-    %grid_x, %grid_y, %grid_z)` that loops over the blocks of the grid;
-    per block it allocates the workgroup attributions (in host memory) and
-    runs the kernel body split at its top-level `gpu.barrier`s: each piece
-    becomes a loop nest over the block's threads, so every thread finishes
-    a piece before any starts the next, which is what the barrier
-    guarantees. Pure values of earlier pieces are recomputed in later ones.
-    A test declares the host functions it calls (`func.func private
-    @<kernel>_host(...)`); the pass replaces the declarations.
-    The gpu.modules are then removed. Kernels whose barriers are not at the
-    top level, or whose later pieces use a value an earlier piece loaded,
-    get a diagnostic.
-  }];
-  let dependentDialects = ["::mlir::func::FuncDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect"];
-}
-
 #endif // LAYOUT_TRANSFORMS_PASSES_TD

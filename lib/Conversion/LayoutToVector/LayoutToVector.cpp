@@ -18,8 +18,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Conversion/Passes.h"
-#include "layout/Conversion/TileAccess.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Dialect/Layout/Utils/IndexAlgebras.h"
+#include "layout/Dialect/Layout/Utils/TileAccess.h"
+#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/Partition.h"
 #include "layout/Evaluator/Simplify.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -44,8 +47,6 @@ namespace {
 Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
-
-
 
 /// The mask of the tile's elements inside the view: extent - origin per
 /// dimension (vector.create_mask clamps to [0, tile]).
@@ -112,11 +113,8 @@ void forEachTileElement(
   }
   scf::buildLoopNest(b, loc, lbs, ubs, steps,
                      [&](OpBuilder &nb, Location nloc, ValueRange j) {
-                       SmallVector<Value> coord;
-                       for (auto [o, jj] : llvm::zip_equal(access.origin, j))
-                         coord.push_back(
-                             arith::AddIOp::create(nb, nloc, o, jj));
-                       body(nb, nloc, j, coord);
+                       body(nb, nloc, j,
+                            tileElementCoord(nb, nloc, access, j));
                      });
 }
 
@@ -165,34 +163,19 @@ struct LowerLoad final : OpRewritePattern<LoadOp> {
     forEachTileElement(
         rewriter, loc, *access,
         [&](OpBuilder &b, Location l, ValueRange j, ValueRange coord) {
-          auto loadOne = [&](OpBuilder &lb, Location ll) -> Value {
-            ElementRef ref = elementRef(lb, ll, *access, coord);
-            if (std::optional<MemoryOrder> order = op.getOrder()) {
-              Value ptr = elementPointer(lb, ll, ref.memref, ref.indices);
-              return LLVM::LoadOp::create(
-                  lb, ll, elementType, ptr,
-                  elementType.getIntOrFloatBitWidth() / 8,
-                  /*isVolatile=*/false, /*isNonTemporal=*/false,
-                  /*isInvariant=*/false, /*isInvariantGroup=*/false,
-                  llvmOrdering(*order));
-            }
-            return memref::LoadOp::create(lb, ll, ref.memref, ref.indices);
+          auto atomicLoad = [&](OpBuilder &lb, Location ll,
+                                const ElementRef &ref) -> Value {
+            Value ptr = elementPointer(lb, ll, ref.memref, ref.indices);
+            return LLVM::LoadOp::create(
+                lb, ll, elementType, ptr,
+                elementType.getIntOrFloatBitWidth() / 8,
+                /*isVolatile=*/false, /*isNonTemporal=*/false,
+                /*isInvariant=*/false, /*isInvariantGroup=*/false,
+                llvmOrdering(*op.getOrder()));
           };
-          Value v;
-          if (op.getMasked()) {
-            Value inside = elementInside(b, l, *access, coord);
-            auto ifOp = scf::IfOp::create(
-                b, l, inside,
-                [&](OpBuilder &tb, Location tl) {
-                  scf::YieldOp::create(tb, tl, loadOne(tb, tl));
-                },
-                [&](OpBuilder &eb, Location el) {
-                  scf::YieldOp::create(eb, el, padding);
-                });
-            v = ifOp.getResult(0);
-          } else {
-            v = loadOne(b, l);
-          }
+          Value v = loadElement(
+              b, l, *access, coord, op.getMasked(), padding,
+              op.getOrder() ? ElementReader(atomicLoad) : nullptr);
           memref::StoreOp::create(b, l, v, stage, j);
         });
     SmallVector<Value> zeros(tileType.getRank(),
@@ -241,9 +224,8 @@ struct LowerStore final : OpRewritePattern<StoreOp> {
     forEachTileElement(
         rewriter, loc, *access,
         [&](OpBuilder &b, Location l, ValueRange j, ValueRange coord) {
-          auto storeOne = [&](OpBuilder &sb, Location sl) {
+          auto write = [&](OpBuilder &sb, Location sl, const ElementRef &ref) {
             Value v = memref::LoadOp::create(sb, sl, stage, j);
-            ElementRef ref = elementRef(sb, sl, *access, coord);
             if (std::optional<MemoryOrder> order = op.getOrder()) {
               Value ptr = elementPointer(sb, sl, ref.memref, ref.indices);
               LLVM::StoreOp::create(
@@ -255,22 +237,15 @@ struct LowerStore final : OpRewritePattern<StoreOp> {
             }
             memref::StoreOp::create(sb, sl, v, ref.memref, ref.indices);
           };
-          if (op.getMasked()) {
-            Value inside = elementInside(b, l, *access, coord);
-            scf::IfOp::create(b, l, inside, [&](OpBuilder &tb, Location tl) {
-              storeOne(tb, tl);
-              scf::YieldOp::create(tb, tl);
-            });
-          } else {
-            storeOne(b, l);
-          }
+          storeElement(b, l, *access, coord, op.getMasked(), write);
         });
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-/// ceil(extent / tile) of dynamic extents (static ones fold).
+/// The tile counts of dynamic extents (static ones fold), Partition.h's
+/// formula as an affine map.
 struct LowerIndexSpace final : OpRewritePattern<IndexSpaceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(IndexSpaceOp op,
@@ -289,14 +264,18 @@ struct LowerIndexSpace final : OpRewritePattern<IndexSpaceOp> {
     for (auto [k, e, t] :
          llvm::enumerate(type.getShape(), type.getTile())) {
       if (!ShapedType::isDynamic(e)) {
-        counts.push_back(indexConstant(rewriter, loc, (e + t - 1) / t));
+        Int64Algebra ints;
+        counts.push_back(
+            indexConstant(rewriter, loc, formulas::tileCount(ints, e, t)));
         continue;
       }
       Value extent = memref::DimOp::create(rewriter, loc,
                                            view->getSource(), k);
-      AffineExpr d0 = rewriter.getAffineDimExpr(0);
+      AffineExprAlgebra affine(getContext());
+      AffineExpr count =
+          formulas::tileCount(affine, rewriter.getAffineDimExpr(0), t);
       counts.push_back(affine::AffineApplyOp::create(
-          rewriter, loc, AffineMap::get(1, 0, d0.ceilDiv(t)), extent));
+          rewriter, loc, AffineMap::get(1, 0, count), extent));
     }
     rewriter.replaceOp(op, counts);
     return success();

@@ -6,6 +6,7 @@
 
 #include "layout/Dialect/Layout/IR/LayoutDialect.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Evaluator/Partition.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -167,13 +168,9 @@ PartitionViewType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (failed(verifyViewShape(emitError, "!layout.partition_view", shape,
                              elementType)))
     return failure();
-  if (tile.size() != shape.size())
-    return emitError() << "'!layout.partition_view' tile has " << tile.size()
-                       << " lengths but the view has rank " << shape.size();
-  for (auto [i, t] : llvm::enumerate(tile))
-    if (t <= 0)
-      return emitError() << "'!layout.partition_view' tile length " << i
-                         << " must be positive, got " << t;
+  if (llvm::Error e = checkPartitionTile(shape.size(), tile))
+    return emitError() << "'!layout.partition_view' "
+                       << llvm::toString(std::move(e));
   return success();
 }
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Evaluator/Partition.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -94,14 +95,8 @@ LogicalResult ViewOp::verify() {
 LogicalResult PartitionOp::verify() {
   TensorViewType view = getView().getType();
   ArrayRef<int64_t> tile = getTile();
-  if (tile.size() != view.getRank())
-    return emitOpError() << "tile has " << tile.size()
-                         << " lengths but the view has rank "
-                         << view.getRank();
-  for (auto [i, t] : llvm::enumerate(tile))
-    if (t <= 0)
-      return emitOpError() << "tile length " << i
-                           << " must be positive, got " << t;
+  if (llvm::Error e = checkPartitionTile(view.getRank(), tile))
+    return emitOpError() << llvm::toString(std::move(e));
   PartitionViewType expected = PartitionViewType::get(
       getContext(), view.getShape(), view.getElementType(), tile);
   if (getType() != expected)
@@ -131,8 +126,8 @@ LogicalResult IndexSpaceOp::fold(FoldAdaptor,
   if (llvm::any_of(type.getShape(), ShapedType::isDynamic))
     return failure();
   Builder b(getContext());
-  for (auto [e, t] : llvm::zip_equal(type.getShape(), type.getTile()))
-    results.push_back(b.getIndexAttr((e + t - 1) / t));
+  for (int64_t count : partitionIndexSpace(type.getShape(), type.getTile()))
+    results.push_back(b.getIndexAttr(count));
   return success();
 }
 

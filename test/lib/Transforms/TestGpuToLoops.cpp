@@ -3,19 +3,34 @@
 // Part of the layout-opt project.
 //
 //===----------------------------------------------------------------------===//
+//
+// -layout-test-gpu-to-loops: for CPU tests of kernels' index arithmetic.
+// Each `gpu.func` kernel with a `known_block_size` becomes a host function
+// `@<kernel>_host(args..., %grid_x, %grid_y, %grid_z)` that loops over the
+// blocks of the grid; per block it allocates the workgroup attributions (in
+// host memory) and runs the kernel body split at its top-level
+// `gpu.barrier`s: each piece becomes a loop nest over the block's threads,
+// so every thread finishes a piece before any starts the next, which is
+// what the barrier guarantees. Pure values of earlier pieces are recomputed
+// in later ones. A test declares the host functions it calls
+// (`func.func private @<kernel>_host(...)`); the pass replaces the
+// declarations. The gpu.modules are then removed. Kernels whose barriers
+// are not at the top level, or whose later pieces use a value an earlier
+// piece loaded, get a diagnostic.
+//
+// A test pass: it lives in test/lib and only layout-opt registers it.
+//
+//===----------------------------------------------------------------------===//
 
-#include "layout/Transforms/Passes.h"
-
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-
-namespace mlir {
-namespace layout {
-#define GEN_PASS_DEF_LAYOUTTESTGPUTOLOOPS
-#include "layout/Transforms/Passes.h.inc"
-} // namespace layout
-} // namespace mlir
+#include "mlir/Pass/Pass.h"
 
 using namespace mlir;
 
@@ -31,9 +46,18 @@ MemRefType hostType(MemRefType type) {
                          type.getLayout());
 }
 
-struct LayoutTestGpuToLoopsPass final
-    : layout::impl::LayoutTestGpuToLoopsBase<LayoutTestGpuToLoopsPass> {
-  using Base::Base;
+struct TestGpuToLoopsPass final
+    : PassWrapper<TestGpuToLoopsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestGpuToLoopsPass)
+
+  StringRef getArgument() const final { return "layout-test-gpu-to-loops"; }
+  StringRef getDescription() const final {
+    return "Test only: run kernels on the CPU as loops over threads";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<func::FuncDialect, memref::MemRefDialect,
+                    scf::SCFDialect, arith::ArithDialect>();
+  }
 
   void runOnOperation() override {
     ModuleOp top = getOperation();
@@ -178,3 +202,11 @@ struct LayoutTestGpuToLoopsPass final
 };
 
 } // namespace
+
+namespace mlir {
+namespace layout {
+namespace test {
+void registerTestGpuToLoopsPass() { PassRegistration<TestGpuToLoopsPass>(); }
+} // namespace test
+} // namespace layout
+} // namespace mlir

@@ -4,11 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layout/Conversion/TileAccess.h"
+#include "layout/Dialect/Layout/Utils/TileAccess.h"
+#include "layout/Dialect/Layout/Utils/IndexAlgebras.h"
+#include "layout/Evaluator/Partition.h"
 #include "layout/Evaluator/Simplify.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 
 using namespace mlir;
@@ -105,9 +108,9 @@ mlir::layout::traceAccess(OpBuilder &rewriter, Operation *op,
 
   TileAccess access;
   access.type = cast<PartitionViewType>(partition.getType());
+  ArithAlgebra arith(rewriter, loc);
   for (auto [i, t] : llvm::zip_equal(indices, access.type.getTile()))
-    access.origin.push_back(arith::MulIOp::create(
-        rewriter, loc, i, indexConstant(rewriter, loc, t)));
+    access.origin.push_back(formulas::tileOrigin(arith, Value(i), t));
 
   if (!desc) {
     access.strided = source;
@@ -208,3 +211,61 @@ Value mlir::layout::elementInside(OpBuilder &b, Location loc, const TileAccess &
   return inside;
 }
 
+
+SmallVector<Value> mlir::layout::tileElementCoord(OpBuilder &b, Location loc,
+                                                  const TileAccess &access,
+                                                  ValueRange inTile) {
+  ArithAlgebra arith(b, loc);
+  SmallVector<Value> coord;
+  for (auto [o, j] : llvm::zip_equal(access.origin, inTile))
+    coord.push_back(formulas::tileElement(arith, o, Value(j)));
+  return coord;
+}
+
+Value mlir::layout::loadElement(OpBuilder &b, Location loc,
+                                const TileAccess &access, ValueRange coord,
+                                bool masked, Value padding,
+                                ElementReader read) {
+  auto readOne = [&](OpBuilder &rb, Location rl) -> Value {
+    ElementRef ref = elementRef(rb, rl, access, coord);
+    if (read)
+      return read(rb, rl, ref);
+    return memref::LoadOp::create(rb, rl, ref.memref, ref.indices);
+  };
+  if (!masked)
+    return readOne(b, loc);
+  auto ifOp = scf::IfOp::create(
+      b, loc, elementInside(b, loc, access, coord),
+      [&](OpBuilder &tb, Location tl) {
+        scf::YieldOp::create(tb, tl, readOne(tb, tl));
+      },
+      [&](OpBuilder &eb, Location el) {
+        scf::YieldOp::create(eb, el, padding);
+      });
+  return ifOp.getResult(0);
+}
+
+void mlir::layout::storeElement(OpBuilder &b, Location loc,
+                                const TileAccess &access, ValueRange coord,
+                                bool masked, ElementWriter write) {
+  auto writeOne = [&](OpBuilder &wb, Location wl) {
+    write(wb, wl, elementRef(wb, wl, access, coord));
+  };
+  if (!masked)
+    return writeOne(b, loc);
+  scf::IfOp::create(b, loc, elementInside(b, loc, access, coord),
+                    [&](OpBuilder &tb, Location tl) {
+                      writeOne(tb, tl);
+                      scf::YieldOp::create(tb, tl);
+                    });
+}
+
+void mlir::layout::storeElement(OpBuilder &b, Location loc,
+                                const TileAccess &access, ValueRange coord,
+                                bool masked, Value value) {
+  storeElement(b, loc, access, coord, masked,
+               [&](OpBuilder &wb, Location wl, const ElementRef &ref) {
+                 memref::StoreOp::create(wb, wl, value, ref.memref,
+                                         ref.indices);
+               });
+}

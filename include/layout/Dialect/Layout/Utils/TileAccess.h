@@ -6,12 +6,14 @@
 //
 // The pieces that the lowerings of `layout.load` / `layout.store` share:
 // -convert-layout-to-vector (one thread moves the whole tile) and
-// -layout-tile-shared-memory (the threads of a block share the tile).
+// -layout-tile-shared-memory (the threads of a block share the tile): the
+// trace of a partition to the memory behind it, and the one masked access
+// of a single element.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef LAYOUT_CONVERSION_TILEACCESS_H
-#define LAYOUT_CONVERSION_TILEACCESS_H
+#ifndef LAYOUT_DIALECT_LAYOUT_UTILS_TILEACCESS_H
+#define LAYOUT_DIALECT_LAYOUT_UTILS_TILEACCESS_H
 
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Evaluator/Simplify.h"
@@ -97,7 +99,36 @@ ElementRef elementRef(OpBuilder &b, Location loc, const TileAccess &access,
 Value elementInside(OpBuilder &b, Location loc, const TileAccess &access,
                     ValueRange coord);
 
+/// The view coordinate of element `inTile` of the tile: origin + inTile
+/// (Partition.h's formula).
+SmallVector<Value> tileElementCoord(OpBuilder &b, Location loc,
+                                    const TileAccess &access,
+                                    ValueRange inTile);
+
+/// Reads the element `ref` names (a memref.load, or an atomic load).
+using ElementReader =
+    function_ref<Value(OpBuilder &, Location, const ElementRef &)>;
+/// Writes the element `ref` names.
+using ElementWriter =
+    function_ref<void(OpBuilder &, Location, const ElementRef &)>;
+
+/// The element at view coordinate `coord`, read with `read` (memref.load
+/// when null). When `masked`, an element outside the view or at an invalid
+/// descriptor coordinate is not read and is `padding`.
+Value loadElement(OpBuilder &b, Location loc, const TileAccess &access,
+                  ValueRange coord, bool masked, Value padding,
+                  ElementReader read = nullptr);
+
+/// Writes the element at view coordinate `coord` with `write`; when
+/// `masked`, only if it is inside the view and valid.
+void storeElement(OpBuilder &b, Location loc, const TileAccess &access,
+                  ValueRange coord, bool masked, ElementWriter write);
+
+/// storeElement with a memref.store of `value`.
+void storeElement(OpBuilder &b, Location loc, const TileAccess &access,
+                  ValueRange coord, bool masked, Value value);
+
 } // namespace layout
 } // namespace mlir
 
-#endif // LAYOUT_CONVERSION_TILEACCESS_H
+#endif // LAYOUT_DIALECT_LAYOUT_UTILS_TILEACCESS_H

@@ -1,0 +1,71 @@
+//===- Partition.h - Partition views and their evaluator ---------*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A partition view cuts a view of extents E into tiles of lengths T
+// (cuda::tiles::partition_view's mapping): element J of tile I is the view's
+// element I * T + J, and there are ceil(E / T) tiles along each dimension,
+// the last ones possibly reaching past the view (masked accesses skip those
+// elements).
+//
+// This is the single home of that arithmetic, written once over an index
+// algebra (Formulas.h): the folder of `layout.index_space` instantiates it
+// with Int64Algebra, the lowerings with algebras that emit index arithmetic,
+// and the Python package calls the int64 instance.
+//
+// Beyond the operations of Formulas.h, the partition formulas ask an algebra
+// for `Value ceilDiv(Value, int64_t d)` (d > 0) where they count tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_EVALUATOR_PARTITION_H
+#define LAYOUT_EVALUATOR_PARTITION_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace mlir {
+namespace layout {
+
+/// Checks tile lengths against a view of rank `viewRank`: one positive
+/// length per dimension. The message (e.g. "tile length 1 must be positive,
+/// got 0") is what the verifiers and the Python package report.
+llvm::Error checkPartitionTile(size_t viewRank, llvm::ArrayRef<int64_t> tile);
+
+/// The tile counts (`layout.index_space`) of static `extents` cut into
+/// `tile` (checked with checkPartitionTile; extents non-negative).
+llvm::SmallVector<int64_t> partitionIndexSpace(llvm::ArrayRef<int64_t> extents,
+                                               llvm::ArrayRef<int64_t> tile);
+
+namespace formulas {
+
+/// How many tiles of length `tile` cover `extent`: ceil(extent / tile).
+template <typename A>
+typename A::Value tileCount(A &a, typename A::Value extent, int64_t tile) {
+  return a.ceilDiv(extent, tile);
+}
+
+/// The view coordinate of the first element of tile `index`: index * tile.
+template <typename A>
+typename A::Value tileOrigin(A &a, typename A::Value index, int64_t tile) {
+  return a.mul(index, tile);
+}
+
+/// The view coordinate of element `inTile` of the tile whose first element
+/// is at `origin`: origin + inTile.
+template <typename A>
+typename A::Value tileElement(A &a, typename A::Value origin,
+                              typename A::Value inTile) {
+  return a.add(origin, inTile);
+}
+
+} // namespace formulas
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_EVALUATOR_PARTITION_H

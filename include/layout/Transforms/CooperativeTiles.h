@@ -1,0 +1,38 @@
+//===- CooperativeTiles.h - Distribute cooperative tiles --------*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The entry point of -layout-tile-shared-memory for compilers that drive it
+// themselves (as NVGPU exposes optimizeSharedMemoryReadsAndWrites).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_TRANSFORMS_COOPERATIVETILES_H
+#define LAYOUT_TRANSFORMS_COOPERATIVETILES_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir {
+namespace layout {
+
+struct CooperativeTileOptions {
+  /// Alignment in bytes assumed of every global buffer's base; vectors are
+  /// at most this wide.
+  int64_t assumeAlignment = 16;
+};
+
+/// Distributes the cooperative tile loads and stores of `func` (a kernel
+/// with a known block size; other functions are left alone) over the
+/// threads of the block, staging transposed tiles through workgroup
+/// buffers. The IR needs the layout, arith, memref, scf, vector and gpu
+/// dialects loaded. On failure a diagnostic names the op and the kernel
+/// may be partly rewritten.
+LogicalResult distributeCooperativeTiles(gpu::GPUFuncOp func,
+                                         const CooperativeTileOptions &options);
+
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_TRANSFORMS_COOPERATIVETILES_H

@@ -1,0 +1,364 @@
+//===- Distribute.cpp - Cooperative tiles, staged through LDS -------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Inside a kernel whose block size is known, a `layout.load` / `layout.store`
+// whose tile indices are the same in every thread of the block moves the
+// tile cooperatively: the tile is a block-level value, and each thread moves
+// its part of it (ThreadMapping.h). A cooperative store's tile is an
+// expression of cooperative loads (TileExpression.h); the store's mapping
+// drives the expression.
+//
+// Staging. A leaf whose fastest dimension (through the permutation of the
+// transposes above it) is not the store's goes through a workgroup buffer
+// whose layout is a `layout.packed` descriptor over its tile (unit
+// dimensions dropped): coalesced global reads write it at the load (phase
+// 1), `gpu.barrier` at the store, then each thread reads a register block
+// of `storeWidth` vectors of `blockRows` elements along the buffer's rows
+// and transposes it in registers into `blockRows` fragments of
+// `storeWidth` elements along the store's rows (phase 2).
+// -layout-xor-swizzle then picks the buffer's layout. Other leaves load
+// their fragments straight into registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileExpression.h"
+
+#include "layout/Transforms/CooperativeTiles.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+namespace {
+
+/// How a store and its leaves are distributed.
+struct StorePlan {
+  GlobalSide dst;
+  /// The store dimension along the staged buffers' rows (-1: nothing
+  /// staged).
+  int64_t stagedDim = -1;
+  /// The widest vector that every direct leaf allows.
+  int64_t directWidth = 1;
+  /// The widest LDS vector the staged leaves' element types allow.
+  int64_t bufferWidth = 16;
+  /// The store's thread mapping: `storeWidth` elements along its
+  /// contiguous dimension, `blockRows` along `stagedDim`.
+  Mapping mapping;
+  int64_t storeWidth = 0;
+  int64_t blockRows = 1;
+
+  bool anyStaged() const { return stagedDim >= 0; }
+  /// Whether staged leaves are read as register blocks to transpose.
+  bool registerBlocks() const {
+    return anyStaged() && stagedDim != dst.contiguous;
+  }
+};
+
+LogicalResult divisionError(Operation *op, ArrayRef<int64_t> tile,
+                            int64_t threads) {
+  InFlightDiagnostic d = op->emitOpError();
+  d << "cooperative tile of ";
+  llvm::interleave(tile, d, "x");
+  d << " elements: a block of " << threads
+    << " threads does not divide it into equal parts";
+  return failure();
+}
+
+class Distributor {
+public:
+  Distributor(gpu::GPUFuncOp func, ArrayRef<int64_t> block,
+              const CooperativeTileOptions &options)
+      : func(func), block(block), threads(block[0] * block[1] * block[2]),
+        options(options) {}
+
+  LogicalResult lower(TileTree &tree);
+
+private:
+  /// Whether `leaf` is staged, and what it allows of the store's plan
+  /// (a diagnostic when its view cannot be traced or its staging does not
+  /// agree with the other staged leaves).
+  LogicalResult planLeaf(Leaf &leaf, StorePlan &plan);
+  /// The store's widths: the widest vectors along its rows (and register
+  /// blocks along the staged dimension) that give every thread the same
+  /// number of blocks.
+  LogicalResult chooseStoreMapping(StorePlan &plan);
+  /// Phase 1 of a staged leaf, at its load: a workgroup buffer over the
+  /// load's tile (unit dimensions dropped), written with coalesced vectors.
+  LogicalResult stage(Leaf &leaf);
+  /// Phase 2, at the store: each thread evaluates its fragments and stores
+  /// them.
+  LogicalResult emitStore(TileTree &tree, const StorePlan &plan);
+  /// A `width`-vector of a staged leaf's buffer at store coordinate
+  /// `storeCoord`, along the buffer's rows.
+  Value readBuffer(OpBuilder &b, Location loc, const Leaf &leaf,
+                   ArrayRef<Value> storeCoord, int64_t width) const;
+
+  gpu::GPUFuncOp func;
+  ArrayRef<int64_t> block;
+  int64_t threads;
+  const CooperativeTileOptions &options;
+};
+
+LogicalResult Distributor::lower(TileTree &tree) {
+  StorePlan plan;
+  plan.dst = GlobalSide::of(tree.store);
+  std::string why;
+  if (failed(plan.dst.analyze(options.assumeAlignment, why)))
+    return tree.store.emitOpError() << "cannot be distributed: " << why;
+  plan.directWidth = plan.dst.maxWidth;
+  for (Leaf &leaf : tree.leaves)
+    if (failed(planLeaf(leaf, plan)))
+      return failure();
+  if (failed(chooseStoreMapping(plan)))
+    return divisionError(tree.store, plan.dst.tile, threads);
+  for (Leaf &leaf : tree.leaves)
+    if (leaf.staged && failed(stage(leaf)))
+      return failure();
+  if (failed(emitStore(tree, plan)))
+    return failure();
+  tree.erase();
+  return success();
+}
+
+LogicalResult Distributor::planLeaf(Leaf &leaf, StorePlan &plan) {
+  GlobalSide &side = leaf.side;
+  const GlobalSide &dst = plan.dst;
+  std::string why;
+  if (failed(side.analyze(options.assumeAlignment, why)))
+    return leaf.load.emitOpError() << "cannot be distributed: " << why;
+  int64_t rank = dst.tile.size();
+  for (int64_t k = 0; k < rank; ++k)
+    if (side.tile[leaf.perm[k]] != 1)
+      leaf.bufDims.push_back(leaf.perm[k]);
+  llvm::sort(leaf.bufDims);
+  // Staging pays when both sides have rows to coalesce along.
+  bool differ = leaf.perm[dst.contiguous] != side.contiguous;
+  leaf.staged = differ && !leaf.bufDims.empty() &&
+                side.tile[side.contiguous] > 1 && dst.tile[dst.contiguous] > 1;
+  if (!leaf.staged) {
+    if (differ) {
+      // The load follows the store's rows, element by element.
+      side.contiguous = leaf.perm[dst.contiguous];
+      side.unitStride = false;
+    } else {
+      plan.directWidth = std::min(plan.directWidth, side.maxWidth);
+    }
+    return success();
+  }
+  int64_t rowDim =
+      llvm::find(leaf.perm, leaf.bufDims.back()) - leaf.perm.begin();
+  if (plan.anyStaged() && rowDim != plan.stagedDim)
+    return dst.op->emitOpError()
+           << "cooperative tile store: its staged loads are permuted "
+              "differently (not supported)";
+  plan.stagedDim = rowDim;
+  plan.bufferWidth =
+      std::min(plan.bufferWidth, widestVector(side.elementType, 16));
+  return success();
+}
+
+LogicalResult Distributor::chooseStoreMapping(StorePlan &plan) {
+  const GlobalSide &dst = plan.dst;
+  int64_t rank = dst.tile.size();
+  plan.mapping = Mapping::unitWidths(
+      dst.tile, fastestFirst(rank, dst.contiguous, plan.stagedDim));
+  Mapping &m = plan.mapping;
+  for (int64_t width = plan.directWidth; width >= 1; width /= 2) {
+    m.width[dst.contiguous] = width;
+    if (!plan.registerBlocks()) {
+      if (m.fits(threads)) {
+        plan.storeWidth = width;
+        return success();
+      }
+      continue;
+    }
+    // A register block of at most 64 elements.
+    for (int64_t rows = std::min<int64_t>(plan.bufferWidth, 64 / width);
+         rows >= 1; rows /= 2) {
+      m.width[plan.stagedDim] = rows;
+      if (m.fits(threads)) {
+        plan.storeWidth = width;
+        plan.blockRows = rows;
+        return success();
+      }
+    }
+  }
+  return failure();
+}
+
+Value Distributor::readBuffer(OpBuilder &b, Location loc, const Leaf &leaf,
+                              ArrayRef<Value> storeCoord,
+                              int64_t width) const {
+  Value offset = OffsetOp::create(b, loc, leaf.desc,
+                                  leaf.bufCoord(leaf.fromStore(storeCoord)));
+  Type elementType = leaf.side.elementType;
+  return vector::LoadOp::create(
+      b, loc, VectorType::get({width}, elementType), leaf.buffer, offset,
+      /*nontemporal=*/false,
+      llvm::MaybeAlign(width * elementBytes(elementType)));
+}
+
+LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
+  StoreOp store = tree.store;
+  Location loc = store.getLoc();
+  OpBuilder b(store);
+  if (plan.anyStaged())
+    gpu::BarrierOp::create(b, loc);
+  std::string why;
+  FailureOr<GlobalAccess> out =
+      GlobalAccess::create(b, plan.dst, plan.storeWidth, why);
+  if (failed(out))
+    return store.emitOpError() << "cannot be distributed: " << why;
+  for (Leaf &leaf : tree.leaves) {
+    if (leaf.staged)
+      continue;
+    FailureOr<GlobalAccess> in =
+        GlobalAccess::create(b, leaf.side, plan.storeWidth, why);
+    if (failed(in))
+      return leaf.load.emitOpError() << "cannot be distributed: " << why;
+    leaf.direct = std::move(*in);
+  }
+  Value tid = linearThreadId(b, loc, block);
+  SmallVector<Value> insides{out->tileInside(b)};
+  for (Leaf &leaf : tree.leaves)
+    if (!leaf.staged)
+      insides.push_back(leaf.direct->tileInside(b));
+  int64_t width = plan.storeWidth;
+  int64_t contiguous = plan.dst.contiguous;
+  auto body = [&](OpBuilder &lb, Value iter, bool inside) {
+    SmallVector<Value> origin =
+        plan.mapping.blockOrigin(lb, loc, tid, iter, threads);
+    // Staged leaves read as register blocks: `width` vectors of
+    // `blockRows` elements along the buffer's rows.
+    SmallVector<SmallVector<Value>> bufferRows(tree.leaves.size());
+    if (plan.registerBlocks())
+      for (auto [i, leaf] : llvm::enumerate(tree.leaves))
+        if (leaf.staged)
+          for (int64_t s = 0; s < width; ++s)
+            bufferRows[i].push_back(
+                readBuffer(lb, loc, leaf,
+                           shifted(lb, loc, origin, contiguous, s),
+                           plan.blockRows));
+    int64_t rows = plan.registerBlocks() ? plan.blockRows : 1;
+    for (int64_t row = 0; row < rows; ++row) {
+      SmallVector<Value> coord =
+          row ? shifted(lb, loc, origin, plan.stagedDim, row) : origin;
+      auto leafValue = [&](unsigned i) -> Value {
+        const Leaf &leaf = tree.leaves[i];
+        if (!leaf.staged)
+          return leaf.direct->load(lb, leaf.fromStore(coord), inside);
+        if (!plan.registerBlocks())
+          return readBuffer(lb, loc, leaf, coord, width);
+        // Column `row` of the register block.
+        SmallVector<Value> elements;
+        for (int64_t s = 0; s < width; ++s)
+          elements.push_back(
+              vector::ExtractOp::create(lb, loc, bufferRows[i][s], row));
+        return vector::FromElementsOp::create(
+            lb, loc, VectorType::get({width}, leaf.side.elementType),
+            elements);
+      };
+      Value fragment = evaluateFragment(lb, loc, tree, store.getValue(),
+                                        width, leafValue);
+      out->store(lb, fragment, coord, inside);
+    }
+  };
+  ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
+    forEachIteration(ib, loc, plan.mapping.blocks() / threads,
+                     [&](OpBuilder &lb, Value iter) { body(lb, iter, inside); });
+  });
+  // In a loop, the next iteration's phase 1 must not overwrite the buffers
+  // before every thread has read them.
+  if (plan.anyStaged() && store->getParentOp() != func)
+    gpu::BarrierOp::create(b, loc);
+  return success();
+}
+
+LogicalResult Distributor::stage(Leaf &leaf) {
+  GlobalSide &src = leaf.side;
+  int64_t rank = src.tile.size();
+  Type elementType = src.elementType;
+  Mapping m =
+      Mapping::unitWidths(src.tile, fastestFirst(rank, src.contiguous));
+  int64_t width = m.fitWidth(src.contiguous, src.maxWidth, threads);
+  if (!width)
+    return divisionError(leaf.load, src.tile, threads);
+  Location loc = leaf.load.getLoc();
+  MLIRContext *ctx = func.getContext();
+  SmallVector<int64_t> shape;
+  int64_t size = 1;
+  for (int64_t k : leaf.bufDims) {
+    shape.push_back(src.tile[k]);
+    size *= src.tile[k];
+  }
+  auto bufferType = MemRefType::get(
+      {size}, elementType, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  leaf.buffer = func.addWorkgroupAttribution(bufferType, loc);
+
+  OpBuilder b(leaf.load);
+  std::string why;
+  FailureOr<GlobalAccess> in = GlobalAccess::create(b, src, width, why);
+  if (failed(in))
+    return leaf.load.emitOpError() << "cannot be distributed: " << why;
+  // In a loop, every thread must have read the previous tile's buffer.
+  if (leaf.load->getParentOp() != func)
+    gpu::BarrierOp::create(b, loc);
+  leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
+                               b.getDenseI64ArrayAttr(shape));
+  int64_t bytes = elementBytes(elementType);
+  Value tid = linearThreadId(b, loc, block);
+  auto body = [&](OpBuilder &lb, Value iter, bool inside) {
+    SmallVector<Value> origin = m.blockOrigin(lb, loc, tid, iter, threads);
+    Value v = in->load(lb, origin, inside);
+    if (src.contiguous == leaf.bufDims.back()) {
+      Value offset = OffsetOp::create(lb, loc, leaf.desc,
+                                      leaf.bufCoord(origin));
+      vector::StoreOp::create(lb, loc, v, leaf.buffer, offset,
+                              /*nontemporal=*/false,
+                              llvm::MaybeAlign(width * bytes));
+      return;
+    }
+    for (int64_t i = 0; i < width; ++i) {
+      Value offset = OffsetOp::create(
+          lb, loc, leaf.desc,
+          leaf.bufCoord(shifted(lb, loc, origin, src.contiguous, i)));
+      memref::StoreOp::create(lb, loc,
+                              vector::ExtractOp::create(lb, loc, v, i),
+                              leaf.buffer, offset);
+    }
+  };
+  ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
+    forEachIteration(ib, loc, m.blocks() / threads,
+                     [&](OpBuilder &lb, Value iter) { body(lb, iter, inside); });
+  });
+  return success();
+}
+
+} // namespace
+
+LogicalResult
+mlir::layout::distributeCooperativeTiles(gpu::GPUFuncOp func,
+                                         const CooperativeTileOptions &options) {
+  std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
+  if (!known || !func.isKernel())
+    return success();
+  SmallVector<int64_t, 3> block(known->begin(), known->end());
+  BlockUniformity uniform;
+  FailureOr<std::vector<TileTree>> trees = collectTileTrees(func, uniform);
+  if (failed(trees))
+    return failure();
+  Distributor distributor(func, block, options);
+  for (TileTree &tree : *trees)
+    if (failed(distributor.lower(tree)))
+      return failure();
+  return success();
+}

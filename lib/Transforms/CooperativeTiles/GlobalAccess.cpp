@@ -1,0 +1,199 @@
+//===- GlobalAccess.cpp - A thread's vectors of a cooperative tile --------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GlobalAccess.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+/// `all` and `c` (either may be null: true).
+static void conjoin(OpBuilder &b, Location loc, Value &all, Value c) {
+  if (c)
+    all = all ? arith::AndIOp::create(b, loc, all, c).getResult() : c;
+}
+
+Value tiles::allOf(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
+  Value all;
+  for (Value c : conds)
+    conjoin(b, loc, all, c);
+  return all;
+}
+
+FailureOr<GlobalAccess> GlobalAccess::create(OpBuilder &b,
+                                             const GlobalSide &side,
+                                             int64_t width,
+                                             std::string &why) {
+  GlobalAccess g(side, width);
+  FailureOr<TileAccess> access =
+      traceAccess(b, side.op, side.partition, side.indices,
+                  /*atomic=*/false, why);
+  if (failed(access))
+    return failure();
+  g.access = std::move(*access);
+  if (width > 1 && g.access.strided)
+    g.aligned = g.alignmentTest(b);
+  return g;
+}
+
+Value GlobalAccess::alignmentTest(OpBuilder &b) const {
+  auto type = cast<MemRefType>(access.strided.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return {};
+  SmallVector<int64_t> dynamic;
+  for (auto [k, s] : llvm::enumerate(strides))
+    if (int64_t(k) != side.contiguous && ShapedType::isDynamic(s))
+      dynamic.push_back(k);
+  if (dynamic.empty() && !ShapedType::isDynamic(offset))
+    return {};
+  Location l = loc();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, l, access.strided);
+  auto multiple = [&](Value x) -> Value {
+    Value rem = arith::RemUIOp::create(b, l, x, indexConstant(b, l, width));
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rem,
+                                 indexConstant(b, l, 0));
+  };
+  Value test;
+  if (ShapedType::isDynamic(offset))
+    conjoin(b, l, test, multiple(meta.getOffset()));
+  for (int64_t k : dynamic)
+    conjoin(b, l, test, multiple(meta.getStrides()[k]));
+  return test;
+}
+
+Value GlobalAccess::tileInside(OpBuilder &b) const {
+  if (!vectorizes())
+    return {};
+  Location l = loc();
+  Value test = aligned;
+  if (side.masked)
+    for (auto [o, e, t] :
+         llvm::zip_equal(access.origin, access.extents, side.tile)) {
+      Value end = arith::AddIOp::create(b, l, o, indexConstant(b, l, t));
+      conjoin(b, l, test,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end, e));
+    }
+  return test;
+}
+
+Value GlobalAccess::dispatch(
+    OpBuilder &b, ValueRange coord, bool inside,
+    function_ref<Value(OpBuilder &, Location)> vectorPath,
+    function_ref<Value(OpBuilder &, Location)> elementPath) const {
+  Location l = loc();
+  if (!vectorizes())
+    return elementPath(b, l);
+  if (inside)
+    return vectorPath(b, l);
+  // The vector moves whole when it is aligned and, masked, its last
+  // element is inside the view.
+  Value test = aligned;
+  if (side.masked) {
+    SmallVector<Value> last =
+        shifted(b, l, coord, side.contiguous, width - 1);
+    for (auto [x, e] : llvm::zip_equal(last, access.extents))
+      conjoin(b, l, test,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, x, e));
+  }
+  if (!test)
+    return vectorPath(b, l);
+  auto yield = [](function_ref<Value(OpBuilder &, Location)> path) {
+    return [path](OpBuilder &pb, Location pl) {
+      if (Value v = path(pb, pl))
+        scf::YieldOp::create(pb, pl, v);
+      else
+        scf::YieldOp::create(pb, pl);
+    };
+  };
+  auto ifOp = scf::IfOp::create(b, l, test, yield(vectorPath),
+                                yield(elementPath));
+  return ifOp->getNumResults() ? ifOp->getResult(0) : Value();
+}
+
+Value GlobalAccess::load(OpBuilder &b, ValueRange tileCoord,
+                         bool inside) const {
+  Location l = loc();
+  SmallVector<Value> coord = tileElementCoord(b, l, access, tileCoord);
+  Value pad = paddingValue(b, l, side.elementType, side.padding);
+  auto elements = [&](OpBuilder &eb, Location el) -> Value {
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < width; ++i)
+      values.push_back(loadElement(
+          eb, el, access, shifted(eb, el, coord, side.contiguous, i),
+          side.masked, pad));
+    return vector::FromElementsOp::create(eb, el, vectorType(), values);
+  };
+  auto vector = [&](OpBuilder &vb, Location vl) -> Value {
+    return vector::LoadOp::create(
+        vb, vl, vectorType(), access.strided, coord, /*nontemporal=*/false,
+        llvm::MaybeAlign(width * elementBytes(side.elementType)));
+  };
+  return dispatch(b, coord, inside, vector, elements);
+}
+
+void GlobalAccess::store(OpBuilder &b, Value value, ValueRange tileCoord,
+                         bool inside) const {
+  Location l = loc();
+  SmallVector<Value> coord = tileElementCoord(b, l, access, tileCoord);
+  auto elements = [&](OpBuilder &eb, Location el) -> Value {
+    for (int64_t i = 0; i < width; ++i) {
+      SmallVector<Value> at = shifted(eb, el, coord, side.contiguous, i);
+      storeElement(eb, el, access, at, side.masked,
+                   [&](OpBuilder &sb, Location sl, const ElementRef &ref) {
+                     Value x = vector::ExtractOp::create(sb, sl, value, i);
+                     memref::StoreOp::create(sb, sl, x, ref.memref,
+                                             ref.indices);
+                   });
+    }
+    return Value();
+  };
+  auto vector = [&](OpBuilder &vb, Location vl) -> Value {
+    vector::StoreOp::create(
+        vb, vl, value, access.strided, coord, /*nontemporal=*/false,
+        llvm::MaybeAlign(width * elementBytes(side.elementType)));
+    return Value();
+  };
+  dispatch(b, coord, inside, vector, elements);
+}
+
+void tiles::forEachIteration(OpBuilder &b, Location loc, int64_t iterations,
+                             function_ref<void(OpBuilder &, Value)> body) {
+  if (iterations == 1) {
+    body(b, indexConstant(b, loc, 0));
+    return;
+  }
+  auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
+                                 indexConstant(b, loc, iterations),
+                                 indexConstant(b, loc, 1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  body(b, loop.getInductionVar());
+}
+
+void tiles::ifInside(OpBuilder &b, Location loc, Value inside,
+                     function_ref<void(OpBuilder &, bool)> body) {
+  if (!inside) {
+    body(b, true);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, inside,
+      [&](OpBuilder &tb, Location) {
+        body(tb, true);
+        scf::YieldOp::create(tb, loc);
+      },
+      [&](OpBuilder &fb, Location) {
+        body(fb, false);
+        scf::YieldOp::create(fb, loc);
+      });
+}

@@ -1,0 +1,99 @@
+//===- GlobalAccess.h - A thread's vectors of a cooperative tile -*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The code one thread runs for its part of a global tile access: vectors of
+// `width` elements along the access's contiguous dimension, or element by
+// element where a vector would cross the view's edge or lose its alignment.
+//
+// Edges. Each phase tests once per tile (the same answer in every thread)
+// whether the whole tile is inside the view with aligned rows; those tiles
+// run unguarded vectors, which the GPU compiler issues back to back. Other
+// tiles test each vector: inside and aligned, one vector access; otherwise
+// element by element, each guarded (TileAccess.h's masked element access),
+// with the padding value for the elements outside.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_GLOBALACCESS_H
+#define LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_GLOBALACCESS_H
+
+#include "ThreadMapping.h"
+
+#include "layout/Dialect/Layout/Utils/TileAccess.h"
+
+namespace mlir {
+namespace layout {
+namespace tiles {
+
+class GlobalAccess {
+public:
+  /// Traces the access of `side` at `b`'s insertion point (the tile origin,
+  /// the view's extents, the run-time alignment test of dynamic strides).
+  static FailureOr<GlobalAccess> create(OpBuilder &b, const GlobalSide &side,
+                                        int64_t width, std::string &why);
+
+  /// Whether the whole tile is inside the view and every vector aligned
+  /// (then no access needs a guard), or null when that always holds.
+  Value tileInside(OpBuilder &b) const;
+
+  /// The `width` elements at tile coordinate `tileCoord` along the
+  /// contiguous dimension. `inside`: the caller knows the whole tile is
+  /// inside the view and aligned (see tileInside).
+  Value load(OpBuilder &b, ValueRange tileCoord, bool inside) const;
+
+  /// Stores the `width`-vector `value` at tile coordinate `tileCoord`.
+  void store(OpBuilder &b, Value value, ValueRange tileCoord,
+             bool inside) const;
+
+private:
+  GlobalAccess(const GlobalSide &side, int64_t width)
+      : side(side), width(width) {}
+
+  Location loc() const { return side.op->getLoc(); }
+  bool vectorizes() const {
+    return width > 1 && access.strided && side.unitStride;
+  }
+  VectorType vectorType() const {
+    return VectorType::get({width}, side.elementType);
+  }
+  /// The conjunction of run-time tests that dynamic strides and offset
+  /// keep `width`-vectors aligned (null when statically true).
+  Value alignmentTest(OpBuilder &b) const;
+  /// Emits `vectorPath` where the vector at view coordinate `coord` moves
+  /// as one vector, `elementPath` where it moves element by element, and
+  /// an scf.if on the run-time test between them otherwise. Both paths
+  /// return the loaded vector, or null for stores.
+  Value dispatch(OpBuilder &b, ValueRange coord, bool inside,
+                 function_ref<Value(OpBuilder &, Location)> vectorPath,
+                 function_ref<Value(OpBuilder &, Location)> elementPath) const;
+
+  GlobalSide side;
+  int64_t width;
+  TileAccess access;
+  /// Whether the dynamic strides and offset allow `width`-vectors (null:
+  /// statically true).
+  Value aligned;
+};
+
+/// Emits `for iter in [0, iterations)` around `body(iter)` (no loop for one
+/// iteration).
+void forEachIteration(OpBuilder &b, Location loc, int64_t iterations,
+                      function_ref<void(OpBuilder &, Value)> body);
+
+/// Emits `body(inside = true)` when `inside` holds and `body(false)`
+/// otherwise, as an scf.if on the block-uniform condition, or `body(true)`
+/// alone when `inside` is null (always true).
+void ifInside(OpBuilder &b, Location loc, Value inside,
+              function_ref<void(OpBuilder &, bool)> body);
+
+/// The conjunction of the non-null `conds` (null if none).
+Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> conds);
+
+} // namespace tiles
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_GLOBALACCESS_H

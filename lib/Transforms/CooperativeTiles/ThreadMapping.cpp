@@ -1,0 +1,238 @@
+//===- ThreadMapping.cpp - Which thread moves which part of a tile --------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ThreadMapping.h"
+
+#include "layout/Dialect/Layout/Utils/TileAccess.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+Value tiles::indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+//===----------------------------------------------------------------------===//
+// Block uniformity
+//===----------------------------------------------------------------------===//
+
+bool BlockUniformity::allUniform(ValueRange indices) {
+  return llvm::all_of(indices, [&](Value i) { return isUniform(i); });
+}
+
+bool BlockUniformity::isUniform(Value v, unsigned depth) {
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  if (depth > 64)
+    return false;
+  bool uniform = false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(parent))
+      uniform = arg.getOwner() == &func.getBody().front();
+    else if (auto loop = dyn_cast<scf::ForOp>(parent))
+      uniform = v == loop.getInductionVar() &&
+                isUniform(loop.getLowerBound(), depth + 1) &&
+                isUniform(loop.getUpperBound(), depth + 1) &&
+                isUniform(loop.getStep(), depth + 1);
+  } else {
+    Operation *op = v.getDefiningOp();
+    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp>(op))
+      uniform = false;
+    else if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp,
+                 memref::DimOp>(op) ||
+             (isPure(op) && op->getNumRegions() == 0))
+      uniform = llvm::all_of(op->getOperands(), [&](Value o) {
+        return isUniform(o, depth + 1);
+      });
+  }
+  memo[v] = uniform;
+  return uniform;
+}
+
+//===----------------------------------------------------------------------===//
+// Mappings
+//===----------------------------------------------------------------------===//
+
+Mapping Mapping::unitWidths(ArrayRef<int64_t> tile,
+                            SmallVector<int64_t> order) {
+  return Mapping{llvm::to_vector(tile), SmallVector<int64_t>(tile.size(), 1),
+                 std::move(order)};
+}
+
+int64_t Mapping::blocks() const {
+  int64_t n = 1;
+  for (auto [length, w] : llvm::zip_equal(tile, width))
+    n *= length / w;
+  return n;
+}
+
+bool Mapping::fits(int64_t threads) const {
+  for (auto [length, w] : llvm::zip_equal(tile, width))
+    if (length % w)
+      return false;
+  return blocks() % threads == 0;
+}
+
+int64_t Mapping::fitWidth(int64_t dim, int64_t max, int64_t threads) {
+  for (int64_t w = max; w >= 1; w /= 2) {
+    width[dim] = w;
+    if (fits(threads))
+      return w;
+  }
+  width[dim] = 1;
+  return 0;
+}
+
+SmallVector<Value> Mapping::blockOrigin(OpBuilder &b, Location loc,
+                                        Value tid, Value iter,
+                                        int64_t threads) const {
+  Value block = arith::AddIOp::create(
+      b, loc, tid,
+      arith::MulIOp::create(b, loc, iter, indexConstant(b, loc, threads)));
+  SmallVector<Value> origin(tile.size());
+  for (auto [i, k] : llvm::enumerate(order)) {
+    int64_t count = tile[k] / width[k];
+    Value digit = block;
+    if (i + 1 < order.size()) {
+      digit = arith::RemUIOp::create(b, loc, block,
+                                     indexConstant(b, loc, count));
+      block = arith::DivUIOp::create(b, loc, block,
+                                     indexConstant(b, loc, count));
+    }
+    origin[k] = width[k] == 1
+                    ? digit
+                    : arith::MulIOp::create(b, loc, digit,
+                                            indexConstant(b, loc, width[k]))
+                          .getResult();
+  }
+  return origin;
+}
+
+SmallVector<int64_t> tiles::fastestFirst(int64_t rank, int64_t first,
+                                         int64_t second) {
+  SmallVector<int64_t> order{first};
+  if (second >= 0 && second != first)
+    order.push_back(second);
+  for (int64_t k = rank - 1; k >= 0; --k)
+    if (!llvm::is_contained(order, k))
+      order.push_back(k);
+  return order;
+}
+
+SmallVector<Value> tiles::shifted(OpBuilder &b, Location loc,
+                                  ValueRange base, int64_t dim,
+                                  int64_t step) {
+  SmallVector<Value> r(base);
+  if (step)
+    r[dim] = arith::AddIOp::create(b, loc, r[dim],
+                                   indexConstant(b, loc, step));
+  return r;
+}
+
+Value tiles::linearThreadId(OpBuilder &b, Location loc,
+                            ArrayRef<int64_t> block) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  int64_t stride = block[0];
+  for (auto [dim, n] : {std::pair{gpu::Dimension::y, block[1]},
+                        std::pair{gpu::Dimension::z, block[2]}}) {
+    if (n == 1)
+      continue;
+    Value t = gpu::ThreadIdOp::create(b, loc, dim);
+    tid = arith::AddIOp::create(
+        b, loc, tid,
+        arith::MulIOp::create(b, loc, t, indexConstant(b, loc, stride)));
+    stride *= n;
+  }
+  return tid;
+}
+
+//===----------------------------------------------------------------------===//
+// Vector widths of global accesses
+//===----------------------------------------------------------------------===//
+
+int64_t tiles::elementBytes(Type t) {
+  return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+}
+
+bool tiles::vectorizable(Type t) {
+  unsigned bits = t.getIntOrFloatBitWidth();
+  return bits >= 8 && bits % 8 == 0;
+}
+
+int64_t tiles::widestVector(Type t, int64_t maxBytes) {
+  if (!vectorizable(t))
+    return 1;
+  return llvm::bit_floor(
+      uint64_t(std::max<int64_t>(1, maxBytes / elementBytes(t))));
+}
+
+GlobalSide GlobalSide::of(LoadOp load) {
+  return GlobalSide{load,
+                    load.getPartition(),
+                    llvm::to_vector(load.getIndices()),
+                    load.getMasked(),
+                    load.getPadding(),
+                    load.getPartition().getType().getTile(),
+                    load.getType().getElementType()};
+}
+
+GlobalSide GlobalSide::of(StoreOp store) {
+  return GlobalSide{store,
+                    store.getPartition(),
+                    llvm::to_vector(store.getIndices()),
+                    store.getMasked(),
+                    std::nullopt,
+                    store.getPartition().getType().getTile(),
+                    store.getValue().getType().getElementType()};
+}
+
+LogicalResult GlobalSide::analyze(int64_t alignBytes, std::string &why) {
+  FailureOr<TracedView> traced = traceTileView(partition, why);
+  if (failed(traced))
+    return failure();
+  int64_t rank = tile.size();
+  contiguous = rank - 1;
+  maxWidth = 1;
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout =
+      traced->stridedLayout();
+  if (!layout)
+    return success();
+  ArrayRef<int64_t> strides = layout->first;
+  int64_t offset = layout->second;
+  auto unit = llvm::find(strides, 1);
+  if (unit == strides.end())
+    return success();
+  contiguous = unit - strides.begin();
+  unitStride = true;
+  if (!vectorizable(elementType))
+    return success();
+  int64_t width = widestVector(elementType, std::min<int64_t>(16, alignBytes));
+  auto divides = [&](int64_t x) {
+    return ShapedType::isDynamic(x) || x % width == 0;
+  };
+  auto aligned = [&] {
+    if (tile[contiguous] % width || !divides(offset))
+      return false;
+    for (auto [k, stride] : llvm::enumerate(strides))
+      if (int64_t(k) != contiguous && !divides(stride))
+        return false;
+    return true;
+  };
+  while (width > 1 && !aligned())
+    width /= 2;
+  maxWidth = width;
+  return success();
+}

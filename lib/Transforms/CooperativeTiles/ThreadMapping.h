@@ -1,0 +1,138 @@
+//===- ThreadMapping.h - Which thread moves which part of a tile -*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The thread-mapping half of the cooperative tile distribution
+// (-layout-tile-shared-memory): which values are the same in every thread
+// of a block, how a tile's elements are dealt to the threads, and how wide
+// the vectors of a global access can be.
+//
+// A mapping of a tile gives each thread, per iteration, a block of the tile:
+// `width[k]` consecutive elements along each dimension k (1 for most). The
+// blocks are numbered with `order[0]` fastest, and block g goes to thread
+// g mod N at iteration g / N, for N threads: the lanes of a warp/wave take
+// consecutive blocks along the fastest dimension.
+//
+// A global access's fastest dimension is the one of unit stride (coalesced)
+// and its width the widest vector (up to 16 bytes) that divides the tile,
+// keeps the access aligned (strides and offset multiples of it, checked at
+// run time when they are dynamic; buffers are assumed aligned to
+// `assume-alignment` bytes) and gives every thread the same number of
+// blocks. This is how CK Tile and rocMLIR derive the vector length of a
+// tile access from its descriptor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_THREADMAPPING_H
+#define LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_THREADMAPPING_H
+
+#include "layout/Dialect/Layout/IR/LayoutOps.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace layout {
+namespace tiles {
+
+/// An index constant.
+Value indexConstant(OpBuilder &b, Location loc, int64_t value);
+
+/// Whether values are provably the same in every thread of a block: kernel
+/// arguments, block and grid ids and sizes, constants, memref.dim, pure ops
+/// of such values, and induction variables of scf.for loops with such
+/// bounds. Thread and lane ids, loads and everything else are not.
+class BlockUniformity {
+public:
+  bool isUniform(Value v) { return isUniform(v, 0); }
+  /// Whether every index in `indices` is uniform (a cooperative access).
+  bool allUniform(ValueRange indices);
+
+private:
+  bool isUniform(Value v, unsigned depth);
+  DenseMap<Value, bool> memo;
+};
+
+/// Which elements of a tile each thread moves (see the file comment).
+struct Mapping {
+  SmallVector<int64_t> tile;
+  SmallVector<int64_t> width;
+  SmallVector<int64_t> order;
+
+  /// A mapping of `tile` with unit widths and `order`.
+  static Mapping unitWidths(ArrayRef<int64_t> tile,
+                            SmallVector<int64_t> order);
+  /// How many blocks the tile has.
+  int64_t blocks() const;
+  /// Whether the widths divide the tile and `threads` threads get the same
+  /// number of blocks.
+  bool fits(int64_t threads) const;
+  /// Sets width[dim] to the widest power of two up to `max` that fits
+  /// `threads` and returns it, or 0 (with width[dim] = 1) when none does.
+  int64_t fitWidth(int64_t dim, int64_t max, int64_t threads);
+  /// The tile coordinates of the first element of the block that thread
+  /// `tid` moves at iteration `iter`.
+  SmallVector<Value> blockOrigin(OpBuilder &b, Location loc, Value tid,
+                                 Value iter, int64_t threads) const;
+};
+
+/// `first` (and then `second`, if different and not -1), then the other
+/// dimensions from the last to the first.
+SmallVector<int64_t> fastestFirst(int64_t rank, int64_t first,
+                                  int64_t second = -1);
+
+/// `base` with `step` added to coordinate `dim`.
+SmallVector<Value> shifted(OpBuilder &b, Location loc, ValueRange base,
+                           int64_t dim, int64_t step);
+
+/// The block's linear thread id, x fastest.
+Value linearThreadId(OpBuilder &b, Location loc, ArrayRef<int64_t> block);
+
+/// The size in bytes of an element of `t` (at least 1).
+int64_t elementBytes(Type t);
+
+/// Whether per-element accesses of `t` may be grouped into vectors (whole
+/// bytes: a vector of i1 would be bit-packed in memory).
+bool vectorizable(Type t);
+
+/// The widest power-of-two vector of `t` elements in at most `maxBytes`
+/// bytes (1 for types that are not whole bytes).
+int64_t widestVector(Type t, int64_t maxBytes);
+
+/// One side of a cooperative copy: a global tile access.
+struct GlobalSide {
+  Operation *op;
+  Value partition;
+  SmallVector<Value> indices;
+  bool masked;
+  std::optional<Padding> padding;
+  ArrayRef<int64_t> tile;
+  Type elementType;
+  /// The dimension the accesses move along: the one of unit stride (else
+  /// the last one, unvectorized).
+  int64_t contiguous = 0;
+  /// Whether `contiguous` has unit stride (vectors are contiguous).
+  bool unitStride = false;
+  /// The widest vector the view's static layout allows along it.
+  int64_t maxWidth = 1;
+
+  static GlobalSide of(LoadOp load);
+  static GlobalSide of(StoreOp store);
+
+  /// Fills `contiguous`, `unitStride` and `maxWidth` from the strides and
+  /// offset with which the view indexes memory (static ones here, dynamic
+  /// ones are checked at run time): a memref view's layout, or a strided
+  /// descriptor's. Views through other descriptors move element by
+  /// element. `why` says what could not be traced.
+  LogicalResult analyze(int64_t alignBytes, std::string &why);
+};
+
+} // namespace tiles
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_THREADMAPPING_H

@@ -1,0 +1,203 @@
+//===- TileExpression.cpp - The expression a cooperative store stores -----===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileExpression.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+SmallVector<Value> Leaf::bufCoord(ArrayRef<Value> loadCoord) const {
+  SmallVector<Value> r;
+  for (int64_t k : bufDims)
+    r.push_back(loadCoord[k]);
+  return r;
+}
+
+SmallVector<Value> Leaf::fromStore(ArrayRef<Value> storeCoord) const {
+  SmallVector<Value> r(side.tile.size(), Value());
+  for (auto [k, c] : llvm::enumerate(storeCoord))
+    r[perm[k]] = c;
+  return r;
+}
+
+void TileTree::erase() {
+  store.erase();
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+  for (Leaf &leaf : leaves)
+    leaf.load.erase();
+}
+
+namespace {
+
+/// Whether `op` computes each element of its result from the same element
+/// of its vector operands only.
+bool isElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() && isPure(op) &&
+         op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+         llvm::all_of(op->getOperandTypes(),
+                      [](Type t) { return isa<VectorType>(t); });
+}
+
+/// Collects one store's expression.
+class Collector {
+public:
+  Collector(TileTree &tree, BlockUniformity &uniform)
+      : tree(tree), uniform(uniform) {}
+
+  /// Adds the expression of `v` (store dimension k is v's dimension
+  /// perm[k]) to the tree; `user` is the op that consumes `v`.
+  LogicalResult collect(Value v, ArrayRef<int64_t> perm, Operation *user);
+
+private:
+  LogicalResult collectLeaf(LoadOp load, Value v, ArrayRef<int64_t> perm);
+
+  TileTree &tree;
+  BlockUniformity &uniform;
+};
+
+LogicalResult Collector::collect(Value v, ArrayRef<int64_t> perm,
+                                 Operation *user) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !v.hasOneUse())
+    return user->emitOpError()
+           << "cooperative tile store: each tile value it stores must be "
+              "computed in the kernel and used once";
+  if (def->getBlock() != tree.store->getBlock())
+    return tree.store.emitOpError()
+           << "cooperative tile store must be in the block of the loads "
+              "and ops that compute its value";
+  if (auto load = dyn_cast<LoadOp>(def))
+    return collectLeaf(load, v, perm);
+  if (auto transpose = dyn_cast<vector::TransposeOp>(def)) {
+    SmallVector<int64_t> next;
+    for (int64_t k : perm)
+      next.push_back(transpose.getPermutation()[k]);
+    if (failed(collect(transpose.getVector(), next, def)))
+      return failure();
+  } else if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    if (!dense || !dense.isSplat())
+      return def->emitOpError()
+             << "in a cooperative tile copy: only splat constants are "
+                "supported";
+  } else if (auto broadcast = dyn_cast<vector::BroadcastOp>(def)) {
+    if (isa<VectorType>(broadcast.getSource().getType()))
+      return def->emitOpError()
+             << "in a cooperative tile copy: only broadcasts of scalars "
+                "are supported";
+  } else if (isElementwise(def)) {
+    for (Value operand : def->getOperands())
+      if (failed(collect(operand, perm, def)))
+        return failure();
+  } else {
+    return def->emitOpError()
+           << "in a cooperative tile copy: only vector.transpose, "
+              "elementwise ops, splat constants and broadcasts of scalars "
+              "may compute the stored tile from cooperative loads";
+  }
+  tree.ops.push_back(def);
+  return success();
+}
+
+LogicalResult Collector::collectLeaf(LoadOp load, Value v,
+                                     ArrayRef<int64_t> perm) {
+  if (!uniform.allUniform(load.getIndices()))
+    return load.emitOpError()
+           << "per-thread tile load (its indices depend on the thread) "
+              "feeds a cooperative tile store";
+  if (load.getOrder())
+    return load.emitOpError()
+           << "atomic cooperative tile loads are not supported";
+  Leaf leaf;
+  leaf.load = load;
+  leaf.perm.assign(perm.begin(), perm.end());
+  leaf.side = GlobalSide::of(load);
+  tree.leafOf[v] = tree.leaves.size();
+  tree.leaves.push_back(std::move(leaf));
+  return success();
+}
+
+} // namespace
+
+FailureOr<std::vector<TileTree>>
+tiles::collectTileTrees(gpu::GPUFuncOp func, BlockUniformity &uniform) {
+  std::vector<TileTree> trees;
+  DenseSet<Operation *> matched;
+  LogicalResult result = success();
+  // The first store that cannot be lowered stops the walk: one diagnostic
+  // per kernel, not one per store of a shared cause.
+  func.walk([&](StoreOp store) {
+    if (!uniform.allUniform(store.getIndices()))
+      return WalkResult::advance();
+    if (store.getOrder()) {
+      store.emitOpError()
+          << "atomic cooperative tile stores are not supported";
+      result = failure();
+      return WalkResult::interrupt();
+    }
+    TileTree tree;
+    tree.store = store;
+    SmallVector<int64_t> identity = llvm::to_vector(
+        llvm::seq<int64_t>(0, store.getValue().getType().getRank()));
+    if (failed(Collector(tree, uniform)
+                   .collect(store.getValue(), identity, store))) {
+      result = failure();
+      return WalkResult::interrupt();
+    }
+    for (const Leaf &leaf : tree.leaves)
+      matched.insert(leaf.load);
+    trees.push_back(std::move(tree));
+    return WalkResult::advance();
+  });
+  if (failed(result))
+    return failure();
+  func.walk([&](LoadOp load) {
+    if (!uniform.allUniform(load.getIndices()) || matched.contains(load))
+      return;
+    load.emitOpError()
+        << "cooperative tile load (its indices are the same in every "
+           "thread): its value must reach a cooperative layout.store "
+           "through vector.transpose, elementwise ops, splat constants "
+           "and broadcasts";
+    result = failure();
+  });
+  if (failed(result))
+    return failure();
+  return trees;
+}
+
+Value tiles::evaluateFragment(OpBuilder &b, Location loc,
+                              const TileTree &tree, Value v, int64_t width,
+                              function_ref<Value(unsigned)> leafValue) {
+  if (auto it = tree.leafOf.find(v); it != tree.leafOf.end())
+    return leafValue(it->second);
+  Operation *def = v.getDefiningOp();
+  auto type = VectorType::get(
+      {width}, cast<VectorType>(v.getType()).getElementType());
+  if (auto transpose = dyn_cast<vector::TransposeOp>(def))
+    return evaluateFragment(b, loc, tree, transpose.getVector(), width,
+                            leafValue);
+  if (auto c = dyn_cast<arith::ConstantOp>(def))
+    return arith::ConstantOp::create(
+        b, loc, type,
+        DenseElementsAttr::get(type, cast<DenseElementsAttr>(c.getValue())
+                                         .getSplatValue<Attribute>()));
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(def))
+    return vector::BroadcastOp::create(b, loc, type, broadcast.getSource());
+  SmallVector<Value> operands;
+  for (Value operand : def->getOperands())
+    operands.push_back(
+        evaluateFragment(b, loc, tree, operand, width, leafValue));
+  OperationState state(loc, def->getName(), operands, TypeRange{type},
+                       def->getAttrs());
+  return b.create(state)->getResult(0);
+}

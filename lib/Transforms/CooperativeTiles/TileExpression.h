@@ -1,0 +1,82 @@
+//===- TileExpression.h - The expression a cooperative store stores -*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A cooperative store's tile is an expression of cooperative loads (the
+// leaves), vector.transpose, elementwise ops, splat constants and
+// broadcasts of scalars, each value used once; every thread evaluates it on
+// its own fragments. This file collects those expressions from a kernel
+// (with a diagnostic at the op that does not fit) and evaluates one on
+// fragments.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_TILEEXPRESSION_H
+#define LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_TILEEXPRESSION_H
+
+#include "GlobalAccess.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <vector>
+
+namespace mlir {
+namespace layout {
+namespace tiles {
+
+/// A leaf of a cooperative tile expression: a cooperative load.
+struct Leaf {
+  LoadOp load;
+  /// Store dimension k is this load's dimension perm[k].
+  SmallVector<int64_t> perm;
+  GlobalSide side;
+  /// Whether it goes through a workgroup buffer (its fastest dimension is
+  /// not the store's).
+  bool staged = false;
+  /// The staging: buffer, descriptor, and the load dimensions it keeps
+  /// (the non-unit ones).
+  Value buffer;
+  Value desc;
+  SmallVector<int64_t> bufDims;
+  /// The load's access (direct leaves, traced at the store).
+  std::optional<GlobalAccess> direct;
+
+  /// The buffer coordinate of load coordinate `loadCoord`.
+  SmallVector<Value> bufCoord(ArrayRef<Value> loadCoord) const;
+  /// The load coordinate of store coordinate `storeCoord`.
+  SmallVector<Value> fromStore(ArrayRef<Value> storeCoord) const;
+};
+
+/// A cooperative store and the tile expression it stores.
+struct TileTree {
+  StoreOp store;
+  std::vector<Leaf> leaves;
+  /// The ops between the leaves and the store, operands before users.
+  SmallVector<Operation *> ops;
+  DenseMap<Value, unsigned> leafOf;
+
+  /// Erases the store, the ops and the leaves (after lowering).
+  void erase();
+};
+
+/// Collects the tile expressions of `func`'s cooperative stores. Emits a
+/// diagnostic and fails at the first store whose expression does not fit
+/// (one diagnostic per kernel), or at a cooperative load no such store
+/// consumes.
+FailureOr<std::vector<TileTree>> collectTileTrees(gpu::GPUFuncOp func,
+                                                  BlockUniformity &uniform);
+
+/// The fragment of the tile value `v` that is a vector of `width` elements
+/// along the store's contiguous dimension: leaves come from `leafValue`
+/// (by index into `tree.leaves`), the other ops are cloned on fragments.
+Value evaluateFragment(OpBuilder &b, Location loc, const TileTree &tree,
+                       Value v, int64_t width,
+                       function_ref<Value(unsigned)> leafValue);
+
+} // namespace tiles
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_TILEEXPRESSION_H
