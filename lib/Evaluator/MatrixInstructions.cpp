@@ -1,0 +1,447 @@
+//===- MatrixInstructions.cpp - Matrix instructions and their layouts -----===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each operand layout is a descriptor over the row-major operand tile, built
+// in two stages on top of `layout.packed [rows, cols]`:
+//
+//   split:  (row, col)  -> digits   (unmerge the row and column into the
+//                                    lane and element digits they are made of)
+//   gather: digits      -> (lane, element)   (merge the digits back)
+//
+// so that offset(lane, element) = row * cols + col. A lane bit that does not
+// change the element (gfx11 WMMA A and B) is a `replicate` digit.
+//
+// Sources (docs/matrix-instructions.md has the formulas, how each was
+// checked, and pictures):
+//   [CALC] AMD Matrix Instruction Calculator (ROCm/amd_matrix_instruction_
+//          calculator), `matrix_calculator.py -a cdna2|cdna3|rdna3 -i <inst>
+//          --matrix-layout`: AMD's tool for these instructions' register
+//          layouts. It has no CDNA4 (gfx950) target.
+//   [IREE] iree-org/iree, IREEGPUAttrs.cpp, getSingleSubgroupLayout (an
+//          independent encoding of the AMD layouts, gfx950 included).
+//   [GCN]  carlushuang/gcnasm matrix_core_gfx950/matrix_core.cc (loads and
+//          stores of the gfx950 double-K instructions).
+//   [PTX]  PTX ISA, section 9.7.14.5.8 "Matrix Fragments for mma.m16n8k16
+//          with floating point type" (9.7.13.x in older versions); the
+//          formulas were checked on an H100 (sm_90).
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Evaluator/MatrixInstructions.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cassert>
+#include <vector>
+
+using namespace mlir::layout;
+using llvm::ArrayRef;
+using llvm::StringRef;
+using T = Transform;
+
+//===----------------------------------------------------------------------===//
+// Names and chips
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::layout::stringifyMatrixFamily(MatrixFamily family) {
+  switch (family) {
+  case MatrixFamily::MFMA:
+    return "MFMA";
+  case MatrixFamily::WMMA:
+    return "WMMA";
+  case MatrixFamily::MmaSync:
+    return "MmaSync";
+  }
+  llvm_unreachable("unknown matrix family");
+}
+
+StringRef mlir::layout::stringifyMatrixElementKind(MatrixElementKind kind) {
+  return kind == MatrixElementKind::F16 ? "f16" : "bf16";
+}
+
+StringRef mlir::layout::stringifyMatrixOperand(MatrixOperand operand) {
+  switch (operand) {
+  case MatrixOperand::A:
+    return "A";
+  case MatrixOperand::B:
+    return "B";
+  case MatrixOperand::C:
+    return "C";
+  }
+  llvm_unreachable("unknown matrix operand");
+}
+
+static bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+std::optional<ChipGeneration> mlir::layout::classifyChip(StringRef chip) {
+  chip = chip.take_until([](char c) { return c == ':'; });
+  if (chip == "gfx90a")
+    return ChipGeneration::CDNA2;
+  if (chip == "gfx942")
+    return ChipGeneration::CDNA3;
+  if (chip == "gfx950")
+    return ChipGeneration::CDNA4;
+  // gfx1100 ... gfx1103 (RDNA3), gfx1150 ... gfx1153 (RDNA3.5): one WMMA.
+  if (chip.consume_front("gfx11") && chip.size() == 2 && isDigit(chip[0]) &&
+      isDigit(chip[1]))
+    return ChipGeneration::RDNA3;
+  // sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a.
+  if (chip.consume_front("sm_") && (chip.size() == 2 || chip.size() == 3) &&
+      (chip[0] == '8' || chip[0] == '9') && isDigit(chip[1]) &&
+      (chip.size() == 2 || chip[2] == 'a'))
+    return ChipGeneration::SM80;
+  return std::nullopt;
+}
+
+static unsigned bit(ChipGeneration generation) {
+  return 1u << static_cast<unsigned>(generation);
+}
+
+//===----------------------------------------------------------------------===//
+// The layouts
+//===----------------------------------------------------------------------===//
+
+/// The row-major `rows` x `cols` tile seen through `split` and then `gather`
+/// (file comment). The stages are fixed, so failing to build is a bug here.
+static Descriptor fragment(int64_t rows, int64_t cols,
+                           ArrayRef<StageEntry> split,
+                           ArrayRef<StageEntry> gather) {
+  Descriptor d = llvm::cantFail(Descriptor::packed({rows, cols}));
+  llvm::cantFail(d.addStage(split), "matrix layout: bad split stage");
+  llvm::cantFail(d.addStage(gather), "matrix layout: bad gather stage");
+  return d;
+}
+
+/// MFMA A and B, wave64, for a d x d output and `kPerLane` elements per lane.
+///   A (d x K): i = l % d, k = kPerLane * (l / d) + e
+///   B (K x d): k = kPerLane * (l / d) + e, j = l % d
+/// CDNA2/CDNA3 (kPerLane 4: 32x32x8, 16x16x16): [CALC] cdna2/cdna3 "A[i][k]"
+/// and "B[k][j]" tables of v_mfma_f32_32x32x8_f16 and _16x16x16_f16 (the bf16
+/// ones are the same), 0 mismatches; [IREE] mfmaLhs32xK / mfmaLhs16xK.
+/// CDNA4 (kPerLane 8: 32x32x16, 16x16x32): [IREE] thread {32,2} / {16,4},
+/// element {1,8}; [GCN] offset_a = (lane/32*8) + (lane%32)*stride_a. Not
+/// checked against the CDNA4 ISA guide.
+static Descriptor mfmaAB(MatrixOperand operand, int64_t d, int64_t kPerLane) {
+  bool isA = operand == MatrixOperand::A;
+  int64_t laneGroups = 64 / d;
+  int64_t kTotal = laneGroups * kPerLane;
+  // Digits: x = l % d (A's row, B's column), g = l / d, e.
+  StageEntry x = makeEntry(T::passThrough(d), {isA ? 0 : 1}, {0});
+  StageEntry kSplit =
+      makeEntry(T::unmerge({laneGroups, kPerLane}), {isA ? 1 : 0}, {1, 2});
+  return fragment(isA ? d : kTotal, isA ? kTotal : d, {x, kSplit},
+                  {makeEntry(T::merge({laneGroups, d}), {1, 0}, {0}),
+                   makeEntry(T::passThrough(kPerLane), {2}, {1})});
+}
+
+/// MFMA C/D (d x d, f32), wave64: each lane holds groups of 4 consecutive
+/// rows of column l % d.
+///   32x32: i = 8 * (e / 4) + 4 * (l / 32) + e % 4, j = l % 32 (16 elements)
+///   16x16: i = 4 * (l / 16) + e,                   j = l % 16 (4 elements)
+/// i.e. i = 4 * (64 / d) * (e / 4) + 4 * (l / d) + e % 4.
+/// [CALC] cdna3 "C or D i: (8*floor(GPR/4)%32) + 4*floor(lane/32) + GPR%4";
+/// [IREE] mfmaAcc32x32 / mfmaAcc16x16, shared with the CDNA4 double-K ones;
+/// [GCN] row = lane/32*4 + (i%4) + (i/4*8), col = lane%32 on gfx950.
+static Descriptor mfmaC(int64_t d) {
+  int64_t laneGroups = 64 / d, rowGroups = d * d / 256;
+  // Digits: (e / 4, l / d, e % 4, l % d).
+  return fragment(
+      d, d,
+      {makeEntry(T::unmerge({rowGroups, laneGroups, 4}), {0}, {0, 1, 2}),
+       makeEntry(T::passThrough(d), {1}, {3})},
+      {makeEntry(T::merge({laneGroups, d}), {1, 3}, {0}),
+       makeEntry(T::merge({rowGroups, 4}), {0, 2}, {1})});
+}
+
+/// gfx11 WMMA A and B, wave32, 16 elements per lane:
+///   A (16 x 16): i = l % 16, k = e;   B (16 x 16): k = e, j = l % 16
+/// and lanes l and l + 16 hold the same elements (the half-waves are
+/// replicated): l / 16 is a replicate digit.
+/// [CALC] rdna3 v_wmma_f32_16x16x16_f16 "A[i][k] Lane: i and i+16";
+/// [IREE] WMMAR3 thread {16,1}, strides {1,0}.
+static Descriptor wmmaAB(MatrixOperand operand) {
+  bool isA = operand == MatrixOperand::A;
+  // Digits: x = l % 16 (A's row, B's column), k = e, h = l / 16.
+  return fragment(16, 16,
+                  {makeEntry(T::passThrough(16), {isA ? 0 : 1}, {0}),
+                   makeEntry(T::passThrough(16), {isA ? 1 : 0}, {1}),
+                   makeEntry(T::replicate({2}), {}, {2})},
+                  {makeEntry(T::merge({2, 16}), {2, 0}, {0}),
+                   makeEntry(T::passThrough(16), {1}, {1})});
+}
+
+/// gfx11 WMMA C/D (16 x 16, f32), wave32, 8 elements per lane: lanes 0-15
+/// hold the even rows, lanes 16-31 the odd rows:
+///   i = 2 * e + l / 16, j = l % 16
+/// [CALC] rdna3 "C or D i: 2*GPR_num + floor(lane/16)".
+static Descriptor wmmaC() {
+  // Digits: (e, l / 16, l % 16).
+  return fragment(16, 16,
+                  {makeEntry(T::unmerge({8, 2}), {0}, {0, 1}),
+                   makeEntry(T::passThrough(16), {1}, {2})},
+                  {makeEntry(T::merge({2, 16}), {1, 2}, {0}),
+                   makeEntry(T::passThrough(8), {0}, {1})});
+}
+
+// mma.sync m16n8k16 with 16-bit inputs [PTX 9.7.14.5.8]: groupID g = l >> 2,
+// threadID_in_group t = l % 4, so l = 4 g + t (merge<[8, 4]>). Element e of a
+// fragment counts the .f16x2 / .bf16x2 halves low to high (a0 ... a7).
+
+/// A (16 x 16): e = 4 c + 2 r + v; row = 8 r + g, col = 8 c + 2 t + v
+/// ("row = groupID for a0, a1, a4, a5, groupID + 8 otherwise; col =
+/// threadID_in_group * 2 + (i & 1), + 8 for i >= 4").
+static Descriptor mmaSyncA() {
+  // Digits: (r, g, c, t, v).
+  return fragment(16, 16,
+                  {makeEntry(T::unmerge({2, 8}), {0}, {0, 1}),
+                   makeEntry(T::unmerge({2, 4, 2}), {1}, {2, 3, 4})},
+                  {makeEntry(T::merge({8, 4}), {1, 3}, {0}),
+                   makeEntry(T::merge({2, 2, 2}), {2, 0, 4}, {1})});
+}
+
+/// B (K x N = 16 x 8): e = 2 r + v; k = 8 r + 2 t + v, n = g ("row =
+/// threadID_in_group * 2 + (i & 1), + 8 for i >= 2; col = groupID").
+static Descriptor mmaSyncB() {
+  // Digits: (r, t, v, g).
+  return fragment(16, 8,
+                  {makeEntry(T::unmerge({2, 4, 2}), {0}, {0, 1, 2}),
+                   makeEntry(T::passThrough(8), {1}, {3})},
+                  {makeEntry(T::merge({8, 4}), {3, 1}, {0}),
+                   makeEntry(T::merge({2, 2}), {0, 2}, {1})});
+}
+
+/// C/D (16 x 8, f32): e = 2 r + v; row = 8 r + g, col = 2 t + v ("row =
+/// groupID for c0, c1, groupID + 8 for c2, c3; col = threadID_in_group * 2 +
+/// (i & 1)").
+static Descriptor mmaSyncC() {
+  // Digits: (r, g, t, v).
+  return fragment(16, 8,
+                  {makeEntry(T::unmerge({2, 8}), {0}, {0, 1}),
+                   makeEntry(T::unmerge({4, 2}), {1}, {2, 3})},
+                  {makeEntry(T::merge({8, 4}), {1, 2}, {0}),
+                   makeEntry(T::merge({2, 2}), {0, 3}, {1})});
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+/// An MFMA with a d x d output (blocks = 1), wave64.
+static MatrixInstruction mfma(StringRef mnemonic, StringRef cdna2Mnemonic,
+                              int64_t d, int64_t k, MatrixElementKind kind,
+                              unsigned generations) {
+  int64_t kPerLane = d * k / 64, cPerLane = d * d / 64;
+  // amdgpu.mfma MxNxK %a * %b + %c blgp = none : vector<kPerLane x f16|bf16>,
+  // ..., vector<cPerLane x f32>; every chip here lowers both kinds.
+  MatrixOpSpelling op;
+  op.opName = "amdgpu.mfma";
+  op.aShape = op.bShape = {kPerLane};
+  op.cShape = {cPerLane};
+  op.blocks = 1;
+  return MatrixInstruction{mnemonic,
+                           cdna2Mnemonic,
+                           MatrixFamily::MFMA,
+                           d,
+                           d,
+                           k,
+                           kind,
+                           /*waveSize=*/64,
+                           kPerLane,
+                           kPerLane,
+                           cPerLane,
+                           /*abReplication=*/1,
+                           generations,
+                           std::move(op),
+                           mfmaAB(MatrixOperand::A, d, kPerLane),
+                           mfmaAB(MatrixOperand::B, d, kPerLane),
+                           mfmaC(d)};
+}
+
+/// gfx11 WMMA 16x16x16, wave32: amdgpu.wmma 16x16x16 : vector<16xf16|bf16>,
+/// vector<16x...>, vector<8xf32>.
+static MatrixInstruction wmma(StringRef mnemonic, MatrixElementKind kind) {
+  MatrixOpSpelling op;
+  op.opName = "amdgpu.wmma";
+  op.aShape = op.bShape = {16};
+  op.cShape = {8};
+  return MatrixInstruction{mnemonic,
+                           /*cdna2Mnemonic=*/"",
+                           MatrixFamily::WMMA,
+                           /*m=*/16,
+                           /*n=*/16,
+                           /*k=*/16,
+                           kind,
+                           /*waveSize=*/32,
+                           /*aElementsPerLane=*/16,
+                           /*bElementsPerLane=*/16,
+                           /*cElementsPerLane=*/8,
+                           /*abReplication=*/2,
+                           bit(ChipGeneration::RDNA3),
+                           std::move(op),
+                           wmmaAB(MatrixOperand::A),
+                           wmmaAB(MatrixOperand::B),
+                           wmmaC()};
+}
+
+/// mma.sync m16n8k16, warp 32: nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16,
+/// 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>). MLIR 22
+/// cannot lower it for bf16 ("failed to deduce operand PTX types"): emit
+/// nvvm.mma.sync with i32-packed operands instead.
+static MatrixInstruction mmaSync(StringRef mnemonic, MatrixElementKind kind) {
+  MatrixOpSpelling op;
+  op.opName = "nvgpu.mma.sync";
+  op.aShape = {4, 2};
+  op.bShape = op.cShape = {2, 2};
+  op.lowersInMlir22 = kind == MatrixElementKind::F16;
+  return MatrixInstruction{mnemonic,
+                           /*cdna2Mnemonic=*/"",
+                           MatrixFamily::MmaSync,
+                           /*m=*/16,
+                           /*n=*/8,
+                           /*k=*/16,
+                           kind,
+                           /*waveSize=*/32,
+                           /*aElementsPerLane=*/8,
+                           /*bElementsPerLane=*/4,
+                           /*cElementsPerLane=*/4,
+                           /*abReplication=*/1,
+                           bit(ChipGeneration::SM80),
+                           std::move(op),
+                           mmaSyncA(),
+                           mmaSyncB(),
+                           mmaSyncC()};
+}
+
+static std::vector<MatrixInstruction> buildTable() {
+  using K = MatrixElementKind;
+  unsigned cdna = bit(ChipGeneration::CDNA2) | bit(ChipGeneration::CDNA3) |
+                  bit(ChipGeneration::CDNA4);
+  unsigned cdna4 = bit(ChipGeneration::CDNA4);
+  std::vector<MatrixInstruction> table;
+  // gfx90a spells them without the '_' before the type, and bf16 with _1k.
+  table.push_back(mfma("v_mfma_f32_32x32x8_f16", "v_mfma_f32_32x32x8f16", 32, 8,
+                       K::F16, cdna));
+  table.push_back(mfma("v_mfma_f32_16x16x16_f16", "v_mfma_f32_16x16x16f16", 16,
+                       16, K::F16, cdna));
+  table.push_back(mfma("v_mfma_f32_32x32x8_bf16", "v_mfma_f32_32x32x8bf16_1k",
+                       32, 8, K::BF16, cdna));
+  table.push_back(mfma("v_mfma_f32_16x16x16_bf16", "v_mfma_f32_16x16x16bf16_1k",
+                       16, 16, K::BF16, cdna));
+  table.push_back(mfma("v_mfma_f32_32x32x16_f16", "", 32, 16, K::F16, cdna4));
+  table.push_back(mfma("v_mfma_f32_32x32x16_bf16", "", 32, 16, K::BF16, cdna4));
+  table.push_back(mfma("v_mfma_f32_16x16x32_f16", "", 16, 32, K::F16, cdna4));
+  table.push_back(mfma("v_mfma_f32_16x16x32_bf16", "", 16, 32, K::BF16, cdna4));
+  table.push_back(wmma("v_wmma_f32_16x16x16_f16", K::F16));
+  table.push_back(wmma("v_wmma_f32_16x16x16_bf16", K::BF16));
+  table.push_back(
+      mmaSync("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", K::F16));
+  table.push_back(
+      mmaSync("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", K::BF16));
+  return table;
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+const Descriptor &MatrixInstruction::layout(MatrixOperand operand) const {
+  switch (operand) {
+  case MatrixOperand::A:
+    return a;
+  case MatrixOperand::B:
+    return b;
+  case MatrixOperand::C:
+    return c;
+  }
+  llvm_unreachable("unknown matrix operand");
+}
+
+std::pair<int64_t, int64_t>
+MatrixInstruction::tileShape(MatrixOperand operand) const {
+  switch (operand) {
+  case MatrixOperand::A:
+    return {m, k};
+  case MatrixOperand::B:
+    return {k, n};
+  case MatrixOperand::C:
+    return {m, n};
+  }
+  llvm_unreachable("unknown matrix operand");
+}
+
+int64_t MatrixInstruction::elementsPerLane(MatrixOperand operand) const {
+  switch (operand) {
+  case MatrixOperand::A:
+    return aElementsPerLane;
+  case MatrixOperand::B:
+    return bElementsPerLane;
+  case MatrixOperand::C:
+    return cElementsPerLane;
+  }
+  llvm_unreachable("unknown matrix operand");
+}
+
+int64_t MatrixInstruction::replication(MatrixOperand operand) const {
+  return operand == MatrixOperand::C ? 1 : abReplication;
+}
+
+bool MatrixInstruction::availableOn(ChipGeneration generation) const {
+  return (generations & bit(generation)) != 0;
+}
+
+bool MatrixInstruction::availableOn(StringRef chip) const {
+  std::optional<ChipGeneration> generation = classifyChip(chip);
+  return generation && availableOn(*generation);
+}
+
+StringRef MatrixInstruction::mnemonicOn(StringRef chip) const {
+  if (classifyChip(chip) == ChipGeneration::CDNA2 && !cdna2Mnemonic.empty())
+    return cdna2Mnemonic;
+  return mnemonic;
+}
+
+std::string MatrixInstruction::shapeString() const {
+  return llvm::formatv("{0}x{1}x{2}", m, n, k).str();
+}
+
+MatrixCoord mlir::layout::operandCoord(const MatrixInstruction &inst,
+                                       MatrixOperand operand, int64_t lane,
+                                       int64_t element) {
+  assert(lane >= 0 && lane < inst.waveSize && "lane out of range");
+  assert(element >= 0 && element < inst.elementsPerLane(operand) &&
+         "element out of range");
+  int64_t cols = inst.tileShape(operand).second;
+  int64_t offset = inst.layout(operand).offset({lane, element});
+  return {offset / cols, offset % cols};
+}
+
+ArrayRef<MatrixInstruction> mlir::layout::getMatrixInstructions() {
+  static const std::vector<MatrixInstruction> table = buildTable();
+  return table;
+}
+
+llvm::SmallVector<const MatrixInstruction *>
+mlir::layout::getMatrixInstructions(StringRef chip) {
+  llvm::SmallVector<const MatrixInstruction *> result;
+  std::optional<ChipGeneration> generation = classifyChip(chip);
+  if (!generation)
+    return result;
+  for (const MatrixInstruction &inst : getMatrixInstructions())
+    if (inst.availableOn(*generation))
+      result.push_back(&inst);
+  return result;
+}
+
+const MatrixInstruction *
+mlir::layout::findMatrixInstruction(StringRef chip, MatrixElementKind kind,
+                                    int64_t m, int64_t n, int64_t k) {
+  for (const MatrixInstruction *inst : getMatrixInstructions(chip))
+    if (inst->inputKind == kind && inst->m == m && inst->n == n && inst->k == k)
+      return inst;
+  return nullptr;
+}

@@ -1,0 +1,297 @@
+//===- MatrixInstructionsTest.cpp - Tests of the matrix instruction table -===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every (lane, element) of every operand of every instruction is compared
+// with the ISA documents' formulas, written out here as plain arithmetic and
+// independently of the descriptors (docs/matrix-instructions.md cites them);
+// every element of A, B and C must be held by exactly `replication` pairs;
+// the per-chip lookups are checked against the chips' instruction sets.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Evaluator/MatrixInstructions.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace mlir::layout;
+using llvm::StringRef;
+
+namespace {
+
+constexpr MatrixOperand kOperands[] = {MatrixOperand::A, MatrixOperand::B,
+                                       MatrixOperand::C};
+
+/// AMD MFMA, wave64, blocks = 1 ([CALC] cdna2/cdna3; gfx950: [IREE], [GCN]).
+MatrixCoord mfmaFormula(int64_t m, int64_t k, MatrixOperand op, int64_t l,
+                        int64_t e) {
+  if (m == 32 && k == 8) { // v_mfma_f32_32x32x8_{f16,bf16}
+    if (op == MatrixOperand::A)
+      return {l % 32, 4 * (l / 32) + e};
+    if (op == MatrixOperand::B)
+      return {4 * (l / 32) + e, l % 32};
+    return {8 * (e / 4) + 4 * (l / 32) + e % 4, l % 32};
+  }
+  if (m == 16 && k == 16) { // v_mfma_f32_16x16x16_{f16,bf16}
+    if (op == MatrixOperand::A)
+      return {l % 16, 4 * (l / 16) + e};
+    if (op == MatrixOperand::B)
+      return {4 * (l / 16) + e, l % 16};
+    return {4 * (l / 16) + e, l % 16};
+  }
+  if (m == 32 && k == 16) { // gfx950 v_mfma_f32_32x32x16_{f16,bf16}
+    if (op == MatrixOperand::A)
+      return {l % 32, 8 * (l / 32) + e};
+    if (op == MatrixOperand::B)
+      return {8 * (l / 32) + e, l % 32};
+    return {8 * (e / 4) + 4 * (l / 32) + e % 4, l % 32};
+  }
+  if (m == 16 && k == 32) { // gfx950 v_mfma_f32_16x16x32_{f16,bf16}
+    if (op == MatrixOperand::A)
+      return {l % 16, 8 * (l / 16) + e};
+    if (op == MatrixOperand::B)
+      return {8 * (l / 16) + e, l % 16};
+    return {4 * (l / 16) + e, l % 16};
+  }
+  ADD_FAILURE() << "no formula for MFMA " << m << "xKx" << k;
+  return {-1, -1};
+}
+
+/// gfx11 v_wmma_f32_16x16x16_{f16,bf16}, wave32 ([CALC] rdna3).
+MatrixCoord wmmaFormula(MatrixOperand op, int64_t l, int64_t e) {
+  if (op == MatrixOperand::A)
+    return {l % 16, e}; // lanes l and l + 16 hold copies
+  if (op == MatrixOperand::B)
+    return {e, l % 16};
+  return {2 * e + l / 16, l % 16};
+}
+
+/// mma.sync.aligned.m16n8k16 with f16 / bf16 inputs ([PTX] 9.7.14.5.8).
+MatrixCoord mmaSyncFormula(MatrixOperand op, int64_t lane, int64_t i) {
+  int64_t groupID = lane >> 2;
+  int64_t threadID_in_group = lane % 4;
+  if (op == MatrixOperand::A) {
+    bool lowRow = i == 0 || i == 1 || i == 4 || i == 5;
+    return {lowRow ? groupID : groupID + 8,
+            threadID_in_group * 2 + (i & 1) + (i >= 4 ? 8 : 0)};
+  }
+  if (op == MatrixOperand::B)
+    return {threadID_in_group * 2 + (i & 1) + (i >= 2 ? 8 : 0), groupID};
+  return {i < 2 ? groupID : groupID + 8, threadID_in_group * 2 + (i & 1)};
+}
+
+MatrixCoord isaFormula(const MatrixInstruction &inst, MatrixOperand op,
+                       int64_t lane, int64_t element) {
+  switch (inst.family) {
+  case MatrixFamily::MFMA:
+    return mfmaFormula(inst.m, inst.k, op, lane, element);
+  case MatrixFamily::WMMA:
+    return wmmaFormula(op, lane, element);
+  case MatrixFamily::MmaSync:
+    return mmaSyncFormula(op, lane, element);
+  }
+  return {-1, -1};
+}
+
+std::string describe(const MatrixInstruction &inst, MatrixOperand op) {
+  return (inst.mnemonic + " operand " + stringifyMatrixOperand(op)).str();
+}
+
+std::vector<std::string> mnemonics(StringRef chip) {
+  std::vector<std::string> names;
+  for (const MatrixInstruction *inst : getMatrixInstructions(chip))
+    names.push_back(inst->mnemonic.str());
+  return names;
+}
+
+TEST(MatrixInstructionsTest, LayoutsMatchIsaFormulas) {
+  ASSERT_EQ(getMatrixInstructions().size(), 12u);
+  for (const MatrixInstruction &inst : getMatrixInstructions()) {
+    for (MatrixOperand op : kOperands) {
+      const Descriptor &d = inst.layout(op);
+      auto [rows, cols] = inst.tileShape(op);
+      EXPECT_EQ(d.getLengths(), (llvm::ArrayRef<int64_t>{
+                                    inst.waveSize, inst.elementsPerLane(op)}))
+          << describe(inst, op);
+      EXPECT_EQ(d.getElementSpaceSize(), rows * cols) << describe(inst, op);
+      int mismatches = 0;
+      std::ostringstream first;
+      for (int64_t lane = 0; lane < inst.waveSize; ++lane) {
+        for (int64_t e = 0; e < inst.elementsPerLane(op); ++e) {
+          MatrixCoord got = operandCoord(inst, op, lane, e);
+          MatrixCoord want = isaFormula(inst, op, lane, e);
+          EXPECT_TRUE(d.valid({lane, e}));
+          EXPECT_EQ(d.offset({lane, e}), got.row * cols + got.col);
+          if (got == want)
+            continue;
+          if (mismatches++ < 4)
+            first << "\n  lane " << lane << " element " << e << ": layout ("
+                  << got.row << ", " << got.col << "), ISA (" << want.row
+                  << ", " << want.col << ")";
+        }
+      }
+      EXPECT_EQ(mismatches, 0)
+          << describe(inst, op) << ": " << mismatches
+          << " (lane, element) pairs differ from the ISA formula; first:"
+          << first.str();
+    }
+  }
+}
+
+TEST(MatrixInstructionsTest, EveryElementHeldReplicationTimes) {
+  for (const MatrixInstruction &inst : getMatrixInstructions()) {
+    EXPECT_EQ(inst.replication(MatrixOperand::A),
+              inst.family == MatrixFamily::WMMA ? 2 : 1);
+    EXPECT_EQ(inst.replication(MatrixOperand::C), 1);
+    for (MatrixOperand op : kOperands) {
+      auto [rows, cols] = inst.tileShape(op);
+      EXPECT_EQ(inst.waveSize * inst.elementsPerLane(op),
+                rows * cols * inst.replication(op))
+          << describe(inst, op);
+      std::map<std::pair<int64_t, int64_t>, int64_t> holders;
+      for (int64_t lane = 0; lane < inst.waveSize; ++lane)
+        for (int64_t e = 0; e < inst.elementsPerLane(op); ++e) {
+          MatrixCoord c = operandCoord(inst, op, lane, e);
+          ++holders[{c.row, c.col}];
+        }
+      int64_t wrong = 0;
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+          auto it = holders.find({r, c});
+          int64_t count = it == holders.end() ? 0 : it->second;
+          if (count != inst.replication(op) && wrong++ < 4)
+            ADD_FAILURE() << describe(inst, op) << ": element (" << r << ", "
+                          << c << ") is held by " << count
+                          << " (lane, element) pairs, expected "
+                          << inst.replication(op);
+        }
+      EXPECT_EQ(wrong, 0) << describe(inst, op);
+      EXPECT_EQ(holders.size(), static_cast<size_t>(rows * cols))
+          << describe(inst, op) << ": some pairs fall outside the tile";
+    }
+  }
+}
+
+TEST(MatrixInstructionsTest, InverseFindsTheHolder) {
+  // An unreplicated layout is invertible: layout.upper names the lane and
+  // element holding a tile element. A replicated one is refused.
+  for (const MatrixInstruction &inst : getMatrixInstructions()) {
+    for (MatrixOperand op : kOperands) {
+      const Descriptor &d = inst.layout(op);
+      llvm::Error err = d.checkInvertible();
+      if (inst.replication(op) != 1) {
+        EXPECT_TRUE(static_cast<bool>(err)) << describe(inst, op);
+        llvm::consumeError(std::move(err));
+        continue;
+      }
+      ASSERT_FALSE(static_cast<bool>(err))
+          << describe(inst, op) << ": " << llvm::toString(std::move(err));
+      for (int64_t off = 0; off < d.getElementSpaceSize(); ++off) {
+        auto top = d.upper(off);
+        ASSERT_TRUE(static_cast<bool>(top)) << llvm::toString(top.takeError());
+        EXPECT_EQ(d.offset(*top), off) << describe(inst, op);
+      }
+    }
+  }
+}
+
+TEST(MatrixInstructionsTest, ChipAvailability) {
+  using V = std::vector<std::string>;
+  V cdna3 = {"v_mfma_f32_32x32x8_f16", "v_mfma_f32_16x16x16_f16",
+             "v_mfma_f32_32x32x8_bf16", "v_mfma_f32_16x16x16_bf16"};
+  EXPECT_EQ(mnemonics("gfx90a"), cdna3);
+  EXPECT_EQ(mnemonics("gfx942"), cdna3);
+  EXPECT_EQ(mnemonics("gfx942:sramecc+:xnack-"), cdna3);
+  V cdna4 = cdna3;
+  cdna4.insert(cdna4.end(),
+               {"v_mfma_f32_32x32x16_f16", "v_mfma_f32_32x32x16_bf16",
+                "v_mfma_f32_16x16x32_f16", "v_mfma_f32_16x16x32_bf16"});
+  EXPECT_EQ(mnemonics("gfx950"), cdna4);
+  V rdna3 = {"v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16"};
+  EXPECT_EQ(mnemonics("gfx1100"), rdna3);
+  EXPECT_EQ(mnemonics("gfx1151"), rdna3);
+  V sm80 = {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"};
+  for (StringRef chip : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"})
+    EXPECT_EQ(mnemonics(chip), sm80) << chip.str();
+  for (StringRef chip : {"", "gfx908", "gfx94", "gfx9420", "gfx1200", "gfx110",
+                         "sm_75", "sm_100", "sm_9", "sm_90x", "h100"})
+    EXPECT_TRUE(getMatrixInstructions(chip).empty()) << chip.str();
+
+  using K = MatrixElementKind;
+  EXPECT_EQ(findMatrixInstruction("gfx942", K::F16, 32, 32, 16), nullptr);
+  EXPECT_NE(findMatrixInstruction("gfx942", K::F16, 16, 16, 16), nullptr);
+  EXPECT_NE(findMatrixInstruction("gfx950", K::F16, 32, 32, 16), nullptr);
+}
+
+TEST(MatrixInstructionsTest, FindAndSpellings) {
+  using K = MatrixElementKind;
+  const MatrixInstruction *mfma =
+      findMatrixInstruction("gfx942", K::BF16, 32, 32, 8);
+  ASSERT_NE(mfma, nullptr);
+  EXPECT_EQ(mfma->mnemonic, "v_mfma_f32_32x32x8_bf16");
+  EXPECT_EQ(mfma->mnemonicOn("gfx90a"), "v_mfma_f32_32x32x8bf16_1k");
+  EXPECT_EQ(mfma->mnemonicOn("gfx942"), "v_mfma_f32_32x32x8_bf16");
+  EXPECT_EQ(mfma->shapeString(), "32x32x8");
+  EXPECT_EQ(mfma->op.opName, "amdgpu.mfma");
+  EXPECT_EQ(mfma->op.aShape, (llvm::SmallVector<int64_t, 2>{4}));
+  EXPECT_EQ(mfma->op.cShape, (llvm::SmallVector<int64_t, 2>{16}));
+  EXPECT_EQ(mfma->op.blocks, 1);
+
+  const MatrixInstruction *dk =
+      findMatrixInstruction("gfx950", K::F16, 16, 16, 32);
+  ASSERT_NE(dk, nullptr);
+  EXPECT_EQ(dk->mnemonic, "v_mfma_f32_16x16x32_f16");
+  EXPECT_EQ(dk->op.aShape, (llvm::SmallVector<int64_t, 2>{8}));
+  EXPECT_EQ(dk->op.cShape, (llvm::SmallVector<int64_t, 2>{4}));
+  EXPECT_FALSE(dk->availableOn("gfx942"));
+
+  const MatrixInstruction *wmma =
+      findMatrixInstruction("gfx1100", K::F16, 16, 16, 16);
+  ASSERT_NE(wmma, nullptr);
+  EXPECT_EQ(wmma->family, MatrixFamily::WMMA);
+  EXPECT_EQ(wmma->waveSize, 32);
+  EXPECT_EQ(wmma->op.aShape, (llvm::SmallVector<int64_t, 2>{16}));
+  EXPECT_EQ(wmma->op.cShape, (llvm::SmallVector<int64_t, 2>{8}));
+  EXPECT_EQ(findMatrixInstruction("gfx1100", K::F16, 32, 32, 8), nullptr);
+
+  const MatrixInstruction *mma =
+      findMatrixInstruction("sm_90", K::F16, 16, 8, 16);
+  ASSERT_NE(mma, nullptr);
+  EXPECT_EQ(mma->op.opName, "nvgpu.mma.sync");
+  EXPECT_EQ(mma->op.aShape, (llvm::SmallVector<int64_t, 2>{4, 2}));
+  EXPECT_EQ(mma->op.bShape, (llvm::SmallVector<int64_t, 2>{2, 2}));
+  EXPECT_EQ(mma->op.cShape, (llvm::SmallVector<int64_t, 2>{2, 2}));
+  EXPECT_TRUE(mma->op.lowersInMlir22);
+  EXPECT_FALSE(
+      findMatrixInstruction("sm_90", K::BF16, 16, 8, 16)->op.lowersInMlir22);
+  EXPECT_EQ(findMatrixInstruction("sm_90", K::F16, 16, 16, 16), nullptr);
+  EXPECT_EQ(findMatrixInstruction("gfx908", K::F16, 32, 32, 8), nullptr);
+
+  // The op's vectors hold exactly the elements of a lane.
+  for (const MatrixInstruction &inst : getMatrixInstructions()) {
+    auto product = [](llvm::ArrayRef<int64_t> shape) {
+      int64_t p = 1;
+      for (int64_t s : shape)
+        p *= s;
+      return p;
+    };
+    EXPECT_EQ(product(inst.op.aShape), inst.aElementsPerLane);
+    EXPECT_EQ(product(inst.op.bShape), inst.bElementsPerLane);
+    EXPECT_EQ(product(inst.op.cShape), inst.cElementsPerLane);
+    StringRef kind = stringifyMatrixElementKind(inst.inputKind);
+    EXPECT_TRUE(inst.mnemonic.contains(("_" + kind).str()) ||
+                inst.mnemonic.contains(("." + kind + ".").str()))
+        << inst.mnemonic.str();
+    EXPECT_EQ(inst.mnemonic.contains("bf16"), inst.inputKind == K::BF16)
+        << inst.mnemonic.str();
+  }
+}
+
+} // namespace
