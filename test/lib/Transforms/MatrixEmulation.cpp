@@ -1,0 +1,184 @@
+//===- MatrixEmulation.cpp - Matrix instructions on the CPU ---------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatrixEmulation.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::test;
+
+bool test::isMatrixInstruction(Operation *op) {
+  return isa<amdgpu::MFMAOp, amdgpu::WMMAOp, nvgpu::MmaSyncOp>(op);
+}
+
+namespace {
+
+/// The family and MxNxK of a matrix op.
+struct OpShape {
+  MatrixFamily family;
+  int64_t m, n, k;
+};
+
+OpShape shapeOf(Operation *op) {
+  if (auto mfma = dyn_cast<amdgpu::MFMAOp>(op))
+    return {MatrixFamily::MFMA, mfma.getM(), mfma.getN(), mfma.getK()};
+  if (auto wmma = dyn_cast<amdgpu::WMMAOp>(op))
+    return {MatrixFamily::WMMA, wmma.getM(), wmma.getN(), wmma.getK()};
+  std::array<int64_t, 3> mnk = cast<nvgpu::MmaSyncOp>(op).getMmaShapeAsArray();
+  return {MatrixFamily::MmaSync, mnk[0], mnk[1], mnk[2]};
+}
+
+int64_t elementCount(Type t) {
+  auto vector = dyn_cast<VectorType>(t);
+  return vector ? vector.getNumElements() : 1;
+}
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The elements of `v` as a 1-D vector (nvgpu.mma.sync's operands are
+/// registers x elements per register, flattened in that order).
+Value flatten(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<VectorType>(v.getType());
+  if (type.getRank() == 1)
+    return v;
+  return vector::ShapeCastOp::create(
+      b, loc, VectorType::get({type.getNumElements()}, type.getElementType()),
+      v);
+}
+
+/// A host tile of f32 holding one operand.
+Value allocTile(OpBuilder &b, Location loc, std::pair<int64_t, int64_t> shape) {
+  return memref::AllocaOp::create(
+      b, loc, MemRefType::get({shape.first, shape.second}, b.getF32Type()));
+}
+
+/// Writes every lane's elements of `operand` into `tile` at the (row, col)
+/// the layout gives them; a second holder of an element (a replicated
+/// layout) must agree with the first, else the element becomes NaN.
+void gather(OpBuilder &b, Location loc, const MatrixInstruction &inst,
+            MatrixOperand operand, unsigned index, Value tile,
+            LaneOperand laneOperand) {
+  llvm::DenseSet<std::pair<int64_t, int64_t>> seen;
+  Value nan = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+  for (int64_t lane = 0; lane < inst.waveSize; ++lane) {
+    Value regs = flatten(b, loc, laneOperand(b, index, lane));
+    for (int64_t e = 0, n = inst.elementsPerLane(operand); e < n; ++e) {
+      MatrixCoord at = operandCoord(inst, operand, lane, e);
+      Value x = vector::ExtractOp::create(b, loc, regs, e);
+      if (x.getType() != b.getF32Type())
+        x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+      SmallVector<Value> idx{indexConstant(b, loc, at.row),
+                             indexConstant(b, loc, at.col)};
+      if (!seen.insert({at.row, at.col}).second) {
+        Value first = memref::LoadOp::create(b, loc, tile, idx);
+        Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                           first, x);
+        x = arith::SelectOp::create(b, loc, same, first, nan);
+      }
+      memref::StoreOp::create(b, loc, x, tile, idx);
+    }
+  }
+}
+
+/// c[i][j] += sum_k a[i][k] * b[k][j] in f32.
+void multiplyAccumulate(OpBuilder &b, Location loc,
+                        const MatrixInstruction &inst, Value a, Value bt,
+                        Value c) {
+  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
+  auto loop = [&](OpBuilder &lb, int64_t n, auto body) {
+    scf::ForOp::create(lb, loc, zero, indexConstant(lb, loc, n), one,
+                       ValueRange{},
+                       [&](OpBuilder &fb, Location, Value iv, ValueRange) {
+                         body(fb, iv);
+                         scf::YieldOp::create(fb, loc);
+                       });
+  };
+  loop(b, inst.m, [&](OpBuilder &ib, Value i) {
+    loop(ib, inst.n, [&](OpBuilder &jb, Value j) {
+      Value init = memref::LoadOp::create(jb, loc, c, ValueRange{i, j});
+      auto sum = scf::ForOp::create(
+          jb, loc, zero, indexConstant(jb, loc, inst.k), one, init,
+          [&](OpBuilder &kb, Location, Value k, ValueRange acc) {
+            Value x = memref::LoadOp::create(kb, loc, a, ValueRange{i, k});
+            Value y = memref::LoadOp::create(kb, loc, bt, ValueRange{k, j});
+            Value p = arith::MulFOp::create(kb, loc, x, y);
+            scf::YieldOp::create(kb, loc,
+                                 arith::AddFOp::create(kb, loc, acc[0], p)
+                                     .getResult());
+          });
+      memref::StoreOp::create(jb, loc, sum.getResult(0), c, ValueRange{i, j});
+    });
+  });
+}
+
+} // namespace
+
+const MatrixInstruction *test::matrixInstructionOf(Operation *op) {
+  OpShape shape = shapeOf(op);
+  Type input = getElementTypeOrSelf(op->getOperand(0).getType());
+  std::optional<MatrixElementKind> kind;
+  if (input.isF16())
+    kind = MatrixElementKind::F16;
+  else if (input.isBF16())
+    kind = MatrixElementKind::BF16;
+  for (const MatrixInstruction &inst : getMatrixInstructions()) {
+    if (!kind || inst.family != shape.family || inst.m != shape.m ||
+        inst.n != shape.n || inst.k != shape.k || inst.inputKind != *kind)
+      continue;
+    if (elementCount(op->getOperand(0).getType()) != inst.aElementsPerLane ||
+        elementCount(op->getOperand(1).getType()) != inst.bElementsPerLane ||
+        elementCount(op->getOperand(2).getType()) != inst.cElementsPerLane ||
+        !getElementTypeOrSelf(op->getOperand(2).getType()).isF32())
+      break;
+    return &inst;
+  }
+  op->emitError() << "has no emulation: no " << shape.m << "x" << shape.n
+                  << "x" << shape.k << " " << input
+                  << " instruction with these operand sizes and an f32 "
+                     "accumulator in the matrix-instruction table";
+  return nullptr;
+}
+
+void test::emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
+                                    const MatrixInstruction &inst,
+                                    LaneOperand laneOperand,
+                                    LaneResult laneResult) {
+  Value a = allocTile(b, loc, inst.tileShape(MatrixOperand::A));
+  Value bt = allocTile(b, loc, inst.tileShape(MatrixOperand::B));
+  Value c = allocTile(b, loc, inst.tileShape(MatrixOperand::C));
+  gather(b, loc, inst, MatrixOperand::A, 0, a, laneOperand);
+  gather(b, loc, inst, MatrixOperand::B, 1, bt, laneOperand);
+  gather(b, loc, inst, MatrixOperand::C, 2, c, laneOperand);
+  multiplyAccumulate(b, loc, inst, a, bt, c);
+  auto resultType = cast<VectorType>(op->getResult(0).getType());
+  auto flat = VectorType::get({resultType.getNumElements()}, b.getF32Type());
+  for (int64_t lane = 0; lane < inst.waveSize; ++lane) {
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < inst.cElementsPerLane; ++e) {
+      MatrixCoord at = operandCoord(inst, MatrixOperand::C, lane, e);
+      elements.push_back(memref::LoadOp::create(
+          b, loc, c,
+          ValueRange{indexConstant(b, loc, at.row),
+                     indexConstant(b, loc, at.col)}));
+    }
+    Value d = vector::FromElementsOp::create(b, loc, flat, elements);
+    if (resultType.getRank() != 1)
+      d = vector::ShapeCastOp::create(b, loc, resultType, d);
+    laneResult(b, lane, d);
+  }
+}
