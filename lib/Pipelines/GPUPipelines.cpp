@@ -19,6 +19,9 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
@@ -49,6 +52,24 @@ struct ReportErrorPass final
     signalPassFailure();
   }
   std::string message;
+};
+
+/// Lowers n-D vector.shape_cast to element moves: the matrix instructions'
+/// n-D operands (nvgpu.mma.sync's registers x halves) are built from flat
+/// fragments, and the GPU conversions only convert 1-D shape casts.
+struct LowerVectorShapeCastsPass final
+    : PassWrapper<LowerVectorShapeCastsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerVectorShapeCastsPass)
+  StringRef getArgument() const override {
+    return "layout-lower-vector-shape-casts";
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+    vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
 };
 
 bool exists(const Twine &path) { return llvm::sys::fs::exists(path); }
@@ -161,7 +182,7 @@ std::string rocmToolkit(StringRef explicitPath, std::string &error) {
 /// (`attach`), converts the kernels (`convert`, nested in gpu.modules), the
 /// host code, and ends in gpu-module-to-binary. Reports an invalid format
 /// with a failing pass.
-void addGpuPipeline(OpPassManager &pm, StringRef name,
+void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
                     const std::string &format, bool barePtr,
                     const std::string &toolkit,
                     std::unique_ptr<Pass> attach,
@@ -174,9 +195,17 @@ void addGpuPipeline(OpPassManager &pm, StringRef name,
             .str()));
     return;
   }
-  pm.addPass(layout::createLayoutTileSharedMemory());
+  layout::LayoutTileSharedMemoryOptions tiles;
+  tiles.chip = chip.str();
+  pm.addPass(layout::createLayoutTileSharedMemory(tiles));
   layout::addLayoutLowering(pm);
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      std::make_unique<LowerVectorShapeCastsPass>());
   pm.addPass(std::move(attach));
+  // nvgpu ops (mma.sync, ldmatrix) before the gpu-to-nvvm conversion, which
+  // leaves them alone; amdgpu ops are part of the gpu-to-rocdl patterns.
+  if (name == "layout-to-nvvm")
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   pm.addNestedPass<gpu::GPUModuleOp>(std::move(convert));
   GpuToLLVMConversionPassOptions host;
   host.kernelBarePtrCallConv = barePtr;
@@ -213,7 +242,7 @@ void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
   ConvertGpuOpsToROCDLOpsOptions convert;
   convert.chipset = chip;
   convert.useBarePtrCallConv = options.barePtr;
-  addGpuPipeline(pm, "layout-to-rocdl", options.format, options.barePtr,
+  addGpuPipeline(pm, "layout-to-rocdl", chip, options.format, options.barePtr,
                  toolkit, createGpuROCDLAttachTarget(attach),
                  createConvertGpuOpsToROCDLOps(convert));
 }
@@ -239,7 +268,7 @@ void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
   attach.optLevel = options.optLevel;
   ConvertGpuOpsToNVVMOpsOptions convert;
   convert.useBarePtrCallConv = options.barePtr;
-  addGpuPipeline(pm, "layout-to-nvvm", options.format, options.barePtr,
+  addGpuPipeline(pm, "layout-to-nvvm", chip, options.format, options.barePtr,
                  options.cudaPath, createGpuNVVMAttachTarget(attach),
                  createConvertGpuOpsToNVVMOps(convert));
 }

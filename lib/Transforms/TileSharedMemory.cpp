@@ -30,6 +30,7 @@ struct LayoutTileSharedMemoryPass final
   void runOnOperation() override {
     CooperativeTileOptions options;
     options.assumeAlignment = assumeAlignment;
+    options.chip = chip;
     bool failedAny = false;
     getOperation()->walk([&](gpu::GPUFuncOp func) {
       if (failed(distributeCooperativeTiles(func, options)))

@@ -14,6 +14,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <string>
+
 namespace mlir {
 namespace layout {
 
@@ -21,6 +23,9 @@ struct CooperativeTileOptions {
   /// Alignment in bytes assumed of every global buffer's base; vectors are
   /// at most this wide.
   int64_t assumeAlignment = 16;
+  /// The target whose matrix instructions tile contractions use ("gfx942",
+  /// "sm_90", ...); empty: a contraction gets a diagnostic.
+  std::string chip;
 };
 
 /// Distributes the cooperative tile loads and stores of `func` (a kernel

@@ -137,9 +137,15 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
   let options = [
     Option<"assumeAlignment", "assume-alignment", "int64_t", "16",
            "Alignment in bytes assumed of every global buffer's base "
-           "(cudaMalloc / hipMalloc give 256); vectors are at most this wide">
+           "(cudaMalloc / hipMalloc give 256); vectors are at most this wide">,
+    Option<"chip", "chip", "std::string", [{""}],
+           "Target whose matrix instructions tile contractions use (gfx90a, "
+           "gfx942, gfx950, gfx11xx, sm_80 ... sm_90); -layout-to-rocdl and "
+           "-layout-to-nvvm pass theirs">
   ];
   let dependentDialects = ["::mlir::layout::LayoutDialect",
+                           "::mlir::amdgpu::AMDGPUDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",

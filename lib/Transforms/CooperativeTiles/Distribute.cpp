@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Contraction.h"
 #include "TileExpression.h"
 
 #include "layout/Transforms/CooperativeTiles.h"
@@ -90,9 +91,6 @@ private:
   /// blocks along the staged dimension) that give every thread the same
   /// number of blocks.
   LogicalResult chooseStoreMapping(StorePlan &plan);
-  /// Phase 1 of a staged leaf, at its load: a workgroup buffer over the
-  /// load's tile (unit dimensions dropped), written with coalesced vectors.
-  LogicalResult stage(Leaf &leaf);
   /// Phase 2, at the store: each thread evaluates its fragments and stores
   /// them.
   LogicalResult emitStore(TileTree &tree, const StorePlan &plan);
@@ -120,7 +118,7 @@ LogicalResult Distributor::lower(TileTree &tree) {
   if (failed(chooseStoreMapping(plan)))
     return divisionError(tree.store, plan.dst.tile, threads);
   for (Leaf &leaf : tree.leaves)
-    if (leaf.staged && failed(stage(leaf)))
+    if (leaf.staged && failed(stageLeaf(func, leaf, block)))
       return failure();
   if (failed(emitStore(tree, plan)))
     return failure();
@@ -282,7 +280,11 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
   return success();
 }
 
-LogicalResult Distributor::stage(Leaf &leaf) {
+} // namespace
+
+LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
+                               ArrayRef<int64_t> block) {
+  int64_t threads = block[0] * block[1] * block[2];
   GlobalSide &src = leaf.side;
   int64_t rank = src.tile.size();
   Type elementType = src.elementType;
@@ -343,7 +345,6 @@ LogicalResult Distributor::stage(Leaf &leaf) {
   return success();
 }
 
-} // namespace
 
 LogicalResult
 mlir::layout::distributeCooperativeTiles(gpu::GPUFuncOp func,
@@ -353,6 +354,9 @@ mlir::layout::distributeCooperativeTiles(gpu::GPUFuncOp func,
     return success();
   SmallVector<int64_t, 3> block(known->begin(), known->end());
   BlockUniformity uniform;
+  // Contractions first: they consume their loads and stores.
+  if (failed(distributeContractions(func, block, uniform, options)))
+    return failure();
   FailureOr<std::vector<TileTree>> trees = collectTileTrees(func, uniform);
   if (failed(trees))
     return failure();

@@ -68,6 +68,13 @@ struct TileTree {
 FailureOr<std::vector<TileTree>> collectTileTrees(gpu::GPUFuncOp func,
                                                   BlockUniformity &uniform);
 
+/// Phase 1 of a staged leaf, at its load: a workgroup buffer over the
+/// load's tile (unit dimensions dropped; `leaf.bufDims`), written with
+/// coalesced vectors, and the packed descriptor that indexes it (`leaf.desc`).
+/// In a loop, a barrier first (every thread has read the previous tile).
+LogicalResult stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
+                        ArrayRef<int64_t> block);
+
 /// The fragment of the tile value `v` that is a vector of `width` elements
 /// along the store's contiguous dimension: leaves come from `leafValue`
 /// (by index into `tree.leaves`), the other ops are cloned on fragments.

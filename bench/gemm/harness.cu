@@ -1,0 +1,488 @@
+// bench/gemm/harness.cu: measures the GEMM kernels that layout-opt generates
+// from examples/matmul.mlir (through -layout-tile-shared-memory,
+// -layout-xor-swizzle and -layout-to-nvvm; loaded as a cubin with the driver
+// API) against cuBLAS in the same run:
+//   gemm_f16             C = f16(A * B), 128x128 block tile, BK 32
+//   gemm_f16_64          the same with 64x64 block tiles
+//   gemm_f16_scale_relu  C = f16(relu(alpha * A * B)), 128x128
+// A is M x K, B is K x N, C is M x N, all f16 and row-major; f32 accumulate.
+//
+// The anchor is cublasGemmEx with f16 A/B/C and CUBLAS_COMPUTE_32F on the
+// same row-major buffers: cuBLAS is column-major, so it computes
+// C^T = B^T A^T (m = N, n = M, ldb = N, lda = K, ldc = N). For
+// gemm_f16_scale_relu the reference is cuBLAS with that alpha, then relu on
+// the host (relu commutes with the monotone f16 rounding); its cuBLAS time is
+// the plain alpha-scaled GEMM (cuBLAS has no relu without cuBLASLt epilogues).
+//
+// Every element of every generated kernel's C is compared with cuBLAS's C:
+//   |x - y| <= 2e-2 * max(1, |y|)
+// Both sides accumulate in f32 and round to f16 once: the rounding alone
+// gives up to one f16 ulp of difference (2^-10 relative, ~1e-3), and the
+// summation order over K (cuBLAS may split K) adds f32 rounding, ~1e-4
+// absolute for K <= 8192 with inputs in [-1, 1]. With |y| ~ sqrt(K/9) ~ 21
+// to 30 this tolerance is ~20x what correct kernels can differ by, while a
+// lost, doubled or misplaced 32-wide K step (std ~1.9) or a wrong element
+// (unrelated value of std ~20) is far over it. C is filled with NaN (0xFFFF)
+// before each kernel, so elements never written show up as NaN.
+//
+// Build and run on the GPU machine (from the repository root):
+//   nvcc -O3 -arch=sm_90 -o /tmp/h bench/gemm/harness.cu -lcuda -lcublas
+//   /tmp/h bench/gemm/out              # all shapes, markdown table
+//   /tmp/h bench/gemm/out bench gemm_f16_64     # one kernel only
+//   /tmp/h bench/gemm/out check 200x136x72      # correctness only, any shape
+//   /tmp/h bench/gemm/out ncu          # one launch of each kernel at 4096^3
+// Time: median of 20 runs after 3 warm-ups, CUDA events around each launch.
+
+#include <cublas_v2.h>
+#include <cuda.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define CHECK_CUDA(x)                                                          \
+  do {                                                                         \
+    cudaError_t e = (x);                                                       \
+    if (e != cudaSuccess) {                                                    \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                       \
+              cudaGetErrorString(e));                                          \
+      printf("FAIL: CUDA error %s at %s:%d\n", cudaGetErrorString(e),         \
+             __FILE__, __LINE__);                                              \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+#define CHECK_CU(x)                                                            \
+  do {                                                                         \
+    CUresult e = (x);                                                          \
+    if (e != CUDA_SUCCESS) {                                                   \
+      const char *s = "?";                                                     \
+      cuGetErrorString(e, &s);                                                 \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, s);                   \
+      printf("FAIL: CUDA driver error %s at %s:%d\n", s, __FILE__, __LINE__);  \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+#define CHECK_CUBLAS(x)                                                        \
+  do {                                                                         \
+    cublasStatus_t e = (x);                                                    \
+    if (e != CUBLAS_STATUS_SUCCESS) {                                          \
+      fprintf(stderr, "%s:%d: cuBLAS status %d\n", __FILE__, __LINE__,         \
+              (int)e);                                                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+static const double kRelTol = 2e-2;
+static const float kAlpha = 1.5f; // gemm_f16_scale_relu's alpha
+
+struct Timer {
+  cudaEvent_t a, b;
+  Timer() {
+    CHECK_CUDA(cudaEventCreate(&a));
+    CHECK_CUDA(cudaEventCreate(&b));
+  }
+  // Median milliseconds of `runs` calls after `warm` warm-ups.
+  float median(const std::function<void()> &fn, int warm = 3, int runs = 20) {
+    for (int i = 0; i < warm; ++i)
+      fn();
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<float> ms;
+    for (int i = 0; i < runs; ++i) {
+      CHECK_CUDA(cudaEventRecord(a));
+      fn();
+      CHECK_CUDA(cudaEventRecord(b));
+      CHECK_CUDA(cudaEventSynchronize(b));
+      float t;
+      CHECK_CUDA(cudaEventElapsedTime(&t, a, b));
+      ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+  }
+};
+
+// A 2-D memref descriptor: allocated, aligned, offset, sizes, strides.
+struct Desc {
+  void *alloc, *aligned;
+  int64_t offset, size0, size1, stride0, stride1;
+  Desc(void *p, int64_t rows, int64_t cols)
+      : alloc(p), aligned(p), offset(0), size0(rows), size1(cols),
+        stride0(cols), stride1(1) {}
+  void push(std::vector<void *> &args) {
+    for (void *p : {(void *)&alloc, (void *)&aligned, (void *)&offset,
+                    (void *)&size0, (void *)&size1, (void *)&stride0,
+                    (void *)&stride1})
+      args.push_back(p);
+  }
+};
+
+struct Kernel {
+  std::string name;
+  unsigned bm, bn;
+  bool scaleRelu;
+  CUfunction fn;
+};
+
+// Launches `k` on row-major A (M x K), B (K x N), C (M x N).
+static void launch(Kernel &k, __half *A, __half *B, __half *C, int64_t M,
+                   int64_t N, int64_t K) {
+  // Storage that outlives the launch (cuLaunchKernel copies the values, but
+  // keep them static to be safe across asynchronous launches).
+  static Desc da(nullptr, 0, 0), db(nullptr, 0, 0), dc(nullptr, 0, 0);
+  static float alpha;
+  da = Desc(A, M, K);
+  db = Desc(B, K, N);
+  dc = Desc(C, M, N);
+  alpha = kAlpha;
+  std::vector<void *> args;
+  da.push(args);
+  db.push(args);
+  dc.push(args);
+  if (k.scaleRelu)
+    args.push_back(&alpha);
+  unsigned gx = (unsigned)((N + k.bn - 1) / k.bn),
+           gy = (unsigned)((M + k.bm - 1) / k.bm);
+  CHECK_CU(cuLaunchKernel(k.fn, gx, gy, 1, 256, 1, 1, 0, nullptr, args.data(),
+                          nullptr));
+}
+
+// Row-major C = alpha * A * B through column-major cuBLAS: C^T = B^T A^T.
+static void cublasGemm(cublasHandle_t h, const __half *A, const __half *B,
+                       __half *C, int64_t M, int64_t N, int64_t K,
+                       float alpha) {
+  float beta = 0.0f;
+  CHECK_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)N, (int)M,
+                            (int)K, &alpha, B, CUDA_R_16F, (int)N, A,
+                            CUDA_R_16F, (int)K, &beta, C, CUDA_R_16F, (int)N,
+                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
+
+// f16 bits -> float, by table.
+static std::vector<float> halfTable() {
+  std::vector<float> t(65536);
+  for (uint32_t i = 0; i < 65536; ++i) {
+    __half_raw r;
+    r.x = (unsigned short)i;
+    t[i] = __half2float(__half(r));
+  }
+  return t;
+}
+static const std::vector<float> &h2f() {
+  static std::vector<float> t = halfTable();
+  return t;
+}
+
+// Random f16 in [-1, 1], fixed seed (splitmix64).
+static void fillRandom(std::vector<uint16_t> &v, uint64_t seed) {
+  uint64_t s = seed;
+  for (auto &x : v) {
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    float f = (float)((z >> 40) * (1.0 / 16777216.0)) * 2.0f - 1.0f;
+    __half h = __float2half_rn(f);
+    memcpy(&x, &h, 2);
+  }
+}
+
+struct CheckResult {
+  bool ok;
+  int64_t bad, nan, exact;
+  double maxAbs, maxRel;
+};
+
+// Compares every element; on failure prints where the bad elements are.
+static CheckResult check(const std::vector<uint16_t> &got,
+                         const std::vector<uint16_t> &want, int64_t M,
+                         int64_t N, bool relu, const Kernel &k,
+                         const char *shape) {
+  const std::vector<float> &t = h2f();
+  CheckResult r{true, 0, 0, 0, 0.0, 0.0};
+  int64_t shown = 0;
+  int64_t minI = M, maxI = -1, minJ = N, maxJ = -1;
+  std::vector<char> rows(M, 0), cols(N, 0);
+  int64_t badEdge = 0, badInterior = 0, badZero = 0;
+  // Bad counts by position inside the block tile, in 16x8 mma pieces.
+  int64_t piecesN = (k.bn + 7) / 8;
+  std::vector<int64_t> byPiece(((k.bm + 15) / 16) * piecesN, 0);
+  std::vector<int64_t> byRowMod(k.bm, 0), byColMod(k.bn, 0);
+  int64_t fullTilesM = M / k.bm, fullTilesN = N / k.bn;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      size_t idx = (size_t)i * N + j;
+      float x = t[got[idx]];
+      float y = t[want[idx]];
+      if (relu)
+        y = std::max(y, 0.0f);
+      if (got[idx] == want[idx] || x == y)
+        ++r.exact;
+      double d = std::fabs((double)x - (double)y);
+      bool isNan = std::isnan(x);
+      if (isNan)
+        ++r.nan;
+      double tol = kRelTol * std::max(1.0, std::fabs((double)y));
+      if (!isNan) {
+        r.maxAbs = std::max(r.maxAbs, d);
+        r.maxRel = std::max(r.maxRel, d / std::max(1.0, std::fabs((double)y)));
+      }
+      if (isNan || !(d <= tol)) {
+        ++r.bad;
+        if (shown < 8) {
+          printf("    mismatch %s %s C[%lld, %lld]: got %g want %g\n",
+                 k.name.c_str(), shape, (long long)i, (long long)j, x, y);
+          ++shown;
+        }
+        minI = std::min(minI, i);
+        maxI = std::max(maxI, i);
+        minJ = std::min(minJ, j);
+        maxJ = std::max(maxJ, j);
+        rows[i] = 1;
+        cols[j] = 1;
+        if (i / k.bm >= fullTilesM || j / k.bn >= fullTilesN)
+          ++badEdge;
+        else
+          ++badInterior;
+        if (x == 0.0f)
+          ++badZero;
+        byPiece[((i % k.bm) / 16) * piecesN + (j % k.bn) / 8]++;
+        byRowMod[i % k.bm]++;
+        byColMod[j % k.bn]++;
+      }
+    }
+  r.ok = r.bad == 0;
+  if (!r.ok) {
+    auto count = [](const std::vector<char> &v) {
+      return (size_t)std::count(v.begin(), v.end(), 1);
+    };
+    auto nonzero = [](const std::vector<int64_t> &v) {
+      return (size_t)(v.size() - std::count(v.begin(), v.end(), 0));
+    };
+    printf("    FAIL %s %s: %lld of %lld elements over tolerance (%lld NaN = "
+           "never written or NaN, %lld zero); rows %lld..%lld (%zu distinct), "
+           "cols %lld..%lld (%zu distinct); %lld in full %ux%u tiles, %lld in "
+           "edge tiles\n",
+           k.name.c_str(), shape, (long long)r.bad, (long long)(M * N),
+           (long long)r.nan, (long long)badZero, (long long)minI,
+           (long long)maxI, count(rows), (long long)minJ, (long long)maxJ,
+           count(cols), (long long)badInterior, k.bm, k.bn,
+           (long long)badEdge);
+    printf("    bad elements by 16x8 piece of the %ux%u block tile "
+           "(row piece, col piece): ",
+           k.bm, k.bn);
+    int n = 0;
+    for (size_t p = 0; p < byPiece.size(); ++p) {
+      if (!byPiece[p])
+        continue;
+      if (n++ == 64) {
+        printf("...");
+        break;
+      }
+      printf("(%lld,%lld):%lld ", (long long)(p / piecesN),
+             (long long)(p % piecesN), (long long)byPiece[p]);
+    }
+    printf("\n    distinct (row mod %u) bad: %zu, distinct (col mod %u) bad: "
+           "%zu\n",
+           k.bm, nonzero(byRowMod), k.bn, nonzero(byColMod));
+  }
+  return r;
+}
+
+struct Row {
+  std::string kernel, shape;
+  float ms;
+  double tflops, ofCublas;
+  std::string check;
+};
+
+static std::vector<Row> table;
+static std::vector<std::string> failures;
+
+static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels,
+                     int64_t M, int64_t N, int64_t K, const std::string &mode,
+                     uint64_t seed) {
+  bool ncu = mode == "ncu", checkOnly = mode == "check";
+  char shape[64];
+  snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)M, (long long)N,
+           (long long)K);
+  size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
+  std::vector<uint16_t> ha(na), hb(nb), ref(nc), refScaled, back(nc);
+  fillRandom(ha, seed);
+  fillRandom(hb, seed * 31 + 7);
+  __half *A, *B, *C, *Cref;
+  CHECK_CUDA(cudaMalloc(&A, na * 2));
+  CHECK_CUDA(cudaMalloc(&B, nb * 2));
+  CHECK_CUDA(cudaMalloc(&C, nc * 2));
+  CHECK_CUDA(cudaMalloc(&Cref, nc * 2));
+  CHECK_CUDA(cudaMemcpy(A, ha.data(), na * 2, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(B, hb.data(), nb * 2, cudaMemcpyHostToDevice));
+  double flop = 2.0 * M * N * K;
+  Timer timer;
+
+  if (ncu) {
+    for (Kernel &k : kernels) {
+      launch(k, A, B, C, M, N, K);
+      CHECK_CUDA(cudaDeviceSynchronize());
+      printf("ncu mode: launched %s once at %s\n", k.name.c_str(), shape);
+    }
+  } else {
+    // The reference, then cuBLAS's time.
+    cublasGemm(h, A, B, Cref, M, N, K, 1.0f);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(ref.data(), Cref, nc * 2, cudaMemcpyDeviceToHost));
+    float cublasMs = 0;
+    if (!checkOnly) {
+      cublasMs =
+          timer.median([&] { cublasGemm(h, A, B, Cref, M, N, K, 1.0f); });
+      table.push_back({"cuBLAS cublasGemmEx (f16, compute 32F)", shape,
+                       cublasMs, flop / (cublasMs * 1e-3) / 1e12, 100.0,
+                       "reference"});
+    }
+    bool needScaled = false;
+    for (Kernel &k : kernels)
+      needScaled |= k.scaleRelu;
+    if (needScaled) {
+      refScaled.resize(nc);
+      cublasGemm(h, A, B, Cref, M, N, K, kAlpha);
+      CHECK_CUDA(cudaDeviceSynchronize());
+      CHECK_CUDA(
+          cudaMemcpy(refScaled.data(), Cref, nc * 2, cudaMemcpyDeviceToHost));
+    }
+    for (Kernel &k : kernels) {
+      CHECK_CUDA(cudaMemset(C, 0xFF, nc * 2)); // NaN sentinel
+      launch(k, A, B, C, M, N, K);
+      CUresult e = cuCtxSynchronize();
+      if (e != CUDA_SUCCESS) {
+        const char *s = "?";
+        cuGetErrorString(e, &s);
+        printf("FAIL: %s at %s: launch error %s (the context is lost; "
+               "rerun the other kernels with a kernel filter)\n",
+               k.name.c_str(), shape, s);
+        exit(2);
+      }
+      CHECK_CUDA(cudaMemcpy(back.data(), C, nc * 2, cudaMemcpyDeviceToHost));
+      CheckResult r = check(back, k.scaleRelu ? refScaled : ref, M, N,
+                            k.scaleRelu, k, shape);
+      char buf[256];
+      snprintf(buf, sizeof buf, "%s: max abs err %.3g, max rel err %.3g, "
+               "%lld over tol, %.2f%% bit-equal",
+               r.ok ? "pass" : "**FAIL**", r.maxAbs, r.maxRel,
+               (long long)r.bad, 100.0 * r.exact / (double)nc);
+      printf("  check %s %s: %s\n", k.name.c_str(), shape, buf);
+      if (!r.ok) {
+        printf("  *** FAIL: %s at %s does not match cuBLAS ***\n",
+               k.name.c_str(), shape);
+        failures.push_back(k.name + " " + shape);
+      }
+      if (checkOnly)
+        continue;
+      float ms = timer.median([&] { launch(k, A, B, C, M, N, K); });
+      double tf = flop / (ms * 1e-3) / 1e12;
+      table.push_back({"layout-opt " + k.name, shape, ms, tf,
+                       100.0 * cublasMs / ms, buf});
+    }
+  }
+  CHECK_CUDA(cudaFree(A));
+  CHECK_CUDA(cudaFree(B));
+  CHECK_CUDA(cudaFree(C));
+  CHECK_CUDA(cudaFree(Cref));
+}
+
+int main(int argc, char **argv) {
+  std::string dir = argc > 1 ? argv[1] : "bench/gemm/out";
+  std::string mode = argc > 2 ? argv[2] : "bench";
+  std::string filter = argc > 3 ? argv[3] : "";
+  if (mode != "bench" && mode != "ncu" && mode != "check") {
+    fprintf(stderr,
+            "usage: %s DIR [bench [KERNEL]|ncu [KERNEL]|check MxNxK [KERNEL]]\n",
+            argv[0]);
+    return 1;
+  }
+  std::vector<std::vector<int64_t>> shapes = {
+      {4096, 4096, 4096}, {8192, 8192, 8192}, {4095, 4097, 4099}};
+  if (mode == "ncu")
+    shapes = {{4096, 4096, 4096}};
+  if (mode == "check") {
+    long long m, n, k;
+    if (argc < 4 || sscanf(argv[3], "%lldx%lldx%lld", &m, &n, &k) != 3) {
+      fprintf(stderr, "check needs a shape MxNxK\n");
+      return 1;
+    }
+    shapes = {{m, n, k}};
+    filter = argc > 4 ? argv[4] : "";
+  }
+
+  CHECK_CUDA(cudaFree(nullptr)); // creates the primary context
+  cudaDeviceProp prop;
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  CUmodule mod;
+  std::string cubin = dir + "/matmul.sm_90.cubin";
+  CHECK_CU(cuModuleLoad(&mod, cubin.c_str()));
+  std::vector<Kernel> kernels = {{"gemm_f16", 128, 128, false, nullptr},
+                                 {"gemm_f16_64", 64, 64, false, nullptr},
+                                 {"gemm_f16_scale_relu", 128, 128, true,
+                                  nullptr}};
+  std::vector<Kernel> chosen;
+  for (Kernel &k : kernels) {
+    if (!filter.empty() && k.name != filter)
+      continue;
+    CHECK_CU(cuModuleGetFunction(&k.fn, mod, k.name.c_str()));
+    int regs = 0, smem = 0;
+    CHECK_CU(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, k.fn));
+    CHECK_CU(
+        cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k.fn));
+    int blocks = 0;
+    CHECK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn, 256, 0));
+    printf("%s: %d registers, %d bytes static shared, %d blocks/SM of 256 "
+           "threads\n",
+           k.name.c_str(), regs, smem, blocks);
+    chosen.push_back(k);
+  }
+  if (chosen.empty()) {
+    fprintf(stderr, "no kernel named %s\n", filter.c_str());
+    return 1;
+  }
+  int clockKHz = 0;
+  CHECK_CUDA(cudaDeviceGetAttribute(&clockKHz, cudaDevAttrClockRate, 0));
+  printf("device: %s, %d SMs, %d MHz (max SM clock)\n", prop.name,
+         prop.multiProcessorCount, clockKHz / 1000);
+  printf("tolerance: |x - y| <= %.0e * max(1, |y|), y = cuBLAS; alpha of "
+         "scale_relu = %g\n\n",
+         kRelTol, kAlpha);
+
+  cublasHandle_t h;
+  CHECK_CUBLAS(cublasCreate(&h));
+  uint64_t seed = 20261123;
+  for (auto &s : shapes)
+    runShape(h, chosen, s[0], s[1], s[2], mode, seed);
+
+  if (mode == "bench") {
+    printf("\n| kernel | M x N x K | ms | TFLOPS | of cuBLAS | check |\n");
+    printf("| --- | --- | --- | --- | --- | --- |\n");
+    for (Row &r : table)
+      printf("| %s | %s | %.3f | %.1f | %.1f%% | %s |\n", r.kernel.c_str(),
+             r.shape.c_str(), r.ms, r.tflops, r.ofCublas, r.check.c_str());
+  }
+  if (mode != "ncu") {
+    if (failures.empty()) {
+      printf("\nALL CHECKS PASSED\n");
+    } else {
+      printf("\n*** FAIL: %zu kernel/shape pairs do not match cuBLAS:",
+             failures.size());
+      for (auto &f : failures)
+        printf(" [%s]", f.c_str());
+      printf(" ***\n");
+    }
+  }
+  CHECK_CUBLAS(cublasDestroy(h));
+  return failures.empty() ? 0 : 3;
+}

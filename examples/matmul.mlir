@@ -1,0 +1,125 @@
+// Matrix multiplies as tile programs: each kernel loads an A tile (BM x BK)
+// and a B tile (BK x BN) per K step from partition views, multiplies them
+// with vector.contract into an f32 accumulator carried by the scf.for, and
+// stores the C tile after an epilogue of elementwise ops. Dynamic M, N, K:
+// the loads and the store are masked.
+//
+// -layout-tile-shared-memory{chip=...} distributes them onto the chip's
+// matrix instructions (docs/gpu.md, "Matrix multiplies"):
+//   layout-opt examples/matmul.mlir -layout-tile-shared-memory=chip=sm_90 \
+//     -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm=chip=sm_90 \
+//     -layout-dump-binaries=dir=out -o /dev/null
+// bench/gemm measures them on an H100 against cuBLAS; the CPU tests run
+// them lane by lane (test/Integration/GPU/matmul-on-cpu.mlir).
+
+!a128 = !layout.partition_view<?x?xf16, tile = [128, 32]>
+!b128 = !layout.partition_view<?x?xf16, tile = [32, 128]>
+!c128 = !layout.partition_view<?x?xf16, tile = [128, 128]>
+!a64 = !layout.partition_view<?x?xf16, tile = [64, 32]>
+!b64 = !layout.partition_view<?x?xf16, tile = [32, 64]>
+!c64 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+
+module attributes {gpu.container_module} {
+gpu.module @matmul {
+  // C = f16(A * B): 128x128 block tiles, K steps of 32, 256 threads.
+  gpu.func @gemm_f16(%A: memref<?x?xf16>, %B: memref<?x?xf16>,
+                     %C: memref<?x?xf16>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vc = layout.view %C : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %pa = layout.partition %va tile [128, 32] : !layout.tensor_view<?x?xf16> -> !a128
+    %pb = layout.partition %vb tile [32, 128] : !layout.tensor_view<?x?xf16> -> !b128
+    %pc = layout.partition %vc tile [128, 128] : !layout.tensor_view<?x?xf16> -> !c128
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !a128
+    %zero = arith.constant dense<0.0> : vector<128x128xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1
+        iter_args(%s = %zero) -> (vector<128x128xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !a128 -> vector<128x32xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !b128 -> vector<32x128xf16>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn],
+                            iterator_types = ["parallel", "parallel", "reduction"],
+                            kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<128x32xf16>, vector<32x128xf16> into vector<128x128xf32>
+      scf.yield %r : vector<128x128xf32>
+    }
+    %o = arith.truncf %acc : vector<128x128xf32> to vector<128x128xf16>
+    layout.store %o, %pc[%bm, %bn] masked : vector<128x128xf16>, !c128
+    gpu.return
+  }
+
+  // The same with 64x64 block tiles (more blocks for small problems).
+  gpu.func @gemm_f16_64(%A: memref<?x?xf16>, %B: memref<?x?xf16>,
+                        %C: memref<?x?xf16>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vc = layout.view %C : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %pa = layout.partition %va tile [64, 32] : !layout.tensor_view<?x?xf16> -> !a64
+    %pb = layout.partition %vb tile [32, 64] : !layout.tensor_view<?x?xf16> -> !b64
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf16> -> !c64
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !a64
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1
+        iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !a64 -> vector<64x32xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !b64 -> vector<32x64xf16>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn],
+                            iterator_types = ["parallel", "parallel", "reduction"],
+                            kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<64x32xf16>, vector<32x64xf16> into vector<64x64xf32>
+      scf.yield %r : vector<64x64xf32>
+    }
+    %o = arith.truncf %acc : vector<64x64xf32> to vector<64x64xf16>
+    layout.store %o, %pc[%bm, %bn] masked : vector<64x64xf16>, !c64
+    gpu.return
+  }
+
+  // A fused epilogue: C = f16(relu(alpha * A * B)).
+  gpu.func @gemm_f16_scale_relu(%A: memref<?x?xf16>, %B: memref<?x?xf16>,
+                                %C: memref<?x?xf16>, %alpha: f32) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vc = layout.view %C : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %pa = layout.partition %va tile [128, 32] : !layout.tensor_view<?x?xf16> -> !a128
+    %pb = layout.partition %vb tile [32, 128] : !layout.tensor_view<?x?xf16> -> !b128
+    %pc = layout.partition %vc tile [128, 128] : !layout.tensor_view<?x?xf16> -> !c128
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !a128
+    %zero = arith.constant dense<0.0> : vector<128x128xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1
+        iter_args(%s = %zero) -> (vector<128x128xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !a128 -> vector<128x32xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !b128 -> vector<32x128xf16>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn],
+                            iterator_types = ["parallel", "parallel", "reduction"],
+                            kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<128x32xf16>, vector<32x128xf16> into vector<128x128xf32>
+      scf.yield %r : vector<128x128xf32>
+    }
+    %al = vector.broadcast %alpha : f32 to vector<128x128xf32>
+    %scaled = arith.mulf %acc, %al : vector<128x128xf32>
+    %zeros = arith.constant dense<0.0> : vector<128x128xf32>
+    %relu = arith.maximumf %scaled, %zeros : vector<128x128xf32>
+    %o = arith.truncf %relu : vector<128x128xf32> to vector<128x128xf16>
+    layout.store %o, %pc[%bm, %bn] masked : vector<128x128xf16>, !c128
+    gpu.return
+  }
+}
+}

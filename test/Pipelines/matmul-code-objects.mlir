@@ -1,0 +1,57 @@
+// The GEMM tile programs of examples/matmul.mlir, distributed onto each
+// chip's matrix instructions by -layout-tile-shared-memory{chip=...},
+// swizzled and compiled: matrix instructions, fragment reads of 64 or 128
+// bits from LDS, LDS bytes (A 128x32 + B 32x128 f16 buffers: 16384 bytes;
+// 64x64 tiles: 8192), no scratch and no spills.
+
+// RUN: rm -rf %t/gfx942 && layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx942 -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t/gfx942 -o /dev/null 2>/dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx942/matmul.gfx942.hsaco | FileCheck --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx942 %t/gfx942/matmul.gfx942.hsaco | FileCheck --check-prefix=CDNA3 %s
+// RUN: rm -rf %t/gfx90a && layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx90a -layout-xor-swizzle=chip=gfx90a -layout-to-rocdl=chip=gfx90a -layout-dump-binaries=dir=%t/gfx90a -o /dev/null 2>/dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx90a/matmul.gfx90a.hsaco | FileCheck --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx90a %t/gfx90a/matmul.gfx90a.hsaco | FileCheck --check-prefix=CDNA2 %s
+// RUN: rm -rf %t/gfx950 && layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx950 -layout-xor-swizzle=chip=gfx950 -layout-to-rocdl=chip=gfx950 -layout-dump-binaries=dir=%t/gfx950 -o /dev/null 2>/dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx950/matmul.gfx950.hsaco | FileCheck --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx950 %t/gfx950/matmul.gfx950.hsaco | FileCheck --check-prefix=CDNA4 %s
+// RUN: rm -rf %t/gfx1100 && layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx1100 -layout-xor-swizzle=chip=gfx1100 -layout-to-rocdl=chip=gfx1100 -layout-dump-binaries=dir=%t/gfx1100 -o /dev/null 2>/dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx1100/matmul.gfx1100.hsaco | FileCheck --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx1100 %t/gfx1100/matmul.gfx1100.hsaco | FileCheck --check-prefix=RDNA3 %s
+// RUN: rm -rf %t/sm_90 && layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=sm_90 -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t/sm_90 -o /dev/null 2>/dev/null \
+// RUN:   && FileCheck --check-prefix=PTX %s < %t/sm_90/matmul.sm_90.ptx
+
+// NOTES: .group_segment_fixed_size: 16384
+// NOTES: .name: gemm_f16
+// NOTES: .private_segment_fixed_size: 0
+// NOTES: .vgpr_spill_count: 0
+// NOTES: .group_segment_fixed_size: 8192
+// NOTES: .name: gemm_f16_64
+// NOTES: .private_segment_fixed_size: 0
+// NOTES: .vgpr_spill_count: 0
+// NOTES: .group_segment_fixed_size: 16384
+// NOTES: .name: gemm_f16_scale_relu
+// NOTES: .private_segment_fixed_size: 0
+// NOTES: .vgpr_spill_count: 0
+
+// CDNA3-LABEL: <gemm_f16>:
+// CDNA3: ds_read_b64
+// CDNA3: v_mfma_f32_32x32x8_f16
+// CDNA3: s_cbranch
+// CDNA3-NOT: scratch_
+// CDNA2-LABEL: <gemm_f16>:
+// CDNA2: ds_read_b64
+// CDNA2: v_mfma_f32_32x32x8f16
+// CDNA2-NOT: scratch_
+// CDNA4-LABEL: <gemm_f16>:
+// CDNA4: ds_read_b128
+// CDNA4: v_mfma_f32_32x32x16_f16
+// CDNA4-NOT: scratch_
+// RDNA3-LABEL: <gemm_f16>:
+// RDNA3: ds_load_b128
+// RDNA3: v_wmma_f32_16x16x16_f16
+// RDNA3-NOT: scratch_
+
+// PTX-LABEL: .entry gemm_f16(
+// PTX: ld.shared.b32
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-LABEL: .entry gemm_f16_64(
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
