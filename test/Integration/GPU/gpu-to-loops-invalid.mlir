@@ -1,24 +1,8 @@
 // RUN: layout-opt %s -split-input-file -layout-test-gpu-to-loops -verify-diagnostics
 
 /// What -layout-test-gpu-to-loops cannot run gets a diagnostic at the op.
-
-module attributes {gpu.container_module} {
-gpu.module @k {
-  gpu.func @nested(%a: vector<4xf16>, %c: vector<16xf32>, %n: index) kernel
-      attributes {known_block_size = array<i32: 64, 1, 1>} {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (vector<16xf32>) {
-      // expected-error @+1 {{is not at the top level of the kernel body: it cannot run as loops}}
-      %d = amdgpu.mfma 32x32x8 %a * %a + %acc blgp = none : vector<4xf16>, vector<4xf16>, vector<16xf32>
-      scf.yield %d : vector<16xf32>
-    }
-    gpu.return
-  }
-}
-}
-
-// -----
+/// (Barriers and matrix instructions in scf.for loops with block-uniform
+/// bounds run: loops-on-cpu.mlir.)
 
 module attributes {gpu.container_module} {
 gpu.module @k {
@@ -48,12 +32,25 @@ gpu.module @k {
 
 module attributes {gpu.container_module} {
 gpu.module @k {
-  gpu.func @barrier_in_loop(%n: index) kernel
+  // expected-error @+1 {{needs known_block_size to run as loops}}
+  gpu.func @unknown_block() kernel {
+    gpu.return
+  }
+}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+gpu.module @k {
+  gpu.func @thread_bound(%n: index) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    scf.for %i = %c0 to %n step %c1 {
-      // expected-error @+1 {{is not at the top level of the kernel body: it cannot run as loops}}
+    %t = gpu.thread_id x
+    %ub = arith.addi %n, %t : index
+    // expected-error @+1 {{has a gpu.barrier or a matrix instruction in its body but bounds that are not the same in every thread of a block: it cannot run as loops}}
+    scf.for %i = %c0 to %ub step %c1 {
       gpu.barrier
     }
     gpu.return
@@ -65,8 +62,71 @@ gpu.module @k {
 
 module attributes {gpu.container_module} {
 gpu.module @k {
-  // expected-error @+1 {{needs known_block_size to run as loops}}
-  gpu.func @unknown_block() kernel {
+  gpu.func @memory_bound(%n: memref<1xindex>, %a: vector<4xf16>,
+                         %c: vector<16xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %ub = memref.load %n[%c0] : memref<1xindex>
+    // expected-error @+1 {{has a gpu.barrier or a matrix instruction in its body but bounds that are not the same in every thread of a block: it cannot run as loops}}
+    %r = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %c) -> (vector<16xf32>) {
+      %d = amdgpu.mfma 32x32x8 %a * %a + %acc blgp = none : vector<4xf16>, vector<4xf16>, vector<16xf32>
+      scf.yield %d : vector<16xf32>
+    }
+    gpu.return
+  }
+}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+gpu.module @k {
+  gpu.func @inner_of_thread_loop(%n: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = gpu.thread_id x
+    // The inner loop is uniform, the outer one is not.
+    // expected-error @+1 {{has a gpu.barrier or a matrix instruction in its body but bounds that are not the same in every thread of a block: it cannot run as loops}}
+    scf.for %i = %c0 to %t step %c1 {
+      scf.for %j = %c0 to %n step %c1 {
+        gpu.barrier
+      }
+    }
+    gpu.return
+  }
+}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+gpu.module @k {
+  gpu.func @barrier_in_if(%p: i1) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    scf.if %p {
+      // expected-error @+1 {{is nested in an op other than a block-uniform scf.for: it cannot run as loops}}
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+gpu.module @k {
+  gpu.func @memref_iter_arg(%m: memref<64xf32>, %n: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{carries a value from one iteration to the next that cannot be kept in host memory; it cannot run as loops}}
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %m) -> (memref<64xf32>) {
+      gpu.barrier
+      scf.yield %x : memref<64xf32>
+    }
     gpu.return
   }
 }

@@ -86,8 +86,8 @@ void gather(OpBuilder &b, Location loc, const MatrixInstruction &inst,
                              indexConstant(b, loc, at.col)};
       if (!seen.insert({at.row, at.col}).second) {
         Value first = memref::LoadOp::create(b, loc, tile, idx);
-        Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                           first, x);
+        Value same =
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, first, x);
         x = arith::SelectOp::create(b, loc, same, first, nan);
       }
       memref::StoreOp::create(b, loc, x, tile, idx);
@@ -117,9 +117,8 @@ void multiplyAccumulate(OpBuilder &b, Location loc,
             Value x = memref::LoadOp::create(kb, loc, a, ValueRange{i, k});
             Value y = memref::LoadOp::create(kb, loc, bt, ValueRange{k, j});
             Value p = arith::MulFOp::create(kb, loc, x, y);
-            scf::YieldOp::create(kb, loc,
-                                 arith::AddFOp::create(kb, loc, acc[0], p)
-                                     .getResult());
+            scf::YieldOp::create(
+                kb, loc, arith::AddFOp::create(kb, loc, acc[0], p).getResult());
           });
       memref::StoreOp::create(jb, loc, sum.getResult(0), c, ValueRange{i, j});
     });
@@ -147,20 +146,25 @@ const MatrixInstruction *test::matrixInstructionOf(Operation *op) {
       break;
     return &inst;
   }
-  op->emitError() << "has no emulation: no " << shape.m << "x" << shape.n
-                  << "x" << shape.k << " " << input
+  op->emitError() << "has no emulation: no " << shape.m << "x" << shape.n << "x"
+                  << shape.k << " " << input
                   << " instruction with these operand sizes and an f32 "
                      "accumulator in the matrix-instruction table";
   return nullptr;
 }
 
+MatrixTiles test::allocateMatrixTiles(OpBuilder &b, Location loc,
+                                      const MatrixInstruction &inst) {
+  return {allocTile(b, loc, inst.tileShape(MatrixOperand::A)),
+          allocTile(b, loc, inst.tileShape(MatrixOperand::B)),
+          allocTile(b, loc, inst.tileShape(MatrixOperand::C))};
+}
+
 void test::emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
                                     const MatrixInstruction &inst,
-                                    LaneOperand laneOperand,
+                                    MatrixTiles tiles, LaneOperand laneOperand,
                                     LaneResult laneResult) {
-  Value a = allocTile(b, loc, inst.tileShape(MatrixOperand::A));
-  Value bt = allocTile(b, loc, inst.tileShape(MatrixOperand::B));
-  Value c = allocTile(b, loc, inst.tileShape(MatrixOperand::C));
+  Value a = tiles.a, bt = tiles.b, c = tiles.c;
   gather(b, loc, inst, MatrixOperand::A, 0, a, laneOperand);
   gather(b, loc, inst, MatrixOperand::B, 1, bt, laneOperand);
   gather(b, loc, inst, MatrixOperand::C, 2, c, laneOperand);
@@ -171,10 +175,10 @@ void test::emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
     SmallVector<Value> elements;
     for (int64_t e = 0; e < inst.cElementsPerLane; ++e) {
       MatrixCoord at = operandCoord(inst, MatrixOperand::C, lane, e);
-      elements.push_back(memref::LoadOp::create(
-          b, loc, c,
-          ValueRange{indexConstant(b, loc, at.row),
-                     indexConstant(b, loc, at.col)}));
+      elements.push_back(
+          memref::LoadOp::create(b, loc, c,
+                                 ValueRange{indexConstant(b, loc, at.row),
+                                            indexConstant(b, loc, at.col)}));
     }
     Value d = vector::FromElementsOp::create(b, loc, flat, elements);
     if (resultType.getRank() != 1)

@@ -8,38 +8,39 @@
 // Each `gpu.func` kernel with a `known_block_size` becomes a host function
 // `@<kernel>_host(args..., %grid_x, %grid_y, %grid_z)` that loops over the
 // blocks of the grid; per block it allocates the workgroup attributions (in
-// host memory) and runs the kernel body split at its top-level
-// `gpu.barrier`s: each piece becomes a loop nest over the block's threads,
-// so every thread finishes a piece before any starts the next, which is
-// what the barrier guarantees. A wave-level matrix instruction at the top
-// level (amdgpu.mfma, amdgpu.wmma, nvgpu.mma.sync) is a piece of its own
-// that runs once per wave, lane by lane from the instruction's register
-// layouts (MatrixEmulation.h). Pure values of earlier pieces are recomputed
-// in later ones; other values an earlier piece computed are kept per thread
+// host memory) and runs the kernel body cut into pieces (GpuToLoopsPlan.h)
+// at its `gpu.barrier`s: each piece becomes a loop nest over the block's
+// threads, so every thread finishes a piece before any starts the next,
+// which is what the barrier guarantees. A wave-level matrix instruction
+// (amdgpu.mfma, amdgpu.wmma, nvgpu.mma.sync) is a piece of its own that
+// runs once per wave, lane by lane from the instruction's register layouts
+// (MatrixEmulation.h). An scf.for whose bounds are the same in every thread
+// of the block and whose body holds a barrier or a matrix instruction (a
+// GEMM's K loop) is a piece of its own too: one host loop per block, its
+// body the pieces of the loop's body, its bounds computed once, its
+// iter_args and results kept per thread in host memory. Pure values of
+// other pieces are recomputed where used; other values are kept per thread
 // in host memory. A test declares the host functions it calls
 // (`func.func private @<kernel>_host(...)`); the pass replaces the
-// declarations. The gpu.modules are then removed. Kernels whose barriers or
-// matrix instructions are not at the top level get a diagnostic.
+// declarations. The gpu.modules are then removed. Kernels with a barrier
+// or a matrix instruction in any other region get a diagnostic.
 //
 // A test pass: it lives in test/lib and only layout-opt registers it.
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuToLoopsPlan.h"
 #include "MatrixEmulation.h"
 
-#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -57,124 +58,54 @@ MemRefType hostType(MemRefType type) {
                          type.getLayout());
 }
 
-/// Ops of the kernel body that every thread runs before any thread runs
-/// the next piece, or one matrix instruction (run per wave).
-struct Piece {
-  SmallVector<Operation *> ops;
-  Operation *matrix = nullptr;
-};
-
 /// Turns one kernel into its host function.
 class KernelToLoops {
 public:
   KernelToLoops(gpu::GPUFuncOp kernel, ModuleOp top)
-      : kernel(kernel), top(top), body(kernel.getBody().front()) {}
+      : kernel(kernel), top(top), plan(kernel) {}
 
   LogicalResult run();
 
 private:
-  LogicalResult splitPieces();
-  /// Which values of earlier pieces later pieces recompute (pure ops) and
-  /// which they read back from per-thread host memory.
-  void planValues();
-  void need(Value v);
-  bool topLevel(Value v) const {
-    return v.getDefiningOp() && v.getDefiningOp()->getBlock() == &body;
-  }
   LogicalResult createHost(OpBuilder &b);
+  /// This block's memory: attributions and the kept values' buffers.
+  void allocateBlockMemory(OpBuilder &b);
+  LogicalResult emitPieces(OpBuilder &b, const Pieces &pieces);
   /// The loops of a thread piece: every thread of the block in turn.
-  void emitThreadPiece(OpBuilder &b, size_t index);
+  void emitThreadPiece(OpBuilder &b, const Piece &piece);
   LogicalResult emitMatrixPiece(OpBuilder &b, Operation *op);
+  /// A uniform loop: one host loop, its body the pieces of the loop's.
+  LogicalResult emitLoopPiece(OpBuilder &b, const Piece &piece);
+  /// Stores one thread's `values` into the buffers of `loop`'s iter_args.
+  void storeIterArgs(OpBuilder &b, scf::ForOp loop, ValueRange values,
+                     IRMapping &map, Value tid);
+  /// A uniform value, computed once on the host (as thread 0 would).
+  Value hostUniform(OpBuilder &b, Value v, IRMapping &map);
   /// Clones `op` for the thread whose values `map` holds.
   void cloneForThread(OpBuilder &b, Operation *op, IRMapping &map,
                       ArrayRef<Value> threadId);
   /// The linear id of thread `threadId` (x fastest).
   Value linearId(OpBuilder &b, ArrayRef<Value> threadId);
+  /// The host buffer (memref<threads x T>) that holds `v`.
+  Value bufferOf(Value v) const { return keptBuffer.lookup(plan.storageOf(v)); }
 
   gpu::GPUFuncOp kernel;
   ModuleOp top;
-  Block &body;
+  KernelPlan plan;
   SmallVector<int64_t, 3> block;
   int64_t threads = 1;
-  SmallVector<Piece> pieces;
-  DenseMap<Operation *, size_t> pieceOf;
-  /// Values kept per thread, with their host buffers (memref<threads x T>).
-  llvm::SetVector<Value> kept;
   DenseMap<Value, Value> keptBuffer;
-  /// Pure ops recomputed where later pieces use them.
-  DenseSet<Operation *> recomputed;
+  /// Values the same in every thread: the kernel's arguments and
+  /// attributions, and the induction variables of the host loops.
   IRMapping base;
   Location loc = kernel.getLoc();
+  /// The host function's entry block (scratch memory of the emulations).
+  Block *entry = nullptr;
   Value zero, one;
   Value grid[3];
   Value blockId[3];
   Value blockDim[3];
 };
-
-LogicalResult KernelToLoops::splitPieces() {
-  pieces.emplace_back();
-  for (Operation &op : body) {
-    if (isa<gpu::BarrierOp>(op)) {
-      pieces.emplace_back();
-      continue;
-    }
-    if (isa<gpu::ReturnOp>(op))
-      continue;
-    WalkResult nested = op.walk([&](Operation *inner) {
-      if (inner != &op &&
-          (isa<gpu::BarrierOp>(inner) || isMatrixInstruction(inner))) {
-        inner->emitError() << "is not at the top level of the kernel body: "
-                              "it cannot run as loops";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (nested.wasInterrupted())
-      return failure();
-    if (isMatrixInstruction(&op)) {
-      if (!matrixInstructionOf(&op))
-        return failure();
-      pieces.emplace_back().matrix = &op;
-      pieceOf[&op] = pieces.size() - 1;
-      pieces.emplace_back();
-      continue;
-    }
-    pieceOf[&op] = pieces.size() - 1;
-    pieces.back().ops.push_back(&op);
-  }
-  return success();
-}
-
-void KernelToLoops::need(Value v) {
-  if (!topLevel(v) || kept.contains(v))
-    return;
-  Operation *def = v.getDefiningOp();
-  if (isPure(def) && def->getNumRegions() == 0 && !isMatrixInstruction(def)) {
-    if (recomputed.insert(def).second)
-      for (Value operand : def->getOperands())
-        need(operand);
-    return;
-  }
-  kept.insert(v);
-}
-
-void KernelToLoops::planValues() {
-  for (auto [index, piece] : llvm::enumerate(pieces)) {
-    if (piece.matrix) {
-      // Each lane's operands are read from the threads' values.
-      for (Value operand : piece.matrix->getOperands())
-        if (topLevel(operand))
-          kept.insert(operand);
-      continue;
-    }
-    for (Operation *op : piece.ops)
-      op->walk([&](Operation *inner) {
-        for (Value operand : inner->getOperands())
-          if (topLevel(operand) && pieceOf[operand.getDefiningOp()] < index)
-            need(operand);
-      });
-  }
-}
 
 Value KernelToLoops::linearId(OpBuilder &b, ArrayRef<Value> threadId) {
   // x + bx * (y + by * z)
@@ -185,8 +116,8 @@ Value KernelToLoops::linearId(OpBuilder &b, ArrayRef<Value> threadId) {
       b, loc, threadId[0], arith::MulIOp::create(b, loc, blockDim[0], inner));
 }
 
-void KernelToLoops::cloneForThread(OpBuilder &b, Operation *op,
-                                   IRMapping &map, ArrayRef<Value> threadId) {
+void KernelToLoops::cloneForThread(OpBuilder &b, Operation *op, IRMapping &map,
+                                   ArrayRef<Value> threadId) {
   if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
     return map.map(t.getResult(), threadId[dimIndex(t.getDimension())]);
   if (auto t = dyn_cast<gpu::BlockIdOp>(op))
@@ -198,7 +129,26 @@ void KernelToLoops::cloneForThread(OpBuilder &b, Operation *op,
   b.clone(*op, map);
 }
 
-void KernelToLoops::emitThreadPiece(OpBuilder &b, size_t index) {
+Value KernelToLoops::hostUniform(OpBuilder &b, Value v, IRMapping &map) {
+  if (Value known = map.lookupOrNull(v))
+    return known;
+  // Not an argument: a uniform chain of side-effect-free ops (the plan
+  // checked), which contains no thread id.
+  Operation *def = v.getDefiningOp();
+  for (Value operand : def->getOperands())
+    hostUniform(b, operand, map);
+  cloneForThread(b, def, map, {zero, zero, zero});
+  return map.lookup(v);
+}
+
+void KernelToLoops::storeIterArgs(OpBuilder &b, scf::ForOp loop,
+                                  ValueRange values, IRMapping &map,
+                                  Value tid) {
+  for (auto [arg, v] : llvm::zip_equal(loop.getRegionIterArgs(), values))
+    memref::StoreOp::create(b, loc, map.lookup(v), keptBuffer.lookup(arg), tid);
+}
+
+void KernelToLoops::emitThreadPiece(OpBuilder &b, const Piece &piece) {
   OpBuilder::InsertionGuard guard(b);
   // Threads: z, y, x.
   SmallVector<Value> threadId(3);
@@ -209,22 +159,27 @@ void KernelToLoops::emitThreadPiece(OpBuilder &b, size_t index) {
   }
   Value tid = linearId(b, threadId);
   IRMapping map = base;
-  // Kept values of earlier pieces, then recomputed pure ones, then the
-  // piece's own ops (each kept result written back for later pieces).
-  for (Value v : kept)
-    if (pieceOf[v.getDefiningOp()] < index)
-      map.map(v, memref::LoadOp::create(b, loc, keptBuffer[v], tid));
-  for (size_t earlier = 0; earlier < index; ++earlier)
-    for (Operation *op : pieces[earlier].ops)
-      if (recomputed.contains(op))
-        cloneForThread(b, op, map, threadId);
-  for (Operation *op : pieces[index].ops) {
+  // Values of other pieces, read back or recomputed; then the piece's own
+  // ops, each kept result written back for later pieces. The body's
+  // scf.yield writes the next iteration's iter_args.
+  for (Value v : piece.loads)
+    map.map(v, memref::LoadOp::create(b, loc, bufferOf(v), tid));
+  for (Operation *op : piece.recomputed)
+    cloneForThread(b, op, map, threadId);
+  for (Operation *op : piece.ops) {
+    if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+      storeIterArgs(b, cast<scf::ForOp>(yield->getParentOp()),
+                    yield.getOperands(), map, tid);
+      continue;
+    }
     cloneForThread(b, op, map, threadId);
     for (Value result : op->getResults())
-      if (kept.contains(result))
+      if (plan.keptValues().contains(result))
         memref::StoreOp::create(b, loc, map.lookup(result),
-                                keptBuffer[result], tid);
+                                keptBuffer.lookup(result), tid);
   }
+  if (scf::ForOp next = piece.initializes)
+    storeIterArgs(b, next, next.getInitArgs(), map, tid);
 }
 
 LogicalResult KernelToLoops::emitMatrixPiece(OpBuilder &b, Operation *op) {
@@ -242,24 +197,73 @@ LogicalResult KernelToLoops::emitMatrixPiece(OpBuilder &b, Operation *op) {
   b.setInsertionPointToStart(waves.getBody());
   Value first = waves.getInductionVar();
   auto laneId = [&](OpBuilder &lb, int64_t lane) -> Value {
-    return arith::AddIOp::create(
-        lb, loc, first, arith::ConstantIndexOp::create(lb, loc, lane));
+    return arith::AddIOp::create(lb, loc, first,
+                                 arith::ConstantIndexOp::create(lb, loc, lane));
   };
   auto laneOperand = [&](OpBuilder &lb, unsigned operand,
                          int64_t lane) -> Value {
     Value v = op->getOperand(operand);
-    if (!topLevel(v))
+    if (!plan.storageOf(v))
       return base.lookup(v);
-    return memref::LoadOp::create(lb, loc, keptBuffer[v], laneId(lb, lane));
+    return memref::LoadOp::create(lb, loc, bufferOf(v), laneId(lb, lane));
   };
   Value result = op->getResult(0);
   auto laneResult = [&](OpBuilder &lb, int64_t lane, Value d) {
-    if (kept.contains(result))
-      memref::StoreOp::create(lb, loc, d, keptBuffer[result],
+    if (plan.keptValues().contains(result))
+      memref::StoreOp::create(lb, loc, d, keptBuffer.lookup(result),
                               laneId(lb, lane));
   };
-  emulateMatrixInstruction(b, loc, op, *inst, laneOperand, laneResult);
+  OpBuilder atEntry = OpBuilder::atBlockBegin(entry);
+  emulateMatrixInstruction(b, loc, op, *inst,
+                           allocateMatrixTiles(atEntry, loc, *inst),
+                           laneOperand, laneResult);
   return success();
+}
+
+LogicalResult KernelToLoops::emitLoopPiece(OpBuilder &b, const Piece &piece) {
+  auto loop = cast<scf::ForOp>(piece.op());
+  IRMapping uniform = base;
+  Value lower = hostUniform(b, loop.getLowerBound(), uniform);
+  Value upper = hostUniform(b, loop.getUpperBound(), uniform);
+  Value step = hostUniform(b, loop.getStep(), uniform);
+  auto host = scf::ForOp::create(b, loc, lower, upper, step, ValueRange{},
+                                 nullptr, loop.getUnsignedCmp());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(host.getBody());
+  base.map(loop.getInductionVar(), host.getInductionVar());
+  return emitPieces(b, piece.body);
+}
+
+LogicalResult KernelToLoops::emitPieces(OpBuilder &b, const Pieces &pieces) {
+  for (const std::unique_ptr<Piece> &piece : pieces) {
+    switch (piece->kind) {
+    case Piece::Kind::Threads:
+      if (!piece->empty())
+        emitThreadPiece(b, *piece);
+      break;
+    case Piece::Kind::Matrix:
+      if (failed(emitMatrixPiece(b, piece->op())))
+        return failure();
+      break;
+    case Piece::Kind::Loop:
+      if (failed(emitLoopPiece(b, *piece)))
+        return failure();
+      break;
+    }
+  }
+  return success();
+}
+
+void KernelToLoops::allocateBlockMemory(OpBuilder &b) {
+  for (BlockArgument wg : kernel.getWorkgroupAttributions())
+    base.map(wg, memref::AllocaOp::create(
+                     b, loc, hostType(cast<MemRefType>(wg.getType()))));
+  for (BlockArgument pv : kernel.getPrivateAttributions())
+    base.map(pv, memref::AllocaOp::create(
+                     b, loc, hostType(cast<MemRefType>(pv.getType()))));
+  for (Value v : plan.keptValues())
+    keptBuffer[v] = memref::AllocaOp::create(
+        b, loc, MemRefType::get({threads}, v.getType()));
 }
 
 LogicalResult KernelToLoops::createHost(OpBuilder &b) {
@@ -277,7 +281,7 @@ LogicalResult KernelToLoops::createHost(OpBuilder &b) {
   argTypes.append({index, index, index});
   auto host =
       func::FuncOp::create(b, loc, hostName, b.getFunctionType(argTypes, {}));
-  Block *entry = host.addEntryBlock();
+  entry = host.addEntryBlock();
   b.setInsertionPointToStart(entry);
   zero = arith::ConstantIndexOp::create(b, loc, 0);
   one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -292,27 +296,11 @@ LogicalResult KernelToLoops::createHost(OpBuilder &b) {
     b.setInsertionPointToStart(loop.getBody());
     blockId[d] = loop.getInductionVar();
   }
-  // Memory of this block: workgroup and private attributions, and the
-  // per-thread values kept across pieces.
-  for (BlockArgument wg : kernel.getWorkgroupAttributions())
-    base.map(wg, memref::AllocaOp::create(
-                     b, loc, hostType(cast<MemRefType>(wg.getType()))));
-  for (BlockArgument pv : kernel.getPrivateAttributions())
-    base.map(pv, memref::AllocaOp::create(
-                     b, loc, hostType(cast<MemRefType>(pv.getType()))));
-  for (Value v : kept)
-    keptBuffer[v] = memref::AllocaOp::create(
-        b, loc, MemRefType::get({threads}, v.getType()));
+  allocateBlockMemory(b);
   for (int d = 0; d < 3; ++d)
     blockDim[d] = arith::ConstantIndexOp::create(b, loc, block[d]);
-  for (auto [index, piece] : llvm::enumerate(pieces)) {
-    if (!piece.matrix) {
-      emitThreadPiece(b, index);
-      continue;
-    }
-    if (failed(emitMatrixPiece(b, piece.matrix)))
-      return failure();
-  }
+  if (failed(emitPieces(b, plan.pieces())))
+    return failure();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);
   return success();
@@ -325,14 +313,8 @@ LogicalResult KernelToLoops::run() {
   block.assign(known->begin(), known->end());
   block.resize(3, 1);
   threads = block[0] * block[1] * block[2];
-  if (failed(splitPieces()))
+  if (failed(plan.build()))
     return failure();
-  planValues();
-  for (Value v : kept)
-    if (isa<MemRefType>(v.getType()) || !MemRefType::isValidElementType(v.getType()))
-      return v.getDefiningOp()->emitError()
-             << "computes a value that a later piece of the kernel uses and "
-                "that cannot be kept in host memory; it cannot run as loops";
   OpBuilder b = OpBuilder::atBlockEnd(top.getBody());
   return createHost(b);
 }
@@ -346,9 +328,8 @@ struct TestGpuToLoopsPass final
     return "Test only: run kernels on the CPU as loops over threads";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<func::FuncDialect, memref::MemRefDialect,
-                    scf::SCFDialect, arith::ArithDialect,
-                    vector::VectorDialect>();
+    registry.insert<func::FuncDialect, memref::MemRefDialect, scf::SCFDialect,
+                    arith::ArithDialect, vector::VectorDialect>();
   }
 
   void runOnOperation() override {
