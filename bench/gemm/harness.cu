@@ -24,6 +24,9 @@
 // lost, doubled or misplaced 32-wide K step (std ~1.9) or a wrong element
 // (unrelated value of std ~20) is far over it. C is filled with NaN (0xFFFF)
 // before each kernel, so elements never written show up as NaN.
+// To tell a kernel's error from cuBLAS's, each check also compares both with
+// an exact f64 reference on ~256 x 256 sampled elements (edges included) and
+// on every element over tolerance (the first 4096).
 //
 // Build and run on the GPU machine (from the repository root):
 //   nvcc -O3 -arch=sm_90 -o /tmp/h bench/gemm/harness.cu -lcuda -lcublas
@@ -199,7 +202,9 @@ struct CheckResult {
   bool ok;
   int64_t bad, nan, exact;
   double maxAbs, maxRel;
+  std::vector<size_t> badIdx; // the first kMaxFlagged elements over tolerance
 };
+static const size_t kMaxFlagged = 4096;
 
 // Compares every element; on failure prints where the bad elements are.
 static CheckResult check(const std::vector<uint16_t> &got,
@@ -207,7 +212,7 @@ static CheckResult check(const std::vector<uint16_t> &got,
                          int64_t N, bool relu, const Kernel &k,
                          const char *shape) {
   const std::vector<float> &t = h2f();
-  CheckResult r{true, 0, 0, 0, 0.0, 0.0};
+  CheckResult r{true, 0, 0, 0, 0.0, 0.0, {}};
   int64_t shown = 0;
   int64_t minI = M, maxI = -1, minJ = N, maxJ = -1;
   std::vector<char> rows(M, 0), cols(N, 0);
@@ -237,6 +242,8 @@ static CheckResult check(const std::vector<uint16_t> &got,
       }
       if (isNan || !(d <= tol)) {
         ++r.bad;
+        if (r.badIdx.size() < kMaxFlagged)
+          r.badIdx.push_back(idx);
         if (shown < 8) {
           printf("    mismatch %s %s C[%lld, %lld]: got %g want %g\n",
                  k.name.c_str(), shape, (long long)i, (long long)j, x, y);
@@ -297,6 +304,117 @@ static CheckResult check(const std::vector<uint16_t> &got,
   return r;
 }
 
+// An exact reference (f64 products and sums of the f16 inputs) for a grid of
+// sampled rows x columns and for single elements: it tells whether a
+// difference from cuBLAS is the kernel's error or cuBLAS's.
+struct Exact {
+  const std::vector<uint16_t> &a, &b;
+  int64_t M, N, K;
+  std::vector<int64_t> rows, cols;
+  std::vector<double> grid; // rows.size() x cols.size()
+  Exact(const std::vector<uint16_t> &a, const std::vector<uint16_t> &b,
+        int64_t M, int64_t N, int64_t K)
+      : a(a), b(b), M(M), N(N), K(K) {
+    const std::vector<float> &t = h2f();
+    auto pick = [](int64_t n, uint64_t seed) {
+      std::vector<int64_t> v;
+      if (n <= 256) {
+        for (int64_t i = 0; i < n; ++i)
+          v.push_back(i);
+        return v;
+      }
+      // 0, n-1 (edges), the last full-tile boundary region, and random ones.
+      for (int64_t x : {(int64_t)0, n - 1, (n / 128) * 128 - 1,
+                        (n / 128) * 128})
+        if (x >= 0 && x < n)
+          v.push_back(x);
+      uint64_t s = seed;
+      while (v.size() < 256) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        v.push_back((int64_t)((s >> 33) % (uint64_t)n));
+      }
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+      return v;
+    };
+    rows = pick(M, 11);
+    cols = pick(N, 13);
+    std::vector<double> bt(cols.size() * K), ar(K);
+    for (size_t c = 0; c < cols.size(); ++c)
+      for (int64_t k = 0; k < K; ++k)
+        bt[c * K + k] = t[b[(size_t)k * N + cols[c]]];
+    grid.resize(rows.size() * cols.size());
+    for (size_t r = 0; r < rows.size(); ++r) {
+      for (int64_t k = 0; k < K; ++k)
+        ar[k] = t[a[(size_t)rows[r] * K + k]];
+      for (size_t c = 0; c < cols.size(); ++c) {
+        double sum = 0;
+        const double *bp = &bt[c * K];
+        for (int64_t k = 0; k < K; ++k)
+          sum += ar[k] * bp[k];
+        grid[r * cols.size() + c] = sum;
+      }
+    }
+  }
+  double at(int64_t i, int64_t j) const {
+    const std::vector<float> &t = h2f();
+    double sum = 0;
+    for (int64_t k = 0; k < K; ++k)
+      sum += (double)t[a[(size_t)i * K + k]] * (double)t[b[(size_t)k * N + j]];
+    return sum;
+  }
+};
+
+// Max |x - exact| of `c` (and of cuBLAS's `ref`) over the sampled grid, and
+// over the flagged elements; for relu kernels exact = max(alpha * exact, 0).
+static std::string adjudicate(const Exact &e, const std::vector<uint16_t> &c,
+                              const std::vector<uint16_t> &ref, bool relu,
+                              const std::vector<size_t> &flagged,
+                              int64_t flaggedTotal) {
+  const std::vector<float> &t = h2f();
+  auto want = [&](double x) { return relu ? std::max(kAlpha * x, 0.0) : x; };
+  auto refv = [&](size_t idx) {
+    double y = t[ref[idx]];
+    return relu ? std::max(y, 0.0) : y;
+  };
+  double kGrid = 0, cGrid = 0;
+  for (size_t r = 0; r < e.rows.size(); ++r)
+    for (size_t q = 0; q < e.cols.size(); ++q) {
+      size_t idx = (size_t)e.rows[r] * e.N + e.cols[q];
+      double x = want(e.grid[r * e.cols.size() + q]);
+      double dk = std::fabs(t[c[idx]] - x), dc = std::fabs(refv(idx) - x);
+      kGrid = std::isnan(dk) ? INFINITY : std::max(kGrid, dk);
+      cGrid = std::max(cGrid, dc);
+    }
+  char buf[512];
+  int n = snprintf(buf, sizeof buf,
+                   "vs f64 on %zux%zu sampled elements: kernel max |err| "
+                   "%.3g, cuBLAS max |err| %.3g",
+                   e.rows.size(), e.cols.size(), kGrid, cGrid);
+  if (!flagged.empty()) {
+    double kF = 0, cF = 0;
+    int64_t kWorse = 0;
+    for (size_t idx : flagged) {
+      double x = want(e.at(idx / e.N, idx % e.N));
+      double dk = std::fabs(t[c[idx]] - x), dc = std::fabs(refv(idx) - x);
+      if (std::isnan(dk))
+        dk = INFINITY;
+      kF = std::max(kF, dk);
+      cF = std::max(cF, dc);
+      kWorse += dk > dc;
+    }
+    snprintf(buf + n, sizeof buf - n,
+             "; on the %zu flagged elements checked (of %lld): kernel max "
+             "|err| %.3g, cuBLAS max |err| %.3g, kernel farther from f64 on "
+             "%lld",
+             flagged.size(), (long long)flaggedTotal, kF, cF,
+             (long long)kWorse);
+  }
+  return buf;
+}
+
+static std::vector<std::string> accuracy;
+
 struct Row {
   std::string kernel, shape;
   float ms;
@@ -347,6 +465,7 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels,
                        cublasMs, flop / (cublasMs * 1e-3) / 1e12, 100.0,
                        "reference"});
     }
+    Exact exact(ha, hb, M, N, K);
     bool needScaled = false;
     for (Kernel &k : kernels)
       needScaled |= k.scaleRelu;
@@ -378,6 +497,10 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels,
                r.ok ? "pass" : "**FAIL**", r.maxAbs, r.maxRel,
                (long long)r.bad, 100.0 * r.exact / (double)nc);
       printf("  check %s %s: %s\n", k.name.c_str(), shape, buf);
+      std::string adj = adjudicate(exact, back, k.scaleRelu ? refScaled : ref,
+                                   k.scaleRelu, r.badIdx, r.bad);
+      printf("    %s\n", adj.c_str());
+      accuracy.push_back("| " + k.name + " | " + shape + " | " + adj + " |");
       if (!r.ok) {
         printf("  *** FAIL: %s at %s does not match cuBLAS ***\n",
                k.name.c_str(), shape);
@@ -421,6 +544,8 @@ int main(int argc, char **argv) {
     filter = argc > 4 ? argv[4] : "";
   }
 
+  // Line-buffered, so that what was printed survives a crash in a pipe.
+  setvbuf(stdout, nullptr, _IOLBF, 0);
   CHECK_CUDA(cudaFree(nullptr)); // creates the primary context
   cudaDeviceProp prop;
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
@@ -473,6 +598,10 @@ int main(int argc, char **argv) {
              r.shape.c_str(), r.ms, r.tflops, r.ofCublas, r.check.c_str());
   }
   if (mode != "ncu") {
+    printf("\n| kernel | M x N x K | exact (f64) reference |\n| --- | --- | "
+           "--- |\n");
+    for (auto &a : accuracy)
+      printf("%s\n", a.c_str());
     if (failures.empty()) {
       printf("\nALL CHECKS PASSED\n");
     } else {

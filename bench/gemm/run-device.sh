@@ -15,12 +15,12 @@ command -v cuobjdump >/dev/null && cuobjdump -sass "$out/matmul.sm_90.cubin" \
   >"$log/sass.txt"
 
 # The benchmark: all kernels, all shapes. rc 3: some check failed (the table
-# is complete); rc 1 or 2: a CUDA error lost the context, so run the kernels
-# one by one to get the rest.
+# is complete); any other: a CUDA error lost the context (or the harness
+# crashed), so run the kernels one by one to get the rest.
 /tmp/h "$out" bench 2>&1 | tee "$log/bench.txt"
 rc=${PIPESTATUS[0]}
 echo "harness rc=$rc"
-if [ "$rc" = 1 ] || [ "$rc" = 2 ]; then
+if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
   for k in gemm_f16 gemm_f16_64 gemm_f16_scale_relu; do
     /tmp/h "$out" bench "$k" 2>&1 | tee -a "$log/bench-per-kernel.txt"
   done
@@ -49,4 +49,13 @@ if command -v ncu >/dev/null; then
     | tee "$log/ncu.txt"
 else
   echo "ncu not found"
+fi
+
+# Which kernels cuBLAS runs (names and times) at an aligned and the odd shape.
+if command -v ncu >/dev/null; then
+  for s in 4096x4096x4096 4095x4097x4099; do
+    timeout 120 ncu --metrics gpu__time_duration.sum /tmp/h "$out" check "$s" \
+      gemm_f16_scale_relu 2>&1 | grep -E '^  [A-Za-z_].*\(|duration' \
+      | tee -a "$log/ncu-cublas-kernels.txt"
+  done
 fi
