@@ -290,25 +290,7 @@ Error Descriptor::checkInvertible() const {
                          llvm::toString(std::move(e)));
       bool readsFree = llvm::any_of(entry.lowerDims,
                                     [&](int64_t d) { return free[d]; });
-      bool keepsZero = false;
-      switch (t.getKind()) {
-      case TransformKind::PassThrough:
-      case TransformKind::Embed:
-      case TransformKind::Unmerge:
-      case TransformKind::Swizzle:
-      case TransformKind::Modulo:
-      case TransformKind::Sunder:
-      case TransformKind::Freeze:
-        keepsZero = true;
-        break;
-      case TransformKind::Offset:
-      case TransformKind::Slice:
-        keepsZero = t.getParam(0) == 0;
-        break;
-      default:
-        break;
-      }
-      if (readsFree && !keepsZero)
+      if (readsFree && !t.keepsZero())
         return makeError(llvm::formatv(
             "stage {0}, {1} reads the coordinate of a sunder's piece; the "
             "inverse picks 0 for the pieces a sunder does not select, which "

@@ -285,35 +285,33 @@ mlir::layout::foldIntoStrides(const StridedBase &base, const Stage &stage) {
   for (const StageEntry &e : stage) {
     const Transform &t = e.transform;
     SmallVector<int64_t> upper = t.getUpperLengths();
-    switch (t.getKind()) {
-    case TransformKind::PassThrough:
+    // How the kind folds (TransformKindInfo::StridedForm).
+    switch (t.getKindInfo().strided) {
+    case TransformKindInfo::NotStrided:
+      return std::nullopt;
+    case TransformKindInfo::SameStride:
       set(e.upperDims[0], upper[0], base.strides[e.lowerDims[0]], 1);
       break;
-    case TransformKind::Offset:
-    case TransformKind::Slice:
-      set(e.upperDims[0], upper[0], base.strides[e.lowerDims[0]], 1);
+    case TransformKindInfo::Shifted:
+      for (auto [d, len] : llvm::zip_equal(e.upperDims, upper))
+        set(d, len, base.strides[e.lowerDims[0]], 1);
       shift(t.getParam(0), base.strides[e.lowerDims[0]]);
       break;
-    case TransformKind::Freeze:
-      shift(t.getParam(0), base.strides[e.lowerDims[0]]);
-      break;
-    case TransformKind::Replicate:
+    case TransformKindInfo::Broadcast:
       for (auto [d, len] : llvm::zip_equal(e.upperDims, upper))
         set(d, len, 0, 0);
       break;
-    case TransformKind::Unmerge: {
+    case TransformKindInfo::RowMajor: {
       SmallVector<int64_t, 4> p = formulas::suffixProducts(t.getLengths());
       for (auto [d, len, pi] : llvm::zip_equal(e.upperDims, upper, p))
         set(d, len, base.strides[e.lowerDims[0]], pi);
       break;
     }
-    case TransformKind::Embed:
+    case TransformKindInfo::ByCoefficients:
       for (auto [d, len, c] :
            llvm::zip_equal(e.upperDims, upper, t.getCoefficients()))
         set(d, len, base.strides[e.lowerDims[0]], c);
       break;
-    default:
-      return std::nullopt;
     }
   }
   if (overflow || !offset)

@@ -60,44 +60,6 @@ std::optional<int64_t> mlir::layout::checkedMul(int64_t a, int64_t b) {
   return r;
 }
 
-llvm::StringRef mlir::layout::stringifyTransformKind(TransformKind kind) {
-  switch (kind) {
-  case TransformKind::PassThrough:
-    return "pass_through";
-  case TransformKind::Pad:
-    return "pad";
-  case TransformKind::LeftPad:
-    return "left_pad";
-  case TransformKind::RightPad:
-    return "right_pad";
-  case TransformKind::Embed:
-    return "embed";
-  case TransformKind::Merge:
-    return "merge";
-  case TransformKind::Unmerge:
-    return "unmerge";
-  case TransformKind::Replicate:
-    return "replicate";
-  case TransformKind::Freeze:
-    return "freeze";
-  case TransformKind::Offset:
-    return "offset";
-  case TransformKind::Slice:
-    return "slice";
-  case TransformKind::Modulo:
-    return "modulo";
-  case TransformKind::Xor:
-    return "xor";
-  case TransformKind::Rotate:
-    return "rotate";
-  case TransformKind::Swizzle:
-    return "swizzle";
-  case TransformKind::Sunder:
-    return "sunder";
-  }
-  llvm_unreachable("unknown transform kind");
-}
-
 static Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
 }
@@ -155,95 +117,99 @@ std::string mlir::layout::formatIntList(ArrayRef<int64_t> values) {
 // Construction
 //===----------------------------------------------------------------------===//
 
-Transform Transform::passThrough(int64_t length) {
-  Transform t(TransformKind::PassThrough);
-  t.lengths = {length};
+Transform Transform::make(TransformKind kind, ArrayRef<TransformArg> args) {
+  Transform t(kind);
+  const TransformKindInfo::Args &slots = kindInfo(kind).args;
+  assert(args.size() == slots.size && "wrong number of arguments");
+  for (auto [slot, arg] : llvm::zip_equal(slots, args)) {
+    switch (slot) {
+    case TransformKindInfo::Length:
+      t.lengths = {arg.getScalar()};
+      break;
+    case TransformKindInfo::Lengths:
+      t.lengths.assign(arg.getList().begin(), arg.getList().end());
+      break;
+    case TransformKindInfo::Coefficients:
+      t.coefficients.assign(arg.getList().begin(), arg.getList().end());
+      break;
+    case TransformKindInfo::Param0:
+    case TransformKindInfo::Param1:
+    case TransformKindInfo::Param2:
+      t.params[slot - TransformKindInfo::Param0] = arg.getScalar();
+      break;
+    }
+  }
   return t;
+}
+
+TransformArg Transform::getArg(unsigned i) const {
+  TransformKindInfo::Arg slot = getKindInfo().args[i];
+  switch (slot) {
+  case TransformKindInfo::Length:
+    return lengths[0];
+  case TransformKindInfo::Lengths:
+    return ArrayRef<int64_t>(lengths);
+  case TransformKindInfo::Coefficients:
+    return ArrayRef<int64_t>(coefficients);
+  case TransformKindInfo::Param0:
+  case TransformKindInfo::Param1:
+  case TransformKindInfo::Param2:
+    return params[slot - TransformKindInfo::Param0];
+  }
+  llvm_unreachable("unknown argument slot");
+}
+
+// The named constructors: the arguments of each kind are in
+// TransformKinds.def.
+Transform Transform::passThrough(int64_t length) {
+  return make(TransformKind::PassThrough, {length});
 }
 Transform Transform::pad(int64_t length, int64_t left, int64_t right) {
-  Transform t(TransformKind::Pad);
-  t.lengths = {length};
-  t.params = {left, right, 0};
-  return t;
+  return make(TransformKind::Pad, {length, left, right});
 }
 Transform Transform::leftPad(int64_t length, int64_t left) {
-  Transform t(TransformKind::LeftPad);
-  t.lengths = {length};
-  t.params = {left, 0, 0};
-  return t;
+  return make(TransformKind::LeftPad, {length, left});
 }
 Transform Transform::rightPad(int64_t length, int64_t right) {
-  Transform t(TransformKind::RightPad);
-  t.lengths = {length};
-  t.params = {right, 0, 0};
-  return t;
+  return make(TransformKind::RightPad, {length, right});
 }
 Transform Transform::embed(ArrayRef<int64_t> upperLengths,
                            ArrayRef<int64_t> coefficients) {
-  Transform t(TransformKind::Embed);
-  t.lengths.assign(upperLengths.begin(), upperLengths.end());
-  t.coefficients.assign(coefficients.begin(), coefficients.end());
-  return t;
+  return make(TransformKind::Embed, {upperLengths, coefficients});
 }
 Transform Transform::merge(ArrayRef<int64_t> lowerLengths) {
-  Transform t(TransformKind::Merge);
-  t.lengths.assign(lowerLengths.begin(), lowerLengths.end());
-  return t;
+  return make(TransformKind::Merge, {lowerLengths});
 }
 Transform Transform::unmerge(ArrayRef<int64_t> upperLengths) {
-  Transform t(TransformKind::Unmerge);
-  t.lengths.assign(upperLengths.begin(), upperLengths.end());
-  return t;
+  return make(TransformKind::Unmerge, {upperLengths});
 }
 Transform Transform::replicate(ArrayRef<int64_t> upperLengths) {
-  Transform t(TransformKind::Replicate);
-  t.lengths.assign(upperLengths.begin(), upperLengths.end());
-  return t;
+  return make(TransformKind::Replicate, {upperLengths});
 }
 Transform Transform::freeze(int64_t value) {
-  Transform t(TransformKind::Freeze);
-  t.params = {value, 0, 0};
-  return t;
+  return make(TransformKind::Freeze, {value});
 }
 Transform Transform::offset(int64_t upperLength, int64_t offset) {
-  Transform t(TransformKind::Offset);
-  t.lengths = {upperLength};
-  t.params = {offset, 0, 0};
-  return t;
+  return make(TransformKind::Offset, {upperLength, offset});
 }
 Transform Transform::slice(int64_t length, int64_t begin, int64_t end) {
-  Transform t(TransformKind::Slice);
-  t.lengths = {length};
-  t.params = {begin, end, 0};
-  return t;
+  return make(TransformKind::Slice, {length, begin, end});
 }
 Transform Transform::modulo(int64_t modulus, int64_t upperLength) {
-  Transform t(TransformKind::Modulo);
-  t.lengths = {upperLength};
-  t.params = {modulus, 0, 0};
-  return t;
+  return make(TransformKind::Modulo, {modulus, upperLength});
 }
 Transform Transform::xorTransform(ArrayRef<int64_t> lengths) {
-  Transform t(TransformKind::Xor);
-  t.lengths.assign(lengths.begin(), lengths.end());
-  return t;
+  return make(TransformKind::Xor, {lengths});
 }
 Transform Transform::rotate(ArrayRef<int64_t> lengths) {
-  Transform t(TransformKind::Rotate);
-  t.lengths.assign(lengths.begin(), lengths.end());
-  return t;
+  return make(TransformKind::Rotate, {lengths});
 }
 Transform Transform::swizzle(int64_t bits, int64_t base, int64_t shift,
                              int64_t length) {
-  Transform t(TransformKind::Swizzle);
-  t.lengths = {length};
-  t.params = {bits, base, shift};
-  return t;
+  return make(TransformKind::Swizzle, {bits, base, shift, length});
 }
 Transform Transform::sunder(ArrayRef<int64_t> pieces) {
-  Transform t(TransformKind::Sunder);
-  t.lengths.assign(pieces.begin(), pieces.end());
-  return t;
+  return make(TransformKind::Sunder, {pieces});
 }
 
 //===----------------------------------------------------------------------===//
@@ -423,38 +389,6 @@ Error Transform::verify() const {
 // Shapes
 //===----------------------------------------------------------------------===//
 
-unsigned Transform::getNumLowerDims() const {
-  switch (kind) {
-  case TransformKind::Merge:
-    return lengths.size();
-  case TransformKind::Replicate:
-    return 0;
-  case TransformKind::Xor:
-  case TransformKind::Rotate:
-    return 2;
-  default:
-    return 1;
-  }
-}
-
-unsigned Transform::getNumUpperDims() const {
-  switch (kind) {
-  case TransformKind::Embed:
-  case TransformKind::Unmerge:
-  case TransformKind::Replicate:
-    return lengths.size();
-  case TransformKind::Freeze:
-    return 0;
-  case TransformKind::Xor:
-  case TransformKind::Rotate:
-    return 2;
-  case TransformKind::Sunder:
-    return lengths.size() + 1;
-  default:
-    return 1;
-  }
-}
-
 SmallVector<int64_t> Transform::getUpperLengths() const {
   switch (kind) {
   case TransformKind::PassThrough:
@@ -605,9 +539,22 @@ Error Transform::checkInvertible() const {
     }
     return Error::success();
   }
-  default:
+  case TransformKind::PassThrough:
+  case TransformKind::Pad:
+  case TransformKind::LeftPad:
+  case TransformKind::RightPad:
+  case TransformKind::Merge:
+  case TransformKind::Unmerge:
+  case TransformKind::Freeze:
+  case TransformKind::Offset:
+  case TransformKind::Slice:
+  case TransformKind::Xor:
+  case TransformKind::Rotate:
+  case TransformKind::Swizzle:
+  case TransformKind::Sunder:
     return Error::success();
   }
+  llvm_unreachable("unknown transform kind");
 }
 
 void Transform::calculateUpperIndex(ArrayRef<int64_t> lower,
@@ -650,48 +597,29 @@ bool Transform::isIdentity() const {
   llvm_unreachable("unknown transform kind");
 }
 
+bool Transform::keepsZero() const {
+  switch (getKindInfo().keepsZero) {
+  case TransformKindInfo::Never:
+    return false;
+  case TransformKindInfo::Always:
+    return true;
+  case TransformKindInfo::IfParam0IsZero:
+    return params[0] == 0;
+  }
+  llvm_unreachable("unknown zero rule");
+}
+
 std::string Transform::str() const {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "#layout." << stringifyTransformKind(kind) << "<";
-  switch (kind) {
-  case TransformKind::PassThrough:
-    os << lengths[0];
-    break;
-  case TransformKind::Pad:
-    os << lengths[0] << ", " << params[0] << ", " << params[1];
-    break;
-  case TransformKind::LeftPad:
-  case TransformKind::RightPad:
-    os << lengths[0] << ", " << params[0];
-    break;
-  case TransformKind::Embed:
-    os << formatIntList(lengths) << ", " << formatIntList(coefficients);
-    break;
-  case TransformKind::Merge:
-  case TransformKind::Unmerge:
-  case TransformKind::Replicate:
-  case TransformKind::Xor:
-  case TransformKind::Rotate:
-  case TransformKind::Sunder:
-    os << formatIntList(lengths);
-    break;
-  case TransformKind::Freeze:
-    os << params[0];
-    break;
-  case TransformKind::Offset:
-    os << lengths[0] << ", " << params[0];
-    break;
-  case TransformKind::Slice:
-    os << lengths[0] << ", " << params[0] << ", " << params[1];
-    break;
-  case TransformKind::Modulo:
-    os << params[0] << ", " << lengths[0];
-    break;
-  case TransformKind::Swizzle:
-    os << params[0] << ", " << params[1] << ", " << params[2] << ", "
-       << lengths[0];
-    break;
+  for (unsigned i = 0, e = getNumArgs(); i < e; ++i) {
+    TransformArg arg = getArg(i);
+    os << (i ? ", " : "");
+    if (arg.isListArg())
+      os << formatIntList(arg.getList());
+    else
+      os << arg.getScalar();
   }
   os << ">";
   return s;

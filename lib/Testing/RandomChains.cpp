@@ -164,18 +164,9 @@ std::optional<Transform> randomTransform(Dice &dice, TransformKind kind,
   return std::nullopt;
 }
 
-/// How many old dims a kind consumes.
+/// How many old dims a kind consumes (a merge, one per lower length: two).
 unsigned numLowerDims(TransformKind kind) {
-  switch (kind) {
-  case TransformKind::Merge:
-  case TransformKind::Xor:
-  case TransformKind::Rotate:
-    return 2;
-  case TransformKind::Replicate:
-    return 0;
-  default:
-    return 1;
-  }
+  return kindInfo(kind).lowerDims.of(/*numEntries=*/2);
 }
 
 /// One random stage over top lengths `lengths`, or std::nullopt.
@@ -187,7 +178,8 @@ std::optional<Stage> randomStage(Dice &dice, ArrayRef<int64_t> lengths) {
   size_t next = 0;
   int64_t newRank = 0;
   while (next < order.size()) {
-    auto kind = static_cast<TransformKind>(dice.range(0, 15));
+    auto kind =
+        static_cast<TransformKind>(dice.range(0, kNumTransformKinds - 1));
     // Most entries are plain: keep chains readable but every kind present.
     if (dice.coin(35))
       kind = TransformKind::PassThrough;

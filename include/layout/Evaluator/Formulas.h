@@ -199,11 +199,14 @@ void lowerIndex(const Transform &t, A &a,
   llvm_unreachable("unknown transform kind");
 }
 
-/// Whether upper coordinate `u` of `t` is valid (only the pads and sunder
-/// can be invalid).
+/// Whether upper coordinate `u` of `t` is valid (only the kinds that can be
+/// invalid, TransformKindInfo::canBeInvalid, have a formula: the pads and
+/// sunder).
 template <typename A>
 typename A::Bool validity(const Transform &t, A &a,
                           llvm::ArrayRef<typename A::Value> u) {
+  if (!t.canBeInvalid())
+    return a.truth(true);
   switch (t.getKind()) {
   case TransformKind::Pad:
     // left <= u < left + L as one unsigned compare of u - left with L.
@@ -223,9 +226,21 @@ typename A::Bool validity(const Transform &t, A &a,
     }
     return valid;
   }
-  default:
-    return a.truth(true);
+  case TransformKind::PassThrough:
+  case TransformKind::Embed:
+  case TransformKind::Merge:
+  case TransformKind::Unmerge:
+  case TransformKind::Replicate:
+  case TransformKind::Freeze:
+  case TransformKind::Offset:
+  case TransformKind::Slice:
+  case TransformKind::Modulo:
+  case TransformKind::Xor:
+  case TransformKind::Rotate:
+  case TransformKind::Swizzle:
+    break;
   }
+  llvm_unreachable("a kind that cannot be invalid: answered above");
 }
 
 /// CK Tile's calculate_upper_index: an upper coordinate of `t` that maps to
@@ -235,6 +250,11 @@ typename A::Bool validity(const Transform &t, A &a,
 template <typename A>
 void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
                 llvm::SmallVectorImpl<typename A::Value> &u) {
+  // An involution (TransformKindInfo::isInvolution) is its own inverse.
+  if (t.isInvolution()) {
+    lowerIndex(t, a, l, u);
+    return;
+  }
   llvm::ArrayRef<int64_t> lengths = t.getLengths();
   switch (t.getKind()) {
   case TransformKind::PassThrough:
@@ -282,19 +302,14 @@ void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
   case TransformKind::Slice:
     u.push_back(a.sub(l[0], a.constant(t.getParam(0))));
     return;
-  case TransformKind::Xor:
-    // An involution: the same formula.
-    u.push_back(l[0]);
-    u.push_back(a.bitXor(l[1], a.floorMod(l[0], lengths[1])));
-    return;
   case TransformKind::Rotate:
     u.push_back(l[0]);
     u.push_back(a.floorMod(a.sub(l[1], l[0]), lengths[1]));
     return;
+  case TransformKind::Xor:
   case TransformKind::Swizzle:
-    // An involution too: source and target bits are disjoint.
-    u.push_back(swizzle(a, l[0], t.getParam(0), t.getParam(1), t.getParam(2)));
-    return;
+    // Involutions (a swizzle's source and target bits are disjoint).
+    llvm_unreachable("an involution: inverted by lowerIndex above");
   case TransformKind::Sunder: {
     size_t k = lengths.size();
     llvm::SmallVector<int64_t, 4> prefix = prefixSums(lengths);
@@ -361,7 +376,7 @@ typename A::Bool validity(const Descriptor &d, A &a,
   llvm::SmallVector<typename A::Value, 4> up;
   for (size_t k = stages.size(); k-- > 0;)
     for (const StageEntry &e : stages[k]) {
-      if (e.transform.getKind() == TransformKind::PassThrough)
+      if (!e.transform.canBeInvalid())
         continue;
       up.clear();
       for (int64_t dim : e.upperDims)

@@ -13,7 +13,9 @@
 // the inverse (`calculate_upper_index`) used by `layout.upper`.
 //
 // The attribute verifiers, the folders, the lowerings' tests and the Python
-// bindings all call into this file; nothing else restates the formulas.
+// bindings all call into this file; nothing else restates the formulas. The
+// facts about each kind (mnemonic, arguments, dims, validity, ...) are the
+// rows of TransformKinds.def, read through `kindInfo(kind)`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,36 +28,119 @@
 #include "llvm/Support/Error.h"
 
 #include <array>
+#include <cassert>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 namespace mlir {
 namespace layout {
 
-/// The kinds of coordinate transform. The spelling of each kind in IR is
-/// `#layout.<stringifyTransformKind(kind)>`.
+/// The kinds of coordinate transform, one per row of TransformKinds.def. The
+/// spelling of each kind in IR is `#layout.<stringifyTransformKind(kind)>`.
 enum class TransformKind : uint8_t {
-  PassThrough,
-  Pad,
-  LeftPad,
-  RightPad,
-  Embed,
-  Merge,
-  Unmerge,
-  Replicate,
-  Freeze,
-  Offset,
-  Slice,
-  Modulo,
-  Xor,
-  Rotate,
-  Swizzle,
-  Sunder,
+#define TRANSFORM_KIND(Name, ...) Name,
+#include "layout/Evaluator/TransformKinds.def"
 };
 
+/// The number of transform kinds.
+inline constexpr unsigned kNumTransformKinds = 0
+#define TRANSFORM_KIND(Name, ...) +1
+#include "layout/Evaluator/TransformKinds.def"
+    ;
+
+/// The facts about one kind of transform: a row of TransformKinds.def, which
+/// documents each field. Read them with `kindInfo(kind)` or through the
+/// `Transform` methods of the same names.
+struct TransformKindInfo {
+  /// Where a Transform keeps an argument of its kind.
+  enum Arg : uint8_t { Length, Lengths, Coefficients, Param0, Param1, Param2 };
+  /// Whether an argument is a list (the others are scalars).
+  static constexpr bool isList(Arg arg) {
+    return arg == Lengths || arg == Coefficients;
+  }
+  /// The arguments of a kind, in the order of its constructor, its
+  /// attribute's parameters and its IR syntax.
+  struct Args {
+    std::array<Arg, 4> slots = {};
+    uint8_t size = 0;
+    constexpr Args(std::initializer_list<Arg> args) {
+      for (Arg a : args)
+        slots[size++] = a;
+    }
+    constexpr const Arg *begin() const { return slots.data(); }
+    constexpr const Arg *end() const { return slots.data() + size; }
+    constexpr Arg operator[](unsigned i) const { return slots[i]; }
+  };
+  /// A number of dims: `count` plus, when `perEntry`, one per entry of the
+  /// list argument.
+  struct DimCount {
+    uint8_t count = 0;
+    bool perEntry = false;
+    constexpr unsigned of(size_t numEntries) const {
+      return count + (perEntry ? numEntries : 0);
+    }
+  };
+  struct Dims : DimCount {
+    constexpr Dims(uint8_t n) : DimCount{n, false} {}
+  };
+  struct PerEntry : DimCount {
+    constexpr PerEntry(uint8_t n) : DimCount{n, true} {}
+  };
+  enum ZeroRule : uint8_t { Never, Always, IfParam0IsZero };
+  enum StridedForm : uint8_t {
+    NotStrided,
+    SameStride,
+    Shifted,
+    Broadcast,
+    RowMajor,
+    ByCoefficients
+  };
+
+  // The columns of TransformKinds.def, in order.
+  TransformKind kind;
+  llvm::StringLiteral mnemonic;
+  Args args;
+  DimCount lowerDims;
+  DimCount upperDims;
+  bool canBeInvalid;
+  ZeroRule keepsZero;
+  bool isInvolution;
+  StridedForm strided;
+
+  /// The table, indexed by kind (in a member so that the rows of
+  /// TransformKinds.def name the enumerators above unqualified).
+  static constexpr std::array<TransformKindInfo, kNumTransformKinds> table() {
+    return {{
+#define TRANSFORM_KIND(Name, ...) {TransformKind::Name, __VA_ARGS__},
+#include "layout/Evaluator/TransformKinds.def"
+    }};
+  }
+};
+
+namespace detail {
+inline constexpr std::array<TransformKindInfo, kNumTransformKinds>
+    transformKindTable = TransformKindInfo::table();
+constexpr bool isIndexedByKind() {
+  for (unsigned i = 0; i < kNumTransformKinds; ++i)
+    if (static_cast<unsigned>(transformKindTable[i].kind) != i)
+      return false;
+  return true;
+}
+static_assert(isIndexedByKind(), "the kind table is not in enum order");
+} // namespace detail
+
+/// The facts about `kind`.
+constexpr const TransformKindInfo &kindInfo(TransformKind kind) {
+  return detail::transformKindTable[static_cast<unsigned>(kind)];
+}
+
 /// Returns the IR mnemonic of `kind` (`pass_through`, `pad`, ...).
-llvm::StringRef stringifyTransformKind(TransformKind kind);
+constexpr llvm::StringRef stringifyTransformKind(TransformKind kind) {
+  return kindInfo(kind).mnemonic;
+}
 
 /// Wrapping (two's complement) 64-bit arithmetic and the floor division and
 /// non-negative remainder used by every formula of the dialect.
@@ -72,6 +157,38 @@ std::optional<int64_t> checkedMul(int64_t a, int64_t b);
 
 /// Formats `values` as `[a, b, c]`, the list syntax of the dialect.
 std::string formatIntList(llvm::ArrayRef<int64_t> values);
+
+/// One argument of a transform: a scalar or a list (see
+/// TransformKindInfo::Args for where each kind keeps it).
+class TransformArg {
+public:
+  // Implicit, so that `Transform::make(kind, {3, 1, 1})` reads as a call.
+  TransformArg(int64_t scalar) : scalar(scalar) {}
+  TransformArg(llvm::ArrayRef<int64_t> list) : list(list), isList(true) {}
+
+  bool isListArg() const { return isList; }
+  int64_t getScalar() const {
+    assert(!isList && "a list argument");
+    return scalar;
+  }
+  llvm::ArrayRef<int64_t> getList() const {
+    assert(isList && "a scalar argument");
+    return list;
+  }
+  /// The argument as `T`: int64_t or llvm::ArrayRef<int64_t>.
+  template <typename T>
+  T as() const {
+    if constexpr (std::is_same_v<T, int64_t>)
+      return getScalar();
+    else
+      return getList();
+  }
+
+private:
+  int64_t scalar = 0;
+  llvm::ArrayRef<int64_t> list;
+  bool isList = false;
+};
 
 /// One coordinate transform with its parameters. Build it with the static
 /// constructors, then check it with `verify()` before evaluating it: the
@@ -97,8 +214,19 @@ public:
   static Transform swizzle(int64_t bits, int64_t base, int64_t shift,
                            int64_t length);
   static Transform sunder(llvm::ArrayRef<int64_t> pieces);
+  /// The transform of `kind` with `args`, as many as the kind has and in its
+  /// order (TransformKindInfo::args): `make(TransformKind::Pad, {3, 1, 1})`
+  /// is `pad(3, 1, 1)`.
+  static Transform make(TransformKind kind, llvm::ArrayRef<TransformArg> args);
 
   TransformKind getKind() const { return kind; }
+  /// The facts about this transform's kind.
+  const TransformKindInfo &getKindInfo() const { return kindInfo(kind); }
+
+  /// The arguments, as `make` takes them: `getArg(i)` for i below
+  /// `getNumArgs()`.
+  unsigned getNumArgs() const { return getKindInfo().args.size; }
+  TransformArg getArg(unsigned i) const;
 
   /// The list parameter: upper lengths (embed, unmerge, replicate), lower
   /// lengths (merge), [L0, L1] (xor, rotate), the pieces (sunder). For kinds
@@ -117,8 +245,12 @@ public:
   /// upper lengths is an error too.
   llvm::Error verify() const;
 
-  unsigned getNumLowerDims() const;
-  unsigned getNumUpperDims() const;
+  unsigned getNumLowerDims() const {
+    return getKindInfo().lowerDims.of(lengths.size());
+  }
+  unsigned getNumUpperDims() const {
+    return getKindInfo().upperDims.of(lengths.size());
+  }
   /// The upper lengths (verified transforms only).
   llvm::SmallVector<int64_t> getUpperLengths() const;
 
@@ -148,6 +280,14 @@ public:
 
   /// Whether the transform is the identity on its upper domain.
   bool isIdentity() const;
+
+  /// Whether some upper coordinate is invalid (the pads, sunder).
+  bool canBeInvalid() const { return getKindInfo().canBeInvalid; }
+  /// Whether a coordinate of 0 stays 0 through the inverse
+  /// (TransformKinds.def).
+  bool keepsZero() const;
+  /// Whether the transform is its own inverse (xor, swizzle).
+  bool isInvolution() const { return getKindInfo().isInvolution; }
 
   /// The transform in IR syntax, e.g. `#layout.pad<3, 1, 1>`.
   std::string str() const;

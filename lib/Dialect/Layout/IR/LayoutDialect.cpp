@@ -12,6 +12,9 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <tuple>
+#include <utility>
+
 using namespace mlir;
 using namespace mlir::layout;
 
@@ -74,6 +77,70 @@ static void printShapeAndType(AsmPrinter &printer, ArrayRef<int64_t> shape,
   }
   printer << elementType;
 }
+
+//===----------------------------------------------------------------------===//
+// The glue of the transform attributes (LayoutAttrs.td generates each
+// attribute's getTransform() and verify() with these)
+//===----------------------------------------------------------------------===//
+
+namespace mlir::layout::detail {
+
+/// Verifies a transform through the evaluator; the message names the
+/// attribute, the parameter and the reason.
+static LogicalResult
+verifyTransform(function_ref<InFlightDiagnostic()> emitError,
+                const Transform &transform) {
+  if (llvm::Error e = transform.verify())
+    return emitError() << "'#layout."
+                       << stringifyTransformKind(transform.getKind())
+                       << "' " << llvm::toString(std::move(e));
+  return success();
+}
+
+/// The evaluator's form of a transform attribute: its parameters are the
+/// arguments of its kind.
+template <typename AttrT>
+static Transform transformOf(AttrT attr) {
+  return std::apply(
+      [](auto... params) {
+        return Transform::make(AttrT::transformKind, {TransformArg(params)...});
+      },
+      attr.getImpl()->getAsKey());
+}
+
+static constexpr bool equalStrings(StringRef a, StringRef b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a.data()[i] != b.data()[i])
+      return false;
+  return true;
+}
+
+template <typename AttrT, size_t... I>
+static constexpr bool parametersMatch(std::index_sequence<I...>) {
+  using KeyTy = typename AttrT::ImplType::KeyTy;
+  const TransformKindInfo::Args &args = kindInfo(AttrT::transformKind).args;
+  return args.size == sizeof...(I) &&
+         ((TransformKindInfo::isList(args[I])
+               ? std::is_same_v<std::tuple_element_t<I, KeyTy>,
+                                ArrayRef<int64_t>>
+               : std::is_same_v<std::tuple_element_t<I, KeyTy>, int64_t>) &&
+          ...);
+}
+
+/// Whether the mnemonic and the parameters of a transform attribute are those
+/// of its row of TransformKinds.def.
+template <typename AttrT>
+static constexpr bool matchesTransformKind() {
+  using KeyTy = typename AttrT::ImplType::KeyTy;
+  return equalStrings(AttrT::getMnemonic(),
+                      stringifyTransformKind(AttrT::transformKind)) &&
+         parametersMatch<AttrT>(
+             std::make_index_sequence<std::tuple_size_v<KeyTy>>());
+}
+
+} // namespace mlir::layout::detail
 
 #include "layout/Dialect/Layout/IR/LayoutDialect.cpp.inc"
 
@@ -178,192 +245,30 @@ PartitionViewType::verify(function_ref<InFlightDiagnostic()> emitError,
 // Transform attributes
 //===----------------------------------------------------------------------===//
 
-/// Verifies a transform through the evaluator; the message names the
-/// attribute, the parameter and the reason.
-static LogicalResult verifyTransform(function_ref<InFlightDiagnostic()> emitError,
-                                     const Transform &transform) {
-  if (llvm::Error e = transform.verify())
-    return emitError() << "'#layout."
-                       << stringifyTransformKind(transform.getKind())
-                       << "' " << llvm::toString(std::move(e));
-  return success();
+/// The attribute of `t` (of its kind's class `AttrT`): the attribute's
+/// parameters are the kind's arguments, in order.
+template <typename AttrT, size_t... I>
+static AttrT attrOf(MLIRContext *ctx, const Transform &t,
+                    std::index_sequence<I...>) {
+  using KeyTy = typename AttrT::ImplType::KeyTy;
+  return AttrT::get(
+      ctx, t.getArg(I).template as<std::tuple_element_t<I, KeyTy>>()...);
+}
+template <typename AttrT>
+static AttrT attrOf(MLIRContext *ctx, const Transform &t) {
+  using KeyTy = typename AttrT::ImplType::KeyTy;
+  return attrOf<AttrT>(ctx, t,
+                       std::make_index_sequence<std::tuple_size_v<KeyTy>>());
 }
 
-// Each attribute's parameters map one to one onto the evaluator's
-// constructor of the same kind; verification and semantics live there.
-
-Transform PassThroughAttr::getTransform() const {
-  return Transform::passThrough(getLength());
-}
-LogicalResult
-PassThroughAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        int64_t length) {
-  return verifyTransform(emitError, Transform::passThrough(length));
-}
-
-Transform PadAttr::getTransform() const {
-  return Transform::pad(getLength(), getLeft(), getRight());
-}
-LogicalResult PadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                              int64_t length, int64_t left, int64_t right) {
-  return verifyTransform(emitError, Transform::pad(length, left, right));
-}
-
-Transform LeftPadAttr::getTransform() const {
-  return Transform::leftPad(getLength(), getLeft());
-}
-LogicalResult LeftPadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  int64_t length, int64_t left) {
-  return verifyTransform(emitError, Transform::leftPad(length, left));
-}
-
-Transform RightPadAttr::getTransform() const {
-  return Transform::rightPad(getLength(), getRight());
-}
-LogicalResult
-RightPadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     int64_t length, int64_t right) {
-  return verifyTransform(emitError, Transform::rightPad(length, right));
-}
-
-Transform EmbedAttr::getTransform() const {
-  return Transform::embed(getUpperLengths(), getCoefficients());
-}
-LogicalResult EmbedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                ArrayRef<int64_t> upperLengths,
-                                ArrayRef<int64_t> coefficients) {
-  return verifyTransform(emitError,
-                         Transform::embed(upperLengths, coefficients));
-}
-
-Transform MergeAttr::getTransform() const {
-  return Transform::merge(getLowerLengths());
-}
-LogicalResult MergeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                ArrayRef<int64_t> lowerLengths) {
-  return verifyTransform(emitError, Transform::merge(lowerLengths));
-}
-
-Transform UnmergeAttr::getTransform() const {
-  return Transform::unmerge(getUpperLengths());
-}
-LogicalResult UnmergeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  ArrayRef<int64_t> upperLengths) {
-  return verifyTransform(emitError, Transform::unmerge(upperLengths));
-}
-
-Transform ReplicateAttr::getTransform() const {
-  return Transform::replicate(getUpperLengths());
-}
-LogicalResult
-ReplicateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                      ArrayRef<int64_t> upperLengths) {
-  return verifyTransform(emitError, Transform::replicate(upperLengths));
-}
-
-Transform FreezeAttr::getTransform() const {
-  return Transform::freeze(getValue());
-}
-LogicalResult FreezeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t value) {
-  return verifyTransform(emitError, Transform::freeze(value));
-}
-
-Transform OffsetAttr::getTransform() const {
-  return Transform::offset(getUpperLength(), getOffset());
-}
-LogicalResult OffsetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t upperLength, int64_t offset) {
-  return verifyTransform(emitError, Transform::offset(upperLength, offset));
-}
-
-Transform SliceAttr::getTransform() const {
-  return Transform::slice(getLength(), getBegin(), getEnd());
-}
-LogicalResult SliceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                int64_t length, int64_t begin, int64_t end) {
-  return verifyTransform(emitError, Transform::slice(length, begin, end));
-}
-
-Transform ModuloAttr::getTransform() const {
-  return Transform::modulo(getModulus(), getUpperLength());
-}
-LogicalResult ModuloAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t modulus, int64_t upperLength) {
-  return verifyTransform(emitError, Transform::modulo(modulus, upperLength));
-}
-
-Transform XorAttr::getTransform() const {
-  return Transform::xorTransform(getLengths());
-}
-LogicalResult XorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                              ArrayRef<int64_t> lengths) {
-  return verifyTransform(emitError, Transform::xorTransform(lengths));
-}
-
-Transform RotateAttr::getTransform() const {
-  return Transform::rotate(getLengths());
-}
-LogicalResult RotateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> lengths) {
-  return verifyTransform(emitError, Transform::rotate(lengths));
-}
-
-Transform SwizzleAttr::getTransform() const {
-  return Transform::swizzle(getBits(), getBase(), getShift(), getLength());
-}
-LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  int64_t bits, int64_t base, int64_t shift,
-                                  int64_t length) {
-  return verifyTransform(emitError,
-                         Transform::swizzle(bits, base, shift, length));
-}
-
-Transform SunderAttr::getTransform() const {
-  return Transform::sunder(getPieces());
-}
-LogicalResult SunderAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> pieces) {
-  return verifyTransform(emitError, Transform::sunder(pieces));
-}
-
+// One case per row of TransformKinds.def, whose attribute is `<Name>Attr`.
 TransformAttrInterface mlir::layout::getTransformAttr(MLIRContext *ctx,
                                                       const Transform &t) {
-  ArrayRef<int64_t> lengths = t.getLengths();
   switch (t.getKind()) {
-  case TransformKind::PassThrough:
-    return PassThroughAttr::get(ctx, lengths[0]);
-  case TransformKind::Pad:
-    return PadAttr::get(ctx, lengths[0], t.getParam(0), t.getParam(1));
-  case TransformKind::LeftPad:
-    return LeftPadAttr::get(ctx, lengths[0], t.getParam(0));
-  case TransformKind::RightPad:
-    return RightPadAttr::get(ctx, lengths[0], t.getParam(0));
-  case TransformKind::Embed:
-    return EmbedAttr::get(ctx, lengths, t.getCoefficients());
-  case TransformKind::Merge:
-    return MergeAttr::get(ctx, lengths);
-  case TransformKind::Unmerge:
-    return UnmergeAttr::get(ctx, lengths);
-  case TransformKind::Replicate:
-    return ReplicateAttr::get(ctx, lengths);
-  case TransformKind::Freeze:
-    return FreezeAttr::get(ctx, t.getParam(0));
-  case TransformKind::Offset:
-    return OffsetAttr::get(ctx, lengths[0], t.getParam(0));
-  case TransformKind::Slice:
-    return SliceAttr::get(ctx, lengths[0], t.getParam(0), t.getParam(1));
-  case TransformKind::Modulo:
-    return ModuloAttr::get(ctx, t.getParam(0), lengths[0]);
-  case TransformKind::Xor:
-    return XorAttr::get(ctx, lengths);
-  case TransformKind::Rotate:
-    return RotateAttr::get(ctx, lengths);
-  case TransformKind::Swizzle:
-    return SwizzleAttr::get(ctx, t.getParam(0), t.getParam(1), t.getParam(2),
-                            lengths[0]);
-  case TransformKind::Sunder:
-    return SunderAttr::get(ctx, lengths);
+#define TRANSFORM_KIND(Name, ...)                                              \
+  case TransformKind::Name:                                                    \
+    return attrOf<Name##Attr>(ctx, t);
+#include "layout/Evaluator/TransformKinds.def"
   }
   llvm_unreachable("unknown transform kind");
 }

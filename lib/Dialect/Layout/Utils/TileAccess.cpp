@@ -155,11 +155,7 @@ mlir::layout::traceAccess(OpBuilder &rewriter, Operation *op,
   access.desc = traced->desc;
   for (const Stage &stage : desc->getStages())
     for (const StageEntry &e : stage)
-      access.descCanBeInvalid |=
-          e.transform.getKind() == TransformKind::Pad ||
-          e.transform.getKind() == TransformKind::LeftPad ||
-          e.transform.getKind() == TransformKind::RightPad ||
-          e.transform.getKind() == TransformKind::Sunder;
+      access.descCanBeInvalid |= e.transform.canBeInvalid();
   return access;
 }
 

@@ -29,11 +29,57 @@ def Layout_TransformAttrInterface : AttrInterface<"TransformAttrInterface"> {
   ];
 }
 
+// The C++ type of an attribute parameter given as a record.
+class Layout_ParameterType<AttrOrTypeParameter parameter> {
+  string type = parameter.cppType;
+}
+
+// The attribute of the transform kind `name` (the row `name` of
+// include/layout/Evaluator/TransformKinds.def, whose mnemonic must be
+// `attrMnemonic`). A def gives its parameters, in the order of the kind's
+// arguments, and its assembly format; `getTransform()` and `verify()` are
+// generated here and go through the evaluator.
 class Layout_TransformAttr<string name, string attrMnemonic>
     : AttrDef<Layout_Dialect, name,
               [DeclareAttrInterfaceMethods<Layout_TransformAttrInterface>]> {
   let mnemonic = attrMnemonic;
   let genVerifyDecl = 1;
+
+  // `type name, ...` and `name, ...` of the parameters, as ODS declares
+  // verify().
+  list<int> parameterIndices = !range(!size(parameters));
+  string parameterNames = !interleave(
+      !foreach(i, parameterIndices, !getdagname(parameters, i)), ", ");
+  string typedParameters = !interleave(
+      !foreach(i, parameterIndices,
+          !if(!initialized(!getdagarg<AttrOrTypeParameter>(parameters, i)),
+              Layout_ParameterType<
+                  !getdagarg<AttrOrTypeParameter>(parameters, i)>.type,
+              !getdagarg<string>(parameters, i))
+          # " " # !getdagname(parameters, i)), ", ");
+
+  let extraClassDeclaration = [{
+    /// This attribute's row of TransformKinds.def.
+    static constexpr ::mlir::layout::TransformKind transformKind =
+        ::mlir::layout::TransformKind::}] # name # [{;
+  }];
+  let extraClassDefinition = [{
+    static_assert(::mlir::layout::detail::matchesTransformKind<$cppClass>(),
+                  "the mnemonic or the parameters of $cppClass differ from "
+                  "its row of TransformKinds.def");
+
+    ::mlir::layout::Transform $cppClass::getTransform() const {
+      return ::mlir::layout::detail::transformOf<$cppClass>(*this);
+    }
+
+    ::llvm::LogicalResult $cppClass::verify(
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError, }]
+        # typedParameters # [{) {
+      return ::mlir::layout::detail::verifyTransform(
+          emitError, ::mlir::layout::Transform::make(transformKind, {}]
+          # parameterNames # [{}));
+    }
+  }];
 }
 
 def Layout_PassThroughAttr : Layout_TransformAttr<"PassThrough", "pass_through"> {
