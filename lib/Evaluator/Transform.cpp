@@ -7,6 +7,8 @@
 #include "layout/Evaluator/Transform.h"
 #include "layout/Evaluator/Formulas.h"
 
+#include "TransformChecks.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -16,6 +18,7 @@
 #include <numeric>
 
 using namespace mlir::layout;
+using namespace mlir::layout::checks;
 using llvm::ArrayRef;
 using llvm::Error;
 using llvm::SmallVector;
@@ -58,50 +61,6 @@ std::optional<int64_t> mlir::layout::checkedMul(int64_t a, int64_t b) {
   if (__builtin_mul_overflow(a, b, &r))
     return std::nullopt;
   return r;
-}
-
-static Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
-}
-
-/// Product of `values`, or std::nullopt on overflow.
-static std::optional<int64_t> checkedProduct(ArrayRef<int64_t> values) {
-  int64_t p = 1;
-  for (int64_t v : values) {
-    std::optional<int64_t> next = checkedMul(p, v);
-    if (!next)
-      return std::nullopt;
-    p = *next;
-  }
-  return p;
-}
-
-/// Sum of `values`, or std::nullopt on overflow.
-static std::optional<int64_t> checkedSum(ArrayRef<int64_t> values) {
-  int64_t s = 0;
-  for (int64_t v : values) {
-    std::optional<int64_t> next = checkedAdd(s, v);
-    if (!next)
-      return std::nullopt;
-    s = *next;
-  }
-  return s;
-}
-
-/// 1 + sum (U_i - 1) * c_i: the lower length an embed spans.
-static std::optional<int64_t> embedSpan(ArrayRef<int64_t> upperLengths,
-                                        ArrayRef<int64_t> coefficients) {
-  int64_t span = 1;
-  for (auto [u, c] : llvm::zip_equal(upperLengths, coefficients)) {
-    std::optional<int64_t> term = checkedMul(u - 1, c);
-    if (!term)
-      return std::nullopt;
-    std::optional<int64_t> next = checkedAdd(span, *term);
-    if (!next)
-      return std::nullopt;
-    span = *next;
-  }
-  return span;
 }
 
 std::string mlir::layout::formatIntList(ArrayRef<int64_t> values) {
@@ -217,173 +176,6 @@ Transform Transform::sunder(ArrayRef<int64_t> pieces) {
 //===----------------------------------------------------------------------===//
 
 /// Checks that `value` (the parameter `name`) is positive.
-static Error checkPositive(llvm::StringRef name, int64_t value) {
-  if (value <= 0)
-    return makeError(llvm::formatv("'{0}' must be positive, got {1}", name,
-                                   value));
-  return Error::success();
-}
-static Error checkNonNegative(llvm::StringRef name, int64_t value) {
-  if (value < 0)
-    return makeError(llvm::formatv("'{0}' must be non-negative, got {1}", name,
-                                   value));
-  return Error::success();
-}
-/// Checks a non-empty list of positive lengths.
-static Error checkLengthList(llvm::StringRef name, ArrayRef<int64_t> values) {
-  if (values.empty())
-    return makeError(llvm::formatv("'{0}' must not be empty", name));
-  for (auto [i, v] : llvm::enumerate(values))
-    if (v <= 0)
-      return makeError(llvm::formatv("'{0}' entry {1} must be positive, got {2}",
-                                     name, i, v));
-  return Error::success();
-}
-static Error overflowError(llvm::StringRef what) {
-  return makeError(llvm::formatv("{0} overflows int64", what));
-}
-
-Error Transform::verify() const {
-  switch (kind) {
-  case TransformKind::PassThrough:
-    return checkPositive("length", lengths[0]);
-  case TransformKind::Pad: {
-    if (Error e = checkPositive("length", lengths[0]))
-      return e;
-    if (Error e = checkNonNegative("left", params[0]))
-      return e;
-    if (Error e = checkNonNegative("right", params[1]))
-      return e;
-    if (!checkedSum({params[0], lengths[0], params[1]}))
-      return overflowError("upper length left + length + right");
-    return Error::success();
-  }
-  case TransformKind::LeftPad:
-  case TransformKind::RightPad: {
-    if (Error e = checkPositive("length", lengths[0]))
-      return e;
-    llvm::StringRef name = kind == TransformKind::LeftPad ? "left" : "right";
-    if (Error e = checkNonNegative(name, params[0]))
-      return e;
-    if (!checkedAdd(lengths[0], params[0]))
-      return overflowError(llvm::formatv("upper length length + {0}", name).str());
-    return Error::success();
-  }
-  case TransformKind::Embed: {
-    if (Error e = checkLengthList("upper_lengths", lengths))
-      return e;
-    if (coefficients.size() != lengths.size())
-      return makeError(llvm::formatv(
-          "'coefficients' has {0} entries but 'upper_lengths' has {1}",
-          coefficients.size(), lengths.size()));
-    for (auto [i, c] : llvm::enumerate(coefficients))
-      if (c < 0)
-        return makeError(llvm::formatv(
-            "'coefficients' entry {0} must be non-negative, got {1}", i, c));
-    if (!embedSpan(lengths, coefficients))
-      return overflowError("lower span 1 + sum (U_i - 1) * c_i");
-    return Error::success();
-  }
-  case TransformKind::Merge:
-  case TransformKind::Unmerge: {
-    llvm::StringRef name =
-        kind == TransformKind::Merge ? "lower_lengths" : "upper_lengths";
-    if (Error e = checkLengthList(name, lengths))
-      return e;
-    if (!checkedProduct(lengths))
-      return overflowError(llvm::formatv("product of '{0}'", name).str());
-    return Error::success();
-  }
-  case TransformKind::Replicate:
-    if (Error e = checkLengthList("upper_lengths", lengths))
-      return e;
-    if (!checkedProduct(lengths))
-      return overflowError("product of 'upper_lengths'");
-    return Error::success();
-  case TransformKind::Freeze:
-    return checkNonNegative("value", params[0]);
-  case TransformKind::Offset: {
-    if (Error e = checkPositive("upper_length", lengths[0]))
-      return e;
-    if (Error e = checkNonNegative("offset", params[0]))
-      return e;
-    if (!checkedAdd(lengths[0], params[0]))
-      return overflowError("upper_length + offset");
-    return Error::success();
-  }
-  case TransformKind::Slice: {
-    int64_t length = lengths[0], begin = params[0], end = params[1];
-    if (Error e = checkPositive("length", length))
-      return e;
-    if (Error e = checkNonNegative("begin", begin))
-      return e;
-    if (begin > end)
-      return makeError(llvm::formatv(
-          "'begin' ({0}) must not be greater than 'end' ({1})", begin, end));
-    if (begin == end)
-      return makeError(llvm::formatv(
-          "'begin' and 'end' are both {0}: the slice would be empty", begin));
-    if (end > length)
-      return makeError(llvm::formatv(
-          "'end' ({0}) must not exceed the length ({1})", end, length));
-    return Error::success();
-  }
-  case TransformKind::Modulo:
-    if (Error e = checkPositive("modulus", params[0]))
-      return e;
-    return checkPositive("upper_length", lengths[0]);
-  case TransformKind::Xor:
-  case TransformKind::Rotate: {
-    if (lengths.size() != 2)
-      return makeError(llvm::formatv(
-          "'lengths' must have exactly 2 entries [L0, L1], got {0}",
-          lengths.size()));
-    if (Error e = checkLengthList("lengths", lengths))
-      return e;
-    if (kind == TransformKind::Xor && !llvm::isPowerOf2_64(lengths[1]))
-      return makeError(llvm::formatv(
-          "L1 ({0}) must be a power of two, otherwise u1 xor (u0 mod L1) "
-          "leaves [0, L1) and the transform is not a bijection",
-          lengths[1]));
-    if (!checkedMul(lengths[0], lengths[1]))
-      return overflowError("L0 * L1");
-    return Error::success();
-  }
-  case TransformKind::Swizzle: {
-    int64_t bits = params[0], base = params[1], shift = params[2];
-    int64_t length = lengths[0];
-    if (Error e = checkNonNegative("B", bits))
-      return e;
-    if (Error e = checkNonNegative("M", base))
-      return e;
-    if (Error e = checkPositive("L", length))
-      return e;
-    int64_t absShift = shift < 0 ? -shift : shift;
-    if (shift == INT64_MIN || absShift < bits)
-      return makeError(llvm::formatv(
-          "|S| ({0}) must be at least B ({1}): the source and target bits "
-          "overlap and the swizzle is not a bijection",
-          shift, bits));
-    if (absShift >= 62 || bits + base + absShift >= 62)
-      return makeError(llvm::formatv(
-          "B + M + |S| ({0}) must be below 62", bits + base + absShift));
-    int64_t block = int64_t(1) << (bits + base);
-    if (length % block != 0)
-      return makeError(llvm::formatv(
-          "the swizzled bits exceed L: L ({0}) must be a multiple of "
-          "2^(B + M) = {1}",
-          length, block));
-    return Error::success();
-  }
-  case TransformKind::Sunder:
-    if (Error e = checkLengthList("pieces", lengths))
-      return e;
-    if (!checkedSum(lengths))
-      return overflowError("sum of 'pieces'");
-    return Error::success();
-  }
-  llvm_unreachable("unknown transform kind");
-}
 
 //===----------------------------------------------------------------------===//
 // Shapes

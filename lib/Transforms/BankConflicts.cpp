@@ -262,6 +262,25 @@ std::optional<int64_t> IndexInterpreter::evalArith(Operation *op) {
         return a >> b;
       }));
     })
+    .Case([&](arith::MinSIOp) {
+      return bin([](int64_t a, int64_t b) { return std::min(a, b); });
+    })
+    .Case([&](arith::MaxSIOp) {
+      return bin([](int64_t a, int64_t b) { return std::max(a, b); });
+    })
+    .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::TruncIOp>(
+        [&](Operation *) { return eval(op->getOperand(0)); })
+      .Default([&](Operation *other) { return evalOther(other); });
+}
+
+/// Compares and selects, memref.dim, affine.apply, the gpu ids and sizes,
+/// and layout.offset.
+std::optional<int64_t> IndexInterpreter::evalOther(Operation *op) {
+  auto gpuDim = [](gpu::Dimension d) {
+    return d == gpu::Dimension::x ? 0 : d == gpu::Dimension::y ? 1 : 2;
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
     .Case([&](arith::CmpIOp cmp) -> std::optional<int64_t> {
       std::optional<int64_t> a = eval(cmp.getLhs());
       std::optional<int64_t> b = eval(cmp.getRhs());
@@ -288,24 +307,6 @@ std::optional<int64_t> IndexInterpreter::evalArith(Operation *op) {
         return std::nullopt;
       return eval(*c ? sel.getTrueValue() : sel.getFalseValue());
     })
-    .Case([&](arith::MinSIOp) {
-      return bin([](int64_t a, int64_t b) { return std::min(a, b); });
-    })
-    .Case([&](arith::MaxSIOp) {
-      return bin([](int64_t a, int64_t b) { return std::max(a, b); });
-    })
-    .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp, arith::TruncIOp>(
-        [&](Operation *) { return eval(op->getOperand(0)); })
-      .Default([&](Operation *other) { return evalOther(other); });
-}
-
-/// memref.dim, affine.apply, the gpu ids and sizes, and layout.offset.
-std::optional<int64_t> IndexInterpreter::evalOther(Operation *op) {
-  auto gpuDim = [](gpu::Dimension d) {
-    return d == gpu::Dimension::x ? 0 : d == gpu::Dimension::y ? 1 : 2;
-  };
-  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
     .Case([&](memref::DimOp dim) -> std::optional<int64_t> {
       std::optional<int64_t> k = eval(dim.getIndex());
       auto type = dyn_cast<MemRefType>(dim.getSource().getType());

@@ -1,0 +1,350 @@
+//===- ContractionCodegen.cpp - Tile contractions: the emitted code -------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The code of a planned tile contraction (Contraction.h describes it): the
+// rebuilt K loop carrying each lane's fragments, the staging of A and B,
+// the fragment reads through the register layouts, the matrix
+// instructions, and the epilogue's masked stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContractionPlan.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Code generation
+//===----------------------------------------------------------------------===//
+
+/// A register layout as IR: the packed base and its stages.
+Value materializeLayout(OpBuilder &b, Location loc, const Descriptor &d) {
+  MLIRContext *ctx = b.getContext();
+  Value desc = PackedOp::create(b, loc, DescType::get(ctx, d.getBaseLengths()),
+                                b.getDenseI64ArrayAttr(d.getBaseLengths()));
+  for (const Stage &stage : d.getStages())
+    desc = TransformOp::create(b, loc, desc, stage);
+  return desc;
+}
+
+/// The vector type of operand `operand` of the MLIR op.
+VectorType operandType(const MatrixInstruction &inst, MatrixOperand operand,
+                       Type elementType) {
+  const MatrixOpSpelling &op = inst.op;
+  ArrayRef<int64_t> shape = operand == MatrixOperand::A   ? op.aShape
+                            : operand == MatrixOperand::B ? op.bShape
+                                                          : op.cShape;
+  return VectorType::get(shape, operand == MatrixOperand::C
+                                    ? Float32Type::get(elementType.getContext())
+                                    : elementType);
+}
+
+/// Everything the loop body and the epilogue read.
+struct Context {
+  const Plan &plan;
+  const ContractionTree &tree;
+  Value lane;
+  /// The wave tile's first row and column in the block tile.
+  Value waveRow, waveCol;
+  /// The register layouts of A, B and C as descriptors.
+  Value layoutA, layoutB, layoutC;
+};
+
+/// `v` with the elements in the same (row-major) order as `type`, by
+/// extracting and rebuilding them: the GPU lowerings do not lower n-D
+/// vector.shape_cast.
+Value reshape(OpBuilder &b, Location loc, Value v, VectorType type) {
+  auto from = cast<VectorType>(v.getType());
+  if (from == type)
+    return v;
+  SmallVector<Value> elements;
+  SmallVector<int64_t> strides = computeStrides(from.getShape());
+  for (int64_t i = 0, n = from.getNumElements(); i < n; ++i)
+    elements.push_back(
+        vector::ExtractOp::create(b, loc, v, delinearize(i, strides)));
+  return vector::FromElementsOp::create(b, loc, type, elements);
+}
+
+/// Runs of the register layout: element e starts a run of `run[e]`
+/// elements that every lane holds at consecutive positions along the
+/// operand tile's `axis` (0: rows, 1: columns), or 0 inside a run.
+SmallVector<int64_t> layoutRuns(const MatrixInstruction &inst,
+                                MatrixOperand operand, int axis,
+                                int64_t maxRun) {
+  int64_t n = inst.elementsPerLane(operand);
+  SmallVector<int64_t> runs(n, 0);
+  for (int64_t e = 0; e < n;) {
+    int64_t run = 1;
+    for (int64_t v = maxRun; v > 1; v /= 2) {
+      if (e % v || e + v > n)
+        continue;
+      bool together = true;
+      for (int64_t lane = 0; lane < inst.waveSize && together; ++lane) {
+        MatrixCoord first = operandCoord(inst, operand, lane, e);
+        for (int64_t j = 1; j < v && together; ++j) {
+          MatrixCoord x = operandCoord(inst, operand, lane, e + j);
+          together = axis == 1 ? (x.row == first.row && x.col == first.col + j)
+                               : (x.col == first.col && x.row == first.row + j);
+        }
+      }
+      if (together) {
+        run = v;
+        break;
+      }
+    }
+    runs[e] = run;
+    e += run;
+  }
+  return runs;
+}
+
+/// One lane's fragment of A or B for instruction tile (`rowBase`,
+/// `colBase`) of the operand tile, read from the leaf's buffer.
+Value readFragment(OpBuilder &b, Location loc, const Context &cx,
+                   MatrixOperand operand, Value rowBase, Value colBase) {
+  const MatrixInstruction &inst = *cx.plan.inst;
+  bool isA = operand == MatrixOperand::A;
+  const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+  // Positions of the operand tile's rows and columns in the load's tile.
+  int64_t rowPos = isA ? cx.tree.aM : cx.tree.bK;
+  int64_t colPos = isA ? cx.tree.aK : cx.tree.bN;
+  int axis = leaf.bufDims.back() == colPos ? 1 : 0;
+  Type et = cx.plan.elementType;
+  int64_t cols = inst.tileShape(operand).second;
+  SmallVector<int64_t> runs =
+      layoutRuns(inst, operand, axis, widestVector(et, 16));
+  Value layout = isA ? cx.layoutA : cx.layoutB;
+  SmallVector<Value> elements;
+  for (int64_t e = 0; e < int64_t(runs.size()); e += runs[e]) {
+    Value off = OffsetOp::create(b, loc, layout,
+                                 ValueRange{cx.lane, indexConstant(b, loc, e)});
+    Value r = arith::DivUIOp::create(b, loc, off, indexConstant(b, loc, cols));
+    Value c = arith::RemUIOp::create(b, loc, off, indexConstant(b, loc, cols));
+    SmallVector<Value> coord(2);
+    coord[rowPos] = arith::AddIOp::create(b, loc, rowBase, r);
+    coord[colPos] = arith::AddIOp::create(b, loc, colBase, c);
+    Value at = OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord));
+    if (runs[e] == 1) {
+      elements.push_back(memref::LoadOp::create(b, loc, leaf.buffer, at));
+      continue;
+    }
+    Value v = vector::LoadOp::create(
+        b, loc, VectorType::get({runs[e]}, et), leaf.buffer, at,
+        /*nontemporal=*/false, llvm::MaybeAlign(runs[e] * elementBytes(et)));
+    for (int64_t j = 0; j < runs[e]; ++j)
+      elements.push_back(vector::ExtractOp::create(b, loc, v, j));
+  }
+  return vector::FromElementsOp::create(
+      b, loc, operandType(inst, operand, et), elements);
+}
+
+/// One matrix instruction: acc + a * b.
+Value multiply(OpBuilder &b, Location loc, const MatrixInstruction &inst,
+               Value a, Value bv, Value acc) {
+  switch (inst.family) {
+  case MatrixFamily::MFMA:
+    return amdgpu::MFMAOp::create(b, loc, acc.getType(), uint32_t(inst.m),
+                                  uint32_t(inst.n), uint32_t(inst.k),
+                                  uint32_t(1), a, bv, acc);
+  case MatrixFamily::WMMA:
+    return amdgpu::WMMAOp::create(b, loc, acc.getType(), uint32_t(inst.m),
+                                  uint32_t(inst.n), uint32_t(inst.k), a, bv,
+                                  acc);
+  case MatrixFamily::MmaSync:
+    return nvgpu::MmaSyncOp::create(
+        b, loc, a, bv, acc,
+        ArrayRef<int64_t>{inst.m, inst.n, inst.k});
+  }
+  llvm_unreachable("unknown matrix family");
+}
+
+/// The K-tile step: fragments of A and B, RM * RN instructions per K step.
+SmallVector<Value> multiplyTile(OpBuilder &b, Location loc, const Context &cx,
+                                ValueRange accs) {
+  const Plan &plan = cx.plan;
+  const MatrixInstruction &inst = *plan.inst;
+  SmallVector<Value> out(accs);
+  for (int64_t ks = 0; ks < plan.ks; ++ks) {
+    Value k0 = indexConstant(b, loc, ks * inst.k);
+    SmallVector<Value> as, bs;
+    for (int64_t i = 0; i < plan.rm; ++i) {
+      Value row = arith::AddIOp::create(b, loc, cx.waveRow,
+                                        indexConstant(b, loc, i * inst.m));
+      as.push_back(readFragment(b, loc, cx, MatrixOperand::A, row, k0));
+    }
+    for (int64_t j = 0; j < plan.rn; ++j) {
+      Value col = arith::AddIOp::create(b, loc, cx.waveCol,
+                                        indexConstant(b, loc, j * inst.n));
+      bs.push_back(readFragment(b, loc, cx, MatrixOperand::B, k0, col));
+    }
+    for (int64_t i = 0; i < plan.rm; ++i)
+      for (int64_t j = 0; j < plan.rn; ++j)
+        out[i * plan.rn + j] =
+            multiply(b, loc, inst, as[i], bs[j], out[i * plan.rn + j]);
+  }
+  return out;
+}
+
+/// Replaces the contraction's loop by one that carries the fragments.
+scf::ForOp rebuildLoop(OpBuilder &b, ContractionTree &t, const Context &cx,
+                       gpu::GPUFuncOp func, ArrayRef<int64_t> block,
+                       LogicalResult &status) {
+  scf::ForOp old = t.loop;
+  Location loc = old.getLoc();
+  const Plan &plan = cx.plan;
+  VectorType fragType =
+      operandType(*plan.inst, MatrixOperand::C, plan.elementType);
+  Value zero = arith::ConstantOp::create(
+      b, loc, fragType, DenseElementsAttr::get(fragType, t.init));
+  SmallVector<Value> inits;
+  for (auto [i, v] : llvm::enumerate(old.getInitArgs()))
+    if (i != t.accIndex)
+      inits.push_back(v);
+  int64_t kept = inits.size();
+  inits.append(plan.rm * plan.rn, zero);
+  auto loop = scf::ForOp::create(b, loc, old.getLowerBound(),
+                                 old.getUpperBound(), old.getStep(), inits);
+  Block *body = loop.getBody();
+  if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
+    body->back().erase();
+  Block *oldBody = old.getBody();
+  // The old body moves in; its arguments become the new ones.
+  oldBody->getArgument(0).replaceAllUsesWith(loop.getInductionVar());
+  for (unsigned i = 0, j = 0; i < old.getInitArgs().size(); ++i)
+    if (i != t.accIndex)
+      oldBody->getArgument(i + 1).replaceAllUsesWith(
+          body->getArgument(1 + j++));
+  body->getOperations().splice(body->end(), oldBody->getOperations());
+  for (unsigned i = 0, j = 0; i < old.getNumResults(); ++i)
+    if (i != t.accIndex)
+      old.getResult(i).replaceAllUsesWith(loop.getResult(j++));
+  // The loads' indices now use the new loop's arguments.
+  for (Leaf *leaf : {&t.a, &t.b})
+    leaf->side.indices = llvm::to_vector(leaf->load.getIndices());
+  // Phase 1 at the loads, then the multiplications before the yield.
+  if (failed(stageLeaf(func, t.a, block)) ||
+      failed(stageLeaf(func, t.b, block))) {
+    status = failure();
+    return loop;
+  }
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  OpBuilder ib(yield);
+  gpu::BarrierOp::create(ib, loc);
+  SmallVector<Value> accs(body->getArguments().drop_front(1 + kept));
+  SmallVector<Value> next = multiplyTile(ib, loc, cx, accs);
+  SmallVector<Value> yielded;
+  for (auto [i, v] : llvm::enumerate(yield.getOperands()))
+    if (i != t.accIndex)
+      yielded.push_back(v);
+  yielded.append(next);
+  scf::YieldOp::create(ib, loc, yielded);
+  yield.erase();
+  t.contract.erase();
+  t.a.load.erase();
+  t.b.load.erase();
+  status = success();
+  return loop;
+}
+
+/// After the loop: each lane evaluates the epilogue on its fragments and
+/// stores its elements of C, masked at the edges.
+LogicalResult storeFragments(OpBuilder &b, ContractionTree &t,
+                             const Context &cx, ValueRange accs) {
+  StoreOp store = t.epilogue.store;
+  Location loc = store.getLoc();
+  const Plan &plan = cx.plan;
+  const MatrixInstruction &inst = *plan.inst;
+  std::string why;
+  FailureOr<TileAccess> access =
+      traceAccess(b, store, store.getPartition(), store.getIndices(),
+                  /*atomic=*/false, why);
+  if (failed(access))
+    return store.emitOpError() << "cannot be distributed: " << why;
+  int64_t count = inst.cElementsPerLane;
+  int64_t cols = inst.n;
+  for (int64_t i = 0; i < plan.rm; ++i)
+    for (int64_t j = 0; j < plan.rn; ++j) {
+      Value acc = accs[i * plan.rn + j];
+      Value flat =
+          reshape(b, loc, acc, VectorType::get({count}, b.getF32Type()));
+      Value value = evaluateFragment(b, loc, t.epilogue, store.getValue(),
+                                     count, [&](unsigned) { return flat; });
+      Value row0 = arith::AddIOp::create(b, loc, cx.waveRow,
+                                         indexConstant(b, loc, i * inst.m));
+      Value col0 = arith::AddIOp::create(b, loc, cx.waveCol,
+                                         indexConstant(b, loc, j * inst.n));
+      for (int64_t e = 0; e < count; ++e) {
+        Value off = OffsetOp::create(
+            b, loc, cx.layoutC, ValueRange{cx.lane, indexConstant(b, loc, e)});
+        Value r =
+            arith::DivUIOp::create(b, loc, off, indexConstant(b, loc, cols));
+        Value c =
+            arith::RemUIOp::create(b, loc, off, indexConstant(b, loc, cols));
+        SmallVector<Value> tileCoord{arith::AddIOp::create(b, loc, row0, r),
+                                     arith::AddIOp::create(b, loc, col0, c)};
+        SmallVector<Value> coord = tileElementCoord(b, loc, *access, tileCoord);
+        Value x = vector::ExtractOp::create(b, loc, value, e);
+        storeElement(b, loc, *access, coord, store.getMasked(), x);
+      }
+    }
+  return success();
+}
+
+} // namespace
+
+LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
+                                     gpu::GPUFuncOp func,
+                                     ArrayRef<int64_t> block,
+                                     const CooperativeTileOptions &options) {
+  const Plan *plan = &planned;
+  std::string why;
+  for (Leaf *leaf : {&t.a, &t.b})
+    if (failed(leaf->side.analyze(options.assumeAlignment, why)))
+      return leaf->load.emitOpError() << "cannot be distributed: " << why;
+  const MatrixInstruction &inst = *plan->inst;
+  Location loc = t.contract.getLoc();
+  OpBuilder b(t.loop);
+  Context cx{*plan, t, {}, {}, {}, {}, {}, {}};
+  Value tid = linearThreadId(b, loc, block);
+  Value wave =
+      arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, inst.waveSize));
+  cx.lane =
+      arith::RemUIOp::create(b, loc, tid, indexConstant(b, loc, inst.waveSize));
+  Value wm = arith::DivUIOp::create(b, loc, wave,
+                                    indexConstant(b, loc, plan->wavesN));
+  Value wn = arith::RemUIOp::create(b, loc, wave,
+                                    indexConstant(b, loc, plan->wavesN));
+  cx.waveRow =
+      arith::MulIOp::create(b, loc, wm, indexConstant(b, loc, plan->tm));
+  cx.waveCol =
+      arith::MulIOp::create(b, loc, wn, indexConstant(b, loc, plan->tn));
+  cx.layoutA = materializeLayout(b, loc, inst.a);
+  cx.layoutB = materializeLayout(b, loc, inst.b);
+  cx.layoutC = materializeLayout(b, loc, inst.c);
+  LogicalResult status = success();
+  scf::ForOp loop = rebuildLoop(b, t, cx, func, block, status);
+  if (failed(status))
+    return failure();
+  OpBuilder eb(t.epilogue.store);
+  int64_t kept = loop.getNumResults() - plan->rm * plan->rn;
+  if (failed(storeFragments(eb, t, cx, loop.getResults().drop_front(kept))))
+    return failure();
+  t.epilogue.store.erase();
+  for (Operation *op : llvm::reverse(t.epilogue.ops))
+    op->erase();
+  t.loop.erase();
+  return success();
+}
+

@@ -1,0 +1,66 @@
+//===- ContractionPlan.h - A matched, planned tile contraction --*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to the contraction distribution (Contraction.h): what
+// Contraction.cpp recognizes and plans, and what ContractionCodegen.cpp
+// emits from it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_CONTRACTIONPLAN_H
+#define LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_CONTRACTIONPLAN_H
+
+#include "TileExpression.h"
+
+#include "layout/Evaluator/MatrixInstructions.h"
+#include "layout/Transforms/CooperativeTiles.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir {
+namespace layout {
+namespace tiles {
+
+/// A tile contraction and what surrounds it (Contraction.h).
+struct ContractionTree {
+  vector::ContractionOp contract;
+  scf::ForOp loop;
+  /// The accumulator's position among the loop's iter_args.
+  unsigned accIndex = 0;
+  /// The accumulator's initial splat value.
+  Attribute init;
+  /// A (lhs) and B (rhs), each a staged leaf; their tiles' dimensions in
+  /// the contraction: aM / aK are the positions of m and k in A's tile,
+  /// bK / bN those of k and n in B's.
+  Leaf a, b;
+  int64_t aM = 0, aK = 1, bK = 0, bN = 1;
+  /// The epilogue: the loop result through elementwise ops to the store.
+  TileTree epilogue;
+};
+
+/// The distribution of one contraction.
+struct Plan {
+  const MatrixInstruction *inst = nullptr;
+  int64_t bm = 0, bn = 0, bk = 0;
+  /// The wave grid and the wave tile.
+  int64_t wavesM = 1, wavesN = 1, tm = 0, tn = 0;
+  /// Instructions per wave tile and per K tile.
+  int64_t rm = 0, rn = 0, ks = 0;
+  Type elementType;
+};
+
+/// Emits the distributed loop and epilogue of `tree` by `plan`, and erases
+/// the tile program's ops.
+LogicalResult emitContraction(ContractionTree &tree, const Plan &plan,
+                              gpu::GPUFuncOp func, ArrayRef<int64_t> block,
+                              const CooperativeTileOptions &options);
+
+} // namespace tiles
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_CONTRACTIONPLAN_H
