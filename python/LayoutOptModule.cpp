@@ -55,8 +55,7 @@ struct MLIRError : std::runtime_error {
 };
 
 /// The evaluator's llvm::Error / Expected as ValueError.
-template <typename T>
-T unwrap(llvm::Expected<T> value) {
+template <typename T> T unwrap(llvm::Expected<T> value) {
   if (!value)
     throw std::invalid_argument(llvm::toString(value.takeError()));
   return std::move(*value);
@@ -219,8 +218,7 @@ void addDescriptorFunction(PyModule &m, const std::string &name,
   b.setInsertionPointToEnd(m.module->getBody());
   SmallVector<Type> args(d.getRank(), b.getIndexType());
   auto func = func::FuncOp::create(
-      b, loc, name,
-      b.getFunctionType(args, {b.getIndexType(), b.getI1Type()}));
+      b, loc, name, b.getFunctionType(args, {b.getIndexType(), b.getI1Type()}));
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   auto baseType = DescType::get(&ctx, d.getBaseLengths());
@@ -287,35 +285,94 @@ PYBIND11_MODULE(_layout_opt, m) {
   py::class_<Transform>(m, "Transform")
       .def("__str__", &Transform::str)
       .def("__repr__", &Transform::str)
-      .def("__eq__", [](const Transform &a, const Transform &b) { return a == b; })
+      .def("__eq__",
+           [](const Transform &a, const Transform &b) { return a == b; })
       .def_property_readonly("upper_lengths", [](const Transform &t) {
         return toVector(t.getUpperLengths());
       });
 
   using V = std::vector<int64_t>;
-  m.def("pass_through", [](int64_t l) { return verified(Transform::passThrough(l)); }, py::arg("length"));
-  m.def("pad", [](int64_t l, int64_t left, int64_t right) { return verified(Transform::pad(l, left, right)); }, py::arg("length"), py::arg("left"), py::arg("right"));
-  m.def("left_pad", [](int64_t l, int64_t left) { return verified(Transform::leftPad(l, left)); }, py::arg("length"), py::arg("left"));
-  m.def("right_pad", [](int64_t l, int64_t right) { return verified(Transform::rightPad(l, right)); }, py::arg("length"), py::arg("right"));
-  m.def("embed", [](const V &u, const V &c) { return verified(Transform::embed(u, c)); }, py::arg("upper_lengths"), py::arg("coefficients"));
-  m.def("merge", [](const V &l) { return verified(Transform::merge(l)); }, py::arg("lengths"));
-  m.def("unmerge", [](const V &l) { return verified(Transform::unmerge(l)); }, py::arg("lengths"));
-  m.def("replicate", [](const V &l) { return verified(Transform::replicate(l)); }, py::arg("lengths"));
-  m.def("freeze", [](int64_t v) { return verified(Transform::freeze(v)); }, py::arg("value"));
-  m.def("offset", [](int64_t u, int64_t off) { return verified(Transform::offset(u, off)); }, py::arg("upper_length"), py::arg("offset"));
-  m.def("slice", [](int64_t l, int64_t b, int64_t e) { return verified(Transform::slice(l, b, e)); }, py::arg("length"), py::arg("begin"), py::arg("end"));
-  m.def("modulo", [](int64_t mod, int64_t u) { return verified(Transform::modulo(mod, u)); }, py::arg("modulus"), py::arg("upper_length"));
-  m.def("xor", [](const V &l) { return verified(Transform::xorTransform(l)); }, py::arg("lengths"));
-  m.def("rotate", [](const V &l) { return verified(Transform::rotate(l)); }, py::arg("lengths"));
-  m.def("swizzle", [](int64_t bits, int64_t base, int64_t shift, int64_t l) { return verified(Transform::swizzle(bits, base, shift, l)); }, py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("length"));
-  m.def("sunder", [](const V &l) { return verified(Transform::sunder(l)); }, py::arg("pieces"));
+  m.def(
+      "pass_through",
+      [](int64_t l) { return verified(Transform::passThrough(l)); },
+      py::arg("length"));
+  m.def(
+      "pad",
+      [](int64_t l, int64_t left, int64_t right) {
+        return verified(Transform::pad(l, left, right));
+      },
+      py::arg("length"), py::arg("left"), py::arg("right"));
+  m.def(
+      "left_pad",
+      [](int64_t l, int64_t left) {
+        return verified(Transform::leftPad(l, left));
+      },
+      py::arg("length"), py::arg("left"));
+  m.def(
+      "right_pad",
+      [](int64_t l, int64_t right) {
+        return verified(Transform::rightPad(l, right));
+      },
+      py::arg("length"), py::arg("right"));
+  m.def(
+      "embed",
+      [](const V &u, const V &c) { return verified(Transform::embed(u, c)); },
+      py::arg("upper_lengths"), py::arg("coefficients"));
+  m.def(
+      "merge", [](const V &l) { return verified(Transform::merge(l)); },
+      py::arg("lengths"));
+  m.def(
+      "unmerge", [](const V &l) { return verified(Transform::unmerge(l)); },
+      py::arg("lengths"));
+  m.def(
+      "replicate", [](const V &l) { return verified(Transform::replicate(l)); },
+      py::arg("lengths"));
+  m.def(
+      "freeze", [](int64_t v) { return verified(Transform::freeze(v)); },
+      py::arg("value"));
+  m.def(
+      "offset",
+      [](int64_t u, int64_t off) {
+        return verified(Transform::offset(u, off));
+      },
+      py::arg("upper_length"), py::arg("offset"));
+  m.def(
+      "slice",
+      [](int64_t l, int64_t b, int64_t e) {
+        return verified(Transform::slice(l, b, e));
+      },
+      py::arg("length"), py::arg("begin"), py::arg("end"));
+  m.def(
+      "modulo",
+      [](int64_t mod, int64_t u) {
+        return verified(Transform::modulo(mod, u));
+      },
+      py::arg("modulus"), py::arg("upper_length"));
+  m.def(
+      "xor", [](const V &l) { return verified(Transform::xorTransform(l)); },
+      py::arg("lengths"));
+  m.def(
+      "rotate", [](const V &l) { return verified(Transform::rotate(l)); },
+      py::arg("lengths"));
+  m.def(
+      "swizzle",
+      [](int64_t bits, int64_t base, int64_t shift, int64_t l) {
+        return verified(Transform::swizzle(bits, base, shift, l));
+      },
+      py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("length"));
+  m.def(
+      "sunder", [](const V &l) { return verified(Transform::sunder(l)); },
+      py::arg("pieces"));
 
   py::class_<Descriptor>(m, "Descriptor")
       .def("__str__", &Descriptor::str)
       .def("__repr__", &Descriptor::str)
-      .def_property_readonly("lengths", [](const Descriptor &d) { return toVector(d.getLengths()); })
+      .def_property_readonly(
+          "lengths",
+          [](const Descriptor &d) { return toVector(d.getLengths()); })
       .def_property_readonly("rank", &Descriptor::getRank)
-      .def_property_readonly("element_space_size", &Descriptor::getElementSpaceSize)
+      .def_property_readonly("element_space_size",
+                             &Descriptor::getElementSpaceSize)
       .def(
           "transform",
           [](const Descriptor &d, const std::vector<py::tuple> &entries) {
@@ -339,8 +396,8 @@ PYBIND11_MODULE(_layout_opt, m) {
           [](const Descriptor &d, const V &coord) {
             if (coord.size() != d.getRank())
               throw std::invalid_argument(
-                  "expected " + std::to_string(d.getRank()) +
-                  " indices, got " + std::to_string(coord.size()));
+                  "expected " + std::to_string(d.getRank()) + " indices, got " +
+                  std::to_string(coord.size()));
             return d.offset(coord);
           },
           py::arg("coord"))
@@ -349,51 +406,75 @@ PYBIND11_MODULE(_layout_opt, m) {
           [](const Descriptor &d, const V &coord) {
             if (coord.size() != d.getRank())
               throw std::invalid_argument(
-                  "expected " + std::to_string(d.getRank()) +
-                  " indices, got " + std::to_string(coord.size()));
+                  "expected " + std::to_string(d.getRank()) + " indices, got " +
+                  std::to_string(coord.size()));
             return d.valid(coord);
           },
           py::arg("coord"))
-      .def("upper", [](const Descriptor &d, int64_t off) { return toVector(unwrap(d.upper(off))); }, py::arg("offset"))
+      .def(
+          "upper",
+          [](const Descriptor &d, int64_t off) {
+            return toVector(unwrap(d.upper(off)));
+          },
+          py::arg("offset"))
       .def(
           "offsets",
           [](const Descriptor &d, const IndexArray &coords) {
-            return mapCoordinates<int64_t>(d, coords, [&](llvm::ArrayRef<int64_t> c) {
-              return d.offset(c);
-            });
+            return mapCoordinates<int64_t>(
+                d, coords,
+                [&](llvm::ArrayRef<int64_t> c) { return d.offset(c); });
           },
           py::arg("coords"),
           "Offsets of an array of coordinates (last dimension: the rank).")
       .def(
           "valids",
           [](const Descriptor &d, const IndexArray &coords) {
-            return mapCoordinates<bool>(d, coords, [&](llvm::ArrayRef<int64_t> c) {
-              return d.valid(c);
-            });
+            return mapCoordinates<bool>(
+                d, coords,
+                [&](llvm::ArrayRef<int64_t> c) { return d.valid(c); });
           },
           py::arg("coords"),
           "Validity of an array of coordinates (last dimension: the rank).");
 
-  m.def("naive", [](const V &l, const V &s, int64_t off, std::optional<int64_t> space) { return unwrap(Descriptor::naive(l, s, off, space)); },
-        py::arg("lengths"), py::arg("strides"), py::arg("offset") = 0, py::arg("space") = py::none());
-  m.def("packed", [](const V &l) { return unwrap(Descriptor::packed(l)); }, py::arg("lengths"));
-  m.def("aligned", [](const V &l, int64_t a) { return unwrap(Descriptor::aligned(l, a)); }, py::arg("lengths"), py::arg("align"));
+  m.def(
+      "naive",
+      [](const V &l, const V &s, int64_t off, std::optional<int64_t> space) {
+        return unwrap(Descriptor::naive(l, s, off, space));
+      },
+      py::arg("lengths"), py::arg("strides"), py::arg("offset") = 0,
+      py::arg("space") = py::none());
+  m.def(
+      "packed", [](const V &l) { return unwrap(Descriptor::packed(l)); },
+      py::arg("lengths"));
+  m.def(
+      "aligned",
+      [](const V &l, int64_t a) { return unwrap(Descriptor::aligned(l, a)); },
+      py::arg("lengths"), py::arg("align"));
 
   // Partitions (Partition.h): the checks, tile counts and tile origins the
   // verifiers and lowerings use.
-  m.def("check_partition_tile", [](size_t rank, const V &tile) { check(checkPartitionTile(rank, tile)); }, py::arg("view_rank"), py::arg("tile"));
-  m.def("partition_index_space", [](const V &extents, const V &tile) {
-    check(checkPartitionTile(extents.size(), tile));
-    return toVector(partitionIndexSpace(extents, tile));
-  }, py::arg("extents"), py::arg("tile"));
-  m.def("partition_tile_origin", [](const V &index, const V &tile) {
-    check(checkPartitionTile(index.size(), tile));
-    Int64Algebra a;
-    V origin;
-    for (auto [i, t] : llvm::zip_equal(index, tile))
-      origin.push_back(formulas::tileOrigin(a, i, t));
-    return origin;
-  }, py::arg("index"), py::arg("tile"));
+  m.def(
+      "check_partition_tile",
+      [](size_t rank, const V &tile) { check(checkPartitionTile(rank, tile)); },
+      py::arg("view_rank"), py::arg("tile"));
+  m.def(
+      "partition_index_space",
+      [](const V &extents, const V &tile) {
+        check(checkPartitionTile(extents.size(), tile));
+        return toVector(partitionIndexSpace(extents, tile));
+      },
+      py::arg("extents"), py::arg("tile"));
+  m.def(
+      "partition_tile_origin",
+      [](const V &index, const V &tile) {
+        check(checkPartitionTile(index.size(), tile));
+        Int64Algebra a;
+        V origin;
+        for (auto [i, t] : llvm::zip_equal(index, tile))
+          origin.push_back(formulas::tileOrigin(a, i, t));
+        return origin;
+      },
+      py::arg("index"), py::arg("tile"));
 
   py::class_<PyModule>(m, "Module")
       .def(py::init([]() {

@@ -49,12 +49,12 @@ int main() {
         float p = t[a[f.i * K + k]] * t[b[k * N + f.j]];
         (k < split ? s0 : s1) += p;
       }
-      float d0 = r16(alpha * s0);          // slice 0 -> C in f16
-      float d = r16(alpha * s1 + d0);      // slice 1: alpha * acc + 1 * C
+      float d0 = r16(alpha * s0);     // slice 0 -> C in f16
+      float d = r16(alpha * s1 + d0); // slice 1: alpha * acc + 1 * C
       printf("    serial split-K at k = %lld, f16 partial %.4f: %.6f%s\n",
              (long long)split, d0, std::max(d, 0.0f),
              std::fabs(std::max(d, 0.0f) - f.cublas) < 5e-6 ? "  (= cuBLAS)"
-                                                              : "");
+                                                            : "");
     }
   }
   return 0;

@@ -57,7 +57,7 @@
     if (e != cudaSuccess) {                                                    \
       fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                       \
               cudaGetErrorString(e));                                          \
-      printf("FAIL: CUDA error %s at %s:%d\n", cudaGetErrorString(e),         \
+      printf("FAIL: CUDA error %s at %s:%d\n", cudaGetErrorString(e),          \
              __FILE__, __LINE__);                                              \
       exit(1);                                                                 \
     }                                                                          \
@@ -120,9 +120,9 @@ struct Desc {
       : alloc(p), aligned(p), offset(0), size0(rows), size1(cols),
         stride0(cols), stride1(1) {}
   void push(std::vector<void *> &args) {
-    for (void *p : {(void *)&alloc, (void *)&aligned, (void *)&offset,
-                    (void *)&size0, (void *)&size1, (void *)&stride0,
-                    (void *)&stride1})
+    for (void *p :
+         {(void *)&alloc, (void *)&aligned, (void *)&offset, (void *)&size0,
+          (void *)&size1, (void *)&stride0, (void *)&stride1})
       args.push_back(p);
   }
 };
@@ -162,9 +162,9 @@ static void cublasGemm(cublasHandle_t h, const __half *A, const __half *B,
                        __half *C, int64_t M, int64_t N, int64_t K,
                        float alpha) {
   float beta = 0.0f;
-  CHECK_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)N, (int)M,
-                            (int)K, &alpha, B, CUDA_R_16F, (int)N, A,
-                            CUDA_R_16F, (int)K, &beta, C, CUDA_R_16F, (int)N,
+  CHECK_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)N, (int)M, (int)K,
+                            &alpha, B, CUDA_R_16F, (int)N, A, CUDA_R_16F,
+                            (int)K, &beta, C, CUDA_R_16F, (int)N,
                             CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
@@ -281,8 +281,7 @@ static CheckResult check(const std::vector<uint16_t> &got,
            k.name.c_str(), shape, (long long)r.bad, (long long)(M * N),
            (long long)r.nan, (long long)badZero, (long long)minI,
            (long long)maxI, count(rows), (long long)minJ, (long long)maxJ,
-           count(cols), (long long)badInterior, k.bm, k.bn,
-           (long long)badEdge);
+           count(cols), (long long)badInterior, k.bm, k.bn, (long long)badEdge);
     printf("    bad elements by 16x8 piece of the %ux%u block tile "
            "(row piece, col piece): ",
            k.bm, k.bn);
@@ -324,8 +323,8 @@ struct Exact {
         return v;
       }
       // 0, n-1 (edges), the last full-tile boundary region, and random ones.
-      for (int64_t x : {(int64_t)0, n - 1, (n / 128) * 128 - 1,
-                        (n / 128) * 128})
+      for (int64_t x :
+           {(int64_t)0, n - 1, (n / 128) * 128 - 1, (n / 128) * 128})
         if (x >= 0 && x < n)
           v.push_back(x);
       uint64_t s = seed;
@@ -425,8 +424,8 @@ struct Row {
 static std::vector<Row> table;
 static std::vector<std::string> failures;
 
-static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels,
-                     int64_t M, int64_t N, int64_t K, const std::string &mode,
+static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
+                     int64_t N, int64_t K, const std::string &mode,
                      uint64_t seed) {
   bool ncu = mode == "ncu", checkOnly = mode == "check";
   char shape[64];
@@ -492,10 +491,11 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels,
       CheckResult r = check(back, k.scaleRelu ? refScaled : ref, M, N,
                             k.scaleRelu, k, shape);
       char buf[256];
-      snprintf(buf, sizeof buf, "%s: max abs err %.3g, max rel err %.3g, "
+      snprintf(buf, sizeof buf,
+               "%s: max abs err %.3g, max rel err %.3g, "
                "%lld over tol, %.2f%% bit-equal",
-               r.ok ? "pass" : "**FAIL**", r.maxAbs, r.maxRel,
-               (long long)r.bad, 100.0 * r.exact / (double)nc);
+               r.ok ? "pass" : "**FAIL**", r.maxAbs, r.maxRel, (long long)r.bad,
+               100.0 * r.exact / (double)nc);
       printf("  check %s %s: %s\n", k.name.c_str(), shape, buf);
       std::string adj = adjudicate(exact, back, k.scaleRelu ? refScaled : ref,
                                    k.scaleRelu, r.badIdx, r.bad);
@@ -510,8 +510,8 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels,
         continue;
       float ms = timer.median([&] { launch(k, A, B, C, M, N, K); });
       double tf = flop / (ms * 1e-3) / 1e12;
-      table.push_back({"layout-opt " + k.name, shape, ms, tf,
-                       100.0 * cublasMs / ms, buf});
+      table.push_back(
+          {"layout-opt " + k.name, shape, ms, tf, 100.0 * cublasMs / ms, buf});
     }
   }
   CHECK_CUDA(cudaFree(A));
@@ -525,9 +525,10 @@ int main(int argc, char **argv) {
   std::string mode = argc > 2 ? argv[2] : "bench";
   std::string filter = argc > 3 ? argv[3] : "";
   if (mode != "bench" && mode != "ncu" && mode != "check") {
-    fprintf(stderr,
-            "usage: %s DIR [bench [KERNEL]|ncu [KERNEL]|check MxNxK [KERNEL]]\n",
-            argv[0]);
+    fprintf(
+        stderr,
+        "usage: %s DIR [bench [KERNEL]|ncu [KERNEL]|check MxNxK [KERNEL]]\n",
+        argv[0]);
     return 1;
   }
   std::vector<std::vector<int64_t>> shapes = {
@@ -552,10 +553,10 @@ int main(int argc, char **argv) {
   CUmodule mod;
   std::string cubin = dir + "/matmul.sm_90.cubin";
   CHECK_CU(cuModuleLoad(&mod, cubin.c_str()));
-  std::vector<Kernel> kernels = {{"gemm_f16", 128, 128, false, nullptr},
-                                 {"gemm_f16_64", 64, 64, false, nullptr},
-                                 {"gemm_f16_scale_relu", 128, 128, true,
-                                  nullptr}};
+  std::vector<Kernel> kernels = {
+      {"gemm_f16", 128, 128, false, nullptr},
+      {"gemm_f16_64", 64, 64, false, nullptr},
+      {"gemm_f16_scale_relu", 128, 128, true, nullptr}};
   std::vector<Kernel> chosen;
   for (Kernel &k : kernels) {
     if (!filter.empty() && k.name != filter)
@@ -566,7 +567,8 @@ int main(int argc, char **argv) {
     CHECK_CU(
         cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k.fn));
     int blocks = 0;
-    CHECK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn, 256, 0));
+    CHECK_CU(
+        cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn, 256, 0));
     printf("%s: %d registers, %d bytes static shared, %d blocks/SM of 256 "
            "threads\n",
            k.name.c_str(), regs, smem, blocks);

@@ -57,13 +57,15 @@ __global__ void seedPadded(const T *in, T *out, int rows, int cols) {
   int y = blockIdx.y * 32 + threadIdx.y;
   for (int j = 0; j < 32; j += 8)
     if (x < cols && y + j < rows)
-      tile[threadIdx.y + j][threadIdx.x] = in[batch + (size_t)(y + j) * cols + x];
+      tile[threadIdx.y + j][threadIdx.x] =
+          in[batch + (size_t)(y + j) * cols + x];
   __syncthreads();
   x = blockIdx.y * 32 + threadIdx.x;
   y = blockIdx.x * 32 + threadIdx.y;
   for (int j = 0; j < 32; j += 8)
     if (x < rows && y + j < cols)
-      out[batch + (size_t)(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
+      out[batch + (size_t)(y + j) * rows + x] =
+          tile[threadIdx.x][threadIdx.y + j];
 }
 
 // Naive: coalesced reads, writes strided by `rows`.
@@ -74,7 +76,8 @@ __global__ void naive(const T *in, T *out, int rows, int cols) {
   int y = blockIdx.y * 32 + threadIdx.y;
   for (int j = 0; j < 32; j += 8)
     if (x < cols && y + j < rows)
-      out[batch + (size_t)x * rows + y + j] = in[batch + (size_t)(y + j) * cols + x];
+      out[batch + (size_t)x * rows + y + j] =
+          in[batch + (size_t)(y + j) * cols + x];
 }
 
 struct Timer {
@@ -107,9 +110,9 @@ struct Timer {
 // (allocated ptr, aligned ptr, offset, sizes, strides) per argument.
 struct Generated {
   CUfunction fn;
-  unsigned tile = 32;   // columns of the input per block
-  unsigned tileY = 0;   // rows of the input per block (default: tile)
-  unsigned blockY = 8;  // threads: 32 x blockY
+  unsigned tile = 32;     // columns of the input per block
+  unsigned tileY = 0;     // rows of the input per block (default: tile)
+  unsigned blockY = 8;    // threads: 32 x blockY
   unsigned extraRows = 0; // the grid covers rows + extraRows input rows
   void launch(void *in, void *out, int64_t batch, int64_t rows, int64_t cols) {
     std::vector<int64_t> scalars;
@@ -268,8 +271,8 @@ static void fusedCases(CUmodule tiles) {
       CHECK_CU(cuLaunchKernel(scale, n / 64, n / 64, 1, 32, 8, 1, 0, nullptr,
                               args.data(), nullptr));
     });
-    CHECK_CUDA(cudaMemcpy(back16.data(), dout16, count * 2,
-                          cudaMemcpyDeviceToHost));
+    CHECK_CUDA(
+        cudaMemcpy(back16.data(), dout16, count * 2, cudaMemcpyDeviceToHost));
     bool ok = true;
     for (int64_t i = 0; i < n && ok; ++i)
       for (int64_t j = 0; j < n; ++j) {
@@ -320,13 +323,13 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaFree(nullptr)); // creates the primary context
   CUmodule swz, plain, tiles, tilesPlain;
   CHECK_CU(cuModuleLoad(&swz, (dir + "/transpose.sm_90.cubin").c_str()));
-  CHECK_CU(
-      cuModuleLoad(&plain, (dir + "/unswizzled/transpose.sm_90.cubin").c_str()));
+  CHECK_CU(cuModuleLoad(&plain,
+                        (dir + "/unswizzled/transpose.sm_90.cubin").c_str()));
   // The tile programs (examples/transpose-tiles.mlir) after
   // -layout-tile-shared-memory.
   CHECK_CU(cuModuleLoad(&tiles, (dir + "/tiles.sm_90.cubin").c_str()));
-  CHECK_CU(
-      cuModuleLoad(&tilesPlain, (dir + "/unswizzled/tiles.sm_90.cubin").c_str()));
+  CHECK_CU(cuModuleLoad(&tilesPlain,
+                        (dir + "/unswizzled/tiles.sm_90.cubin").c_str()));
   auto get = [](CUmodule m, const char *name, unsigned tile = 32,
                 unsigned tileY = 0) {
     CUfunction f;
@@ -357,9 +360,10 @@ int main(int argc, char **argv) {
       printf("device: %s\n\n", prop.name);
       printf("| kernel | shape | ms | GB/s | of memcpy | check |\n");
       printf("| --- | --- | --- | --- | --- | --- |\n");
-      printf("| cudaMemcpy device to device | f32 8192x8192 bytes | %.3f | %.0f "
-             "| 100.0%% | - |\n",
-             ms, memcpyGBs);
+      printf(
+          "| cudaMemcpy device to device | f32 8192x8192 bytes | %.3f | %.0f "
+          "| 100.0%% | - |\n",
+          ms, memcpyGBs);
     }
     CHECK_CUDA(cudaFree(a));
     CHECK_CUDA(cudaFree(b));
@@ -381,23 +385,22 @@ int main(int argc, char **argv) {
         get(tilesPlain, "tile_transpose_f32", 64)},
        {"layout-opt skew (sector-aligned windows), swizzled", skew()}},
       ncuMode);
-  runCase<__half>(
-      "f16", 1, 8192, 8192,
-      {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f16")},
-       {"layout-opt, unswizzled tile", get(plain, "transpose_f16")},
-       {"layout-opt wide (64x64, 2/thread), swizzled",
-        get(swz, "transpose_wide_f16", 64)},
-       {"layout-opt wide (64x64, 2/thread), unswizzled",
-        get(plain, "transpose_wide_f16", 64)},
-       {"layout-opt wide4 (128x128, 4/thread), swizzled",
-        get(swz, "transpose_wide4_f16", 128)},
-       {"layout-opt wide4 (128x128, 4/thread), unswizzled",
-        get(plain, "transpose_wide4_f16", 128)},
-       {"layout-opt tile program (128x128), swizzled",
-        get(tiles, "tile_transpose_f16", 128)},
-       {"layout-opt tile program (128x128), unswizzled",
-        get(tilesPlain, "tile_transpose_f16", 128)}},
-      ncuMode);
+  runCase<__half>("f16", 1, 8192, 8192,
+                  {{"layout-opt, xor-swizzled tile", get(swz, "transpose_f16")},
+                   {"layout-opt, unswizzled tile", get(plain, "transpose_f16")},
+                   {"layout-opt wide (64x64, 2/thread), swizzled",
+                    get(swz, "transpose_wide_f16", 64)},
+                   {"layout-opt wide (64x64, 2/thread), unswizzled",
+                    get(plain, "transpose_wide_f16", 64)},
+                   {"layout-opt wide4 (128x128, 4/thread), swizzled",
+                    get(swz, "transpose_wide4_f16", 128)},
+                   {"layout-opt wide4 (128x128, 4/thread), unswizzled",
+                    get(plain, "transpose_wide4_f16", 128)},
+                   {"layout-opt tile program (128x128), swizzled",
+                    get(tiles, "tile_transpose_f16", 128)},
+                   {"layout-opt tile program (128x128), unswizzled",
+                    get(tilesPlain, "tile_transpose_f16", 128)}},
+                  ncuMode);
   runCase<float>(
       "f32", 8, 4096, 4096,
       {{"layout-opt, xor-swizzled tile", get(swz, "transpose_batched_f32")},
@@ -431,8 +434,9 @@ int main(int argc, char **argv) {
   // Optional: variants of the f16 tile program (tile size x block size),
   // compiled from a scratch module into out/variants.sm_90.cubin.
   CUmodule variants;
-  if (!ncuMode && cuModuleLoad(&variants, (dir + "/variants.sm_90.cubin")
-                                              .c_str()) == CUDA_SUCCESS) {
+  if (!ncuMode &&
+      cuModuleLoad(&variants, (dir + "/variants.sm_90.cubin").c_str()) ==
+          CUDA_SUCCESS) {
     auto variant = [&](const char *name, unsigned tile, unsigned blockY) {
       Generated g = get(variants, name, tile);
       g.blockY = blockY;
@@ -456,7 +460,8 @@ int main(int argc, char **argv) {
                        std::pair<int64_t, int64_t>{8193, 8192},
                        std::pair<int64_t, int64_t>{8192, 8192}})
       runCase<float>("f32", 1, shape.first, shape.second,
-                     {tall("f32_t64x64", 64, 64), tall("f32_t128x32", 32, 128),
+                     {tall("f32_t64x64", 64, 64),
+                      tall("f32_t128x32", 32, 128),
                       tall("f32_t128x64", 64, 128),
                       tall("tallfast_f32", 32, 128),
                       {"layout-opt tall (128x32), swizzled",

@@ -5,24 +5,26 @@
 // K consecutive tiles down the input's rows, so it writes 128*K consecutive
 // elements of each of its 32 output rows. Checks every element.
 // Build: nvcc -O3 -arch=sm_90 -o out/segments segments.cu
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
-#include <algorithm>
 #include <cuda_runtime.h>
+#include <vector>
 
 template <int K>
 __global__ void tallLoop(const float *in, float *out, int rows, int cols) {
   __shared__ float tile[128][33];
   int tx = threadIdx.x, ty = threadIdx.y;
-  int x0 = blockIdx.x * 32;           // input column block
+  int x0 = blockIdx.x * 32; // input column block
   for (int k = 0; k < K; ++k) {
     int y0 = (blockIdx.y * K + k) * 128; // input row block
-    if (k) __syncthreads();
+    if (k)
+      __syncthreads();
     for (int j = ty; j < 128; j += 8) {
       int r = y0 + j, c = x0 + tx;
-      if (r < rows && c < cols) tile[j][tx] = in[(size_t)r * cols + c];
+      if (r < rows && c < cols)
+        tile[j][tx] = in[(size_t)r * cols + c];
     }
     __syncthreads();
     // Output rows x0.., columns y0..y0+127: lanes along the output row.
@@ -63,7 +65,7 @@ __global__ void skewAligned(const float *in, float *out, int rows, int cols) {
     if (orow >= cols)
       break;
     size_t base = (size_t)orow * rows;
-    int m = (int)((base + y0) & 7);  // elements past the sector start
+    int m = (int)((base + y0) & 7); // elements past the sector start
 #pragma unroll
     for (int i = 0; i < 128; i += 32) {
       int ocol = y0 - m + i + tx;
@@ -77,7 +79,8 @@ template <class F> float median(F f) {
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
-  for (int i = 0; i < 3; ++i) f();
+  for (int i = 0; i < 3; ++i)
+    f();
   std::vector<float> ms;
   for (int i = 0; i < 20; ++i) {
     cudaEventRecord(a);
@@ -106,19 +109,24 @@ int main() {
     int rows = s[0], cols = s[1];
     size_t n = (size_t)rows * cols;
     std::vector<float> h(n), back(n);
-    for (size_t i = 0; i < n; ++i) h[i] = (float)(int)(i % 1000003);
+    for (size_t i = 0; i < n; ++i)
+      h[i] = (float)(int)(i % 1000003);
     cudaMemcpy(a, h.data(), n * 4, cudaMemcpyHostToDevice);
     auto run = [&](const char *name, auto kernel, int K, int extra = 0) {
       dim3 grid((cols + 31) / 32, (rows + extra + 128 * K - 1) / (128 * K));
-      float ms = median([&] { kernel<<<grid, dim3(32, 8)>>>(a, b, rows, cols); });
+      float ms =
+          median([&] { kernel<<<grid, dim3(32, 8)>>>(a, b, rows, cols); });
       cudaMemcpy(back.data(), b, n * 4, cudaMemcpyDeviceToHost);
       bool ok = true;
       for (int i = 0; i < rows && ok; ++i)
         for (int j = 0; j < cols; ++j)
-          if (back[(size_t)j * rows + i] != h[(size_t)i * cols + j]) { ok = false; break; }
+          if (back[(size_t)j * rows + i] != h[(size_t)i * cols + j]) {
+            ok = false;
+            break;
+          }
       double gbs = 2.0 * n * 4 / (ms * 1e-3) / 1e9;
-      printf("| %s | %dx%d | %.3f | %.0f | %.1f%% | %s |\n", name, rows, cols, ms, gbs,
-             100 * gbs / mcGBs, ok ? "all match" : "WRONG");
+      printf("| %s | %dx%d | %.3f | %.0f | %.1f%% | %s |\n", name, rows, cols,
+             ms, gbs, 100 * gbs / mcGBs, ok ? "all match" : "WRONG");
       cudaMemset(b, 0, n * 4);
     };
     run("tall 128x32, K=1", tallLoop<1>, 1);

@@ -21,7 +21,7 @@ static Error makeError(const llvm::Twine &msg) {
 }
 
 static std::string joinInts(ArrayRef<int64_t> values,
-                              llvm::StringRef sep = ", ") {
+                            llvm::StringRef sep = ", ") {
   std::string s;
   llvm::raw_string_ostream os(s);
   llvm::interleave(values, os, sep);
@@ -39,10 +39,11 @@ static std::string formatEntry(const StageEntry &entry) {
 // Construction
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<Descriptor>
-Descriptor::fromStrides(ArrayRef<int64_t> lengths, ArrayRef<int64_t> strides,
-                        int64_t elementSpaceSize, BaseKind kind,
-                        int64_t align) {
+llvm::Expected<Descriptor> Descriptor::fromStrides(ArrayRef<int64_t> lengths,
+                                                   ArrayRef<int64_t> strides,
+                                                   int64_t elementSpaceSize,
+                                                   BaseKind kind,
+                                                   int64_t align) {
   Descriptor d;
   d.baseKind = kind;
   d.baseAlign = align;
@@ -71,9 +72,9 @@ llvm::Expected<Descriptor> Descriptor::naive(ArrayRef<int64_t> lengths,
   if (Error e = checkBaseLengths(lengths))
     return std::move(e);
   if (strides.size() != lengths.size())
-    return makeError(llvm::formatv(
-        "'strides' has {0} entries but 'lengths' has {1}", strides.size(),
-        lengths.size()));
+    return makeError(
+        llvm::formatv("'strides' has {0} entries but 'lengths' has {1}",
+                      strides.size(), lengths.size()));
   if (offset < 0)
     return makeError(
         llvm::formatv("'offset' must be non-negative, got {0}", offset));
@@ -163,13 +164,13 @@ Descriptor::checkStage(ArrayRef<int64_t> oldLengths,
     if (Error e = t.verify())
       return fail(llvm::toString(std::move(e)));
     if (entry.lowerDims.size() != t.getNumLowerDims())
-      return fail(llvm::formatv(
-          "consumes {0} old top dimension(s), but {1} are listed",
-          t.getNumLowerDims(), entry.lowerDims.size()));
+      return fail(
+          llvm::formatv("consumes {0} old top dimension(s), but {1} are listed",
+                        t.getNumLowerDims(), entry.lowerDims.size()));
     if (entry.upperDims.size() != t.getNumUpperDims())
-      return fail(llvm::formatv(
-          "produces {0} new top dimension(s), but {1} are listed",
-          t.getNumUpperDims(), entry.upperDims.size()));
+      return fail(
+          llvm::formatv("produces {0} new top dimension(s), but {1} are listed",
+                        t.getNumUpperDims(), entry.upperDims.size()));
     for (int64_t d : entry.lowerDims) {
       if (d < 0 || d >= oldRank)
         return makeError(llvm::formatv(
@@ -187,10 +188,10 @@ Descriptor::checkStage(ArrayRef<int64_t> oldLengths,
   }
   for (int64_t d = 0; d < oldRank; ++d)
     if (consumedBy[d] < 0)
-      return makeError(llvm::formatv(
-          "old top dimension {0} is not consumed (keep it with "
-          "#layout.pass_through<{1}>)",
-          d, oldLengths[d]));
+      return makeError(
+          llvm::formatv("old top dimension {0} is not consumed (keep it with "
+                        "#layout.pass_through<{1}>)",
+                        d, oldLengths[d]));
   if (newRank == 0)
     return makeError("the stage leaves no top dimension (a descriptor has "
                      "rank >= 1)");
@@ -202,9 +203,9 @@ Descriptor::checkStage(ArrayRef<int64_t> oldLengths,
     for (int64_t d : entry.lowerDims)
       lowerLengths.push_back(oldLengths[d]);
     if (Error e = entry.transform.checkLowerLengths(lowerLengths))
-      return makeError(llvm::formatv("transform {0} ({1}) ", j,
-                                     entry.transform.str()) +
-                       llvm::toString(std::move(e)));
+      return makeError(
+          llvm::formatv("transform {0} ({1}) ", j, entry.transform.str()) +
+          llvm::toString(std::move(e)));
     SmallVector<int64_t> upperLengths = entry.transform.getUpperLengths();
     for (auto [d, len] : llvm::zip_equal(entry.upperDims, upperLengths)) {
       if (d < 0 || d >= newRank)
@@ -285,11 +286,11 @@ Error Descriptor::checkInvertible() const {
     for (const StageEntry &entry : stage) {
       const Transform &t = entry.transform;
       if (Error e = t.checkInvertible())
-        return makeError(llvm::formatv("stage {0}, {1} ", i + 1,
-                                       formatEntry(entry)) +
-                         llvm::toString(std::move(e)));
-      bool readsFree = llvm::any_of(entry.lowerDims,
-                                    [&](int64_t d) { return free[d]; });
+        return makeError(
+            llvm::formatv("stage {0}, {1} ", i + 1, formatEntry(entry)) +
+            llvm::toString(std::move(e)));
+      bool readsFree =
+          llvm::any_of(entry.lowerDims, [&](int64_t d) { return free[d]; });
       if (readsFree && !t.keepsZero())
         return makeError(llvm::formatv(
             "stage {0}, {1} reads the coordinate of a sunder's piece; the "
@@ -317,9 +318,9 @@ llvm::Expected<SmallVector<int64_t>> Descriptor::upper(int64_t offset) const {
         "offset {0} is not the offset of any valid top coordinate", offset));
   };
   if (offset < 0 || offset >= elementSpaceSize)
-    return makeError(llvm::formatv(
-        "offset {0} is outside the element space [0, {1})", offset,
-        elementSpaceSize));
+    return makeError(
+        llvm::formatv("offset {0} is outside the element space [0, {1})",
+                      offset, elementSpaceSize));
 
   // Walk up from the base, rejecting as soon as a coordinate leaves its
   // stage's bounds.
@@ -375,9 +376,8 @@ std::string Descriptor::str() const {
   for (auto [i, stage] : llvm::enumerate(stages)) {
     SmallVector<int64_t> newLengths = *checkStage(lengths, stage);
     os << "\n%d" << i + 1 << " = layout.transform %d" << i << " [";
-    llvm::interleaveComma(stage, os, [&](const StageEntry &e) {
-      os << formatEntry(e);
-    });
+    llvm::interleaveComma(stage, os,
+                          [&](const StageEntry &e) { os << formatEntry(e); });
     os << "] : " << typeStr(lengths) << " -> " << typeStr(newLengths);
     lengths = newLengths;
   }

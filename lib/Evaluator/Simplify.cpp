@@ -47,7 +47,6 @@ llvm::Expected<Descriptor> StridedBase::descriptor() const {
 // Identity entries
 //===----------------------------------------------------------------------===//
 
-
 std::optional<Stage>
 mlir::layout::simplifyIdentityEntries(ArrayRef<int64_t> lengths,
                                       const Stage &stage) {
@@ -70,8 +69,8 @@ mlir::layout::simplifyIdentityEntries(ArrayRef<int64_t> lengths,
         continue;
       }
       result.push_back(makeEntry(restriction ? Transform::offset(len, 0)
-                                         : Transform::passThrough(len),
-                             {lo}, {up}));
+                                             : Transform::passThrough(len),
+                                 {lo}, {up}));
       changed = true;
     }
   }
@@ -112,7 +111,8 @@ static std::optional<Stage> composePair(const Transform &first,
       first.getLengths() == second.getLengths()) {
     Stage s;
     for (auto [i, l] : llvm::enumerate(first.getLengths()))
-      s.push_back(makeEntry(Transform::passThrough(l), {int64_t(i)}, {int64_t(i)}));
+      s.push_back(
+          makeEntry(Transform::passThrough(l), {int64_t(i)}, {int64_t(i)}));
     return s;
   }
   // Shifts compose by adding: u + o2 + o1.
@@ -121,8 +121,8 @@ static std::optional<Stage> composePair(const Transform &first,
     int64_t o1 = p(first, 0), o2 = p(second, 0);
     int64_t upper = second.getUpperLengths()[0];
     std::optional<int64_t> begin = checkedAdd(o1, o2);
-    std::optional<int64_t> end = begin ? checkedAdd(*begin, upper)
-                                       : std::nullopt;
+    std::optional<int64_t> end =
+        begin ? checkedAdd(*begin, upper) : std::nullopt;
     if (!end)
       return std::nullopt;
     // A slice below keeps its exact lower length; an offset below only
@@ -149,9 +149,9 @@ static std::optional<Stage> composePair(const Transform &first,
   }
   // Xor is an involution: xor then the same xor is the identity.
   if (k1 == K::Xor && k2 == K::Xor && first == second)
-    return Stage{makeEntry(Transform::passThrough(first.getLengths()[0]), {0}, {0}),
-                 makeEntry(Transform::passThrough(first.getLengths()[1]), {1},
-                       {1})};
+    return Stage{
+        makeEntry(Transform::passThrough(first.getLengths()[0]), {0}, {0}),
+        makeEntry(Transform::passThrough(first.getLengths()[1]), {1}, {1})};
   // Pad of pad: the outer valid range lies inside the inner one.
   if (k1 == K::Pad && k2 == K::Pad) {
     std::optional<int64_t> left = checkedAdd(p(first, 0), p(second, 0));
@@ -159,7 +159,7 @@ static std::optional<Stage> composePair(const Transform &first,
     if (!left || !right)
       return std::nullopt;
     return Stage{makeEntry(Transform::pad(first.getLengths()[0], *left, *right),
-                       {0}, {0})};
+                           {0}, {0})};
   }
   return std::nullopt;
 }

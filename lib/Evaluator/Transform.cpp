@@ -241,7 +241,8 @@ Error Transform::checkLowerLengths(ArrayRef<int64_t> lowerLengths) const {
   case TransformKind::Merge:
   case TransformKind::Xor:
   case TransformKind::Rotate:
-    for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(lengths, lowerLengths)))
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip_equal(lengths, lowerLengths)))
       if (std::get<0>(pair) != std::get<1>(pair))
         return makeError(llvm::formatv(
             "lower length {0} must equal {1}, but the consumed dimension has "
@@ -286,8 +287,8 @@ Error Transform::checkLowerLengths(ArrayRef<int64_t> lowerLengths) const {
 // Evaluation
 //===----------------------------------------------------------------------===//
 
-bool Transform::calculateLowerIndex(ArrayRef<int64_t> upper,
-                                    llvm::MutableArrayRef<int64_t> lower) const {
+bool Transform::calculateLowerIndex(
+    ArrayRef<int64_t> upper, llvm::MutableArrayRef<int64_t> lower) const {
   Int64Algebra a;
   SmallVector<int64_t, 4> l;
   formulas::lowerIndex(*this, a, upper, l);
@@ -349,8 +350,8 @@ Error Transform::checkInvertible() const {
   llvm_unreachable("unknown transform kind");
 }
 
-void Transform::calculateUpperIndex(ArrayRef<int64_t> lower,
-                                    llvm::MutableArrayRef<int64_t> upper) const {
+void Transform::calculateUpperIndex(
+    ArrayRef<int64_t> lower, llvm::MutableArrayRef<int64_t> upper) const {
   Int64Algebra a;
   SmallVector<int64_t, 4> u;
   formulas::upperIndex(*this, a, lower, u);

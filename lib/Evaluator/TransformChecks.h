@@ -72,14 +72,14 @@ inline std::optional<int64_t> embedSpan(ArrayRef<int64_t> upperLengths,
 
 inline Error checkPositive(llvm::StringRef name, int64_t value) {
   if (value <= 0)
-    return makeError(llvm::formatv("'{0}' must be positive, got {1}", name,
-                                   value));
+    return makeError(
+        llvm::formatv("'{0}' must be positive, got {1}", name, value));
   return Error::success();
 }
 inline Error checkNonNegative(llvm::StringRef name, int64_t value) {
   if (value < 0)
-    return makeError(llvm::formatv("'{0}' must be non-negative, got {1}", name,
-                                   value));
+    return makeError(
+        llvm::formatv("'{0}' must be non-negative, got {1}", name, value));
   return Error::success();
 }
 /// Checks a non-empty list of positive lengths.
@@ -88,8 +88,8 @@ inline Error checkLengthList(llvm::StringRef name, ArrayRef<int64_t> values) {
     return makeError(llvm::formatv("'{0}' must not be empty", name));
   for (auto [i, v] : llvm::enumerate(values))
     if (v <= 0)
-      return makeError(llvm::formatv("'{0}' entry {1} must be positive, got {2}",
-                                     name, i, v));
+      return makeError(llvm::formatv(
+          "'{0}' entry {1} must be positive, got {2}", name, i, v));
   return Error::success();
 }
 inline Error overflowError(llvm::StringRef what) {

@@ -32,7 +32,6 @@ static Error verifyEmbed(llvm::ArrayRef<int64_t> lengths,
   if (!embedSpan(lengths, coefficients))
     return overflowError("lower span 1 + sum (U_i - 1) * c_i");
   return Error::success();
-
 }
 
 /// slice's checks (Transform::verify).
@@ -51,16 +50,15 @@ static Error verifySlice(int64_t length, int64_t begin, int64_t end) {
     return makeError(llvm::formatv(
         "'end' ({0}) must not exceed the length ({1})", end, length));
   return Error::success();
-
 }
 
 /// xor's and rotate's checks (Transform::verify).
 static Error verifyPairLengths(TransformKind kind,
                                llvm::ArrayRef<int64_t> lengths) {
   if (lengths.size() != 2)
-    return makeError(llvm::formatv(
-        "'lengths' must have exactly 2 entries [L0, L1], got {0}",
-        lengths.size()));
+    return makeError(
+        llvm::formatv("'lengths' must have exactly 2 entries [L0, L1], got {0}",
+                      lengths.size()));
   if (Error e = checkLengthList("lengths", lengths))
     return e;
   if (kind == TransformKind::Xor && !llvm::isPowerOf2_64(lengths[1]))
@@ -71,7 +69,6 @@ static Error verifyPairLengths(TransformKind kind,
   if (!checkedMul(lengths[0], lengths[1]))
     return overflowError("L0 * L1");
   return Error::success();
-
 }
 
 /// swizzle's checks (Transform::verify).
@@ -90,8 +87,8 @@ static Error verifySwizzle(int64_t bits, int64_t base, int64_t shift,
         "overlap and the swizzle is not a bijection",
         shift, bits));
   if (absShift >= 62 || bits + base + absShift >= 62)
-    return makeError(llvm::formatv(
-        "B + M + |S| ({0}) must be below 62", bits + base + absShift));
+    return makeError(llvm::formatv("B + M + |S| ({0}) must be below 62",
+                                   bits + base + absShift));
   int64_t block = int64_t(1) << (bits + base);
   if (length % block != 0)
     return makeError(llvm::formatv(
@@ -99,7 +96,6 @@ static Error verifySwizzle(int64_t bits, int64_t base, int64_t shift,
         "2^(B + M) = {1}",
         length, block));
   return Error::success();
-
 }
 
 Error Transform::verify() const {
@@ -125,7 +121,8 @@ Error Transform::verify() const {
     if (Error e = checkNonNegative(name, params[0]))
       return e;
     if (!checkedAdd(lengths[0], params[0]))
-      return overflowError(llvm::formatv("upper length length + {0}", name).str());
+      return overflowError(
+          llvm::formatv("upper length length + {0}", name).str());
     return Error::success();
   }
   case TransformKind::Embed:

@@ -21,8 +21,8 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -85,9 +85,10 @@ std::optional<std::string> findBitcodeDir() {
       return *env;
     return std::nullopt;
   }
-  for (const char *dir : {"/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
-                          "/usr/lib/aarch64-linux-gnu/amdgcn/bitcode",
-                          "/usr/lib/amdgcn/bitcode", "/opt/rocm/amdgcn/bitcode"})
+  for (const char *dir :
+       {"/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+        "/usr/lib/aarch64-linux-gnu/amdgcn/bitcode", "/usr/lib/amdgcn/bitcode",
+        "/opt/rocm/amdgcn/bitcode"})
     if (exists(Twine(dir) + "/ockl.bc"))
       return std::string(dir);
   return std::nullopt;
@@ -184,8 +185,7 @@ std::string rocmToolkit(StringRef explicitPath, std::string &error) {
 /// with a failing pass.
 void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
                     const std::string &format, bool barePtr,
-                    const std::string &toolkit,
-                    std::unique_ptr<Pass> attach,
+                    const std::string &toolkit, std::unique_ptr<Pass> attach,
                     std::unique_ptr<Pass> convert) {
   if (format != "bin" && format != "isa" && format != "llvm" &&
       format != "fatbin") {

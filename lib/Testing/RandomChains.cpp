@@ -220,7 +220,7 @@ std::optional<Stage> randomStage(Dice &dice, ArrayRef<int64_t> lengths) {
 } // namespace
 
 Descriptor chains::randomDescriptor(std::mt19937_64 &rng,
-                                     const RandomChainOptions &options) {
+                                    const RandomChainOptions &options) {
   Dice dice{rng};
   Descriptor d = randomBase(dice, options);
   int64_t depth = dice.range(0, options.maxDepth);
@@ -246,8 +246,8 @@ int64_t chains::numCoordinates(const Descriptor &d) {
   return product(d.getLengths());
 }
 
-void chains::forEachCoordinate(
-    const Descriptor &d, llvm::function_ref<void(ArrayRef<int64_t>)> fn) {
+void chains::forEachCoordinate(const Descriptor &d,
+                               llvm::function_ref<void(ArrayRef<int64_t>)> fn) {
   ArrayRef<int64_t> lengths = d.getLengths();
   int64_t total = product(lengths);
   SmallVector<int64_t> coord(lengths.size());

@@ -75,8 +75,8 @@ ConflictCount mlir::layout::countConflicts(const BankModel &model,
     for (size_t lane = first;
          lane < std::min(laneBytes.size(), first + perPhase); ++lane) {
       int64_t begin = floorDiv(laneBytes[lane], model.bankBytes);
-      int64_t end = floorDiv(laneBytes[lane] + accessBytes - 1,
-                             model.bankBytes);
+      int64_t end =
+          floorDiv(laneBytes[lane] + accessBytes - 1, model.bankBytes);
       for (int64_t w = begin; w <= end; ++w)
         words[floorMod(w, model.numBanks)].insert(w);
     }
@@ -119,8 +119,7 @@ std::optional<SharedAccess> mlir::layout::getSharedAccess(Operation *op) {
   };
   return llvm::TypeSwitch<Operation *, std::optional<SharedAccess>>(op)
       .Case([&](memref::LoadOp load) {
-        return make(load.getMemRef(), load.getIndices(), load.getType(),
-                    false);
+        return make(load.getMemRef(), load.getIndices(), load.getType(), false);
       })
       .Case([&](memref::StoreOp store) {
         return make(store.getMemRef(), store.getIndices(),
@@ -201,76 +200,76 @@ std::optional<int64_t> IndexInterpreter::evalArith(Operation *op) {
     return r ? *r : std::nullopt;
   };
   return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
-    .Case([&](arith::ConstantOp c) -> std::optional<int64_t> {
-      if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-        return i.getValue().getSExtValue();
-      return std::nullopt;
-    })
-    .Case([&](arith::AddIOp) {
-      return bin([](int64_t a, int64_t b) { return wrappingAdd(a, b); });
-    })
-    .Case([&](arith::SubIOp) {
-      return bin([](int64_t a, int64_t b) { return wrappingSub(a, b); });
-    })
-    .Case([&](arith::MulIOp) {
-      return bin([](int64_t a, int64_t b) { return wrappingMul(a, b); });
-    })
-    .Case([&](arith::FloorDivSIOp) {
-      return unwrap(bin(pos(
-          [](int64_t a, int64_t b) { return floorDiv(a, b); })));
-    })
-    .Case<arith::DivSIOp, arith::RemSIOp>([&](Operation *) {
-      // C semantics: truncating division and remainder.
-      bool rem = isa<arith::RemSIOp>(op);
-      return unwrap(bin([rem](int64_t a, int64_t b)
-                            -> std::optional<int64_t> {
-        if (b == 0 || (a == INT64_MIN && b == -1))
-          return std::nullopt;
-        return rem ? a % b : a / b;
-      }));
-    })
-    .Case<arith::DivUIOp, arith::RemUIOp>([&](Operation *) {
-      bool rem = isa<arith::RemUIOp>(op);
-      return unwrap(bin([rem](int64_t a, int64_t b)
-                            -> std::optional<int64_t> {
-        if (b == 0)
-          return std::nullopt;
-        uint64_t ua = a, ub = b;
-        return static_cast<int64_t>(rem ? ua % ub : ua / ub);
-      }));
-    })
-    .Case([&](arith::XOrIOp) {
-      return bin([](int64_t a, int64_t b) { return a ^ b; });
-    })
-    .Case([&](arith::AndIOp) {
-      return bin([](int64_t a, int64_t b) { return a & b; });
-    })
-    .Case([&](arith::OrIOp) {
-      return bin([](int64_t a, int64_t b) { return a | b; });
-    })
-    .Case([&](arith::ShLIOp) {
-      return unwrap(bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-        if (b < 0 || b > 62)
-          return std::nullopt;
-        return static_cast<int64_t>(static_cast<uint64_t>(a) << b);
-      }));
-    })
-    .Case<arith::ShRSIOp, arith::ShRUIOp>([&](Operation *) {
-      return unwrap(bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-        if (b < 0 || b > 62)
-          return std::nullopt;
-        return a >> b;
-      }));
-    })
-    .Case([&](arith::MinSIOp) {
-      return bin([](int64_t a, int64_t b) { return std::min(a, b); });
-    })
-    .Case([&](arith::MaxSIOp) {
-      return bin([](int64_t a, int64_t b) { return std::max(a, b); });
-    })
-    .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp, arith::TruncIOp>(
-        [&](Operation *) { return eval(op->getOperand(0)); })
+      .Case([&](arith::ConstantOp c) -> std::optional<int64_t> {
+        if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+          return i.getValue().getSExtValue();
+        return std::nullopt;
+      })
+      .Case([&](arith::AddIOp) {
+        return bin([](int64_t a, int64_t b) { return wrappingAdd(a, b); });
+      })
+      .Case([&](arith::SubIOp) {
+        return bin([](int64_t a, int64_t b) { return wrappingSub(a, b); });
+      })
+      .Case([&](arith::MulIOp) {
+        return bin([](int64_t a, int64_t b) { return wrappingMul(a, b); });
+      })
+      .Case([&](arith::FloorDivSIOp) {
+        return unwrap(
+            bin(pos([](int64_t a, int64_t b) { return floorDiv(a, b); })));
+      })
+      .Case<arith::DivSIOp, arith::RemSIOp>([&](Operation *) {
+        // C semantics: truncating division and remainder.
+        bool rem = isa<arith::RemSIOp>(op);
+        return unwrap(
+            bin([rem](int64_t a, int64_t b) -> std::optional<int64_t> {
+              if (b == 0 || (a == INT64_MIN && b == -1))
+                return std::nullopt;
+              return rem ? a % b : a / b;
+            }));
+      })
+      .Case<arith::DivUIOp, arith::RemUIOp>([&](Operation *) {
+        bool rem = isa<arith::RemUIOp>(op);
+        return unwrap(
+            bin([rem](int64_t a, int64_t b) -> std::optional<int64_t> {
+              if (b == 0)
+                return std::nullopt;
+              uint64_t ua = a, ub = b;
+              return static_cast<int64_t>(rem ? ua % ub : ua / ub);
+            }));
+      })
+      .Case([&](arith::XOrIOp) {
+        return bin([](int64_t a, int64_t b) { return a ^ b; });
+      })
+      .Case([&](arith::AndIOp) {
+        return bin([](int64_t a, int64_t b) { return a & b; });
+      })
+      .Case([&](arith::OrIOp) {
+        return bin([](int64_t a, int64_t b) { return a | b; });
+      })
+      .Case([&](arith::ShLIOp) {
+        return unwrap(bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+          if (b < 0 || b > 62)
+            return std::nullopt;
+          return static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+        }));
+      })
+      .Case<arith::ShRSIOp, arith::ShRUIOp>([&](Operation *) {
+        return unwrap(bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+          if (b < 0 || b > 62)
+            return std::nullopt;
+          return a >> b;
+        }));
+      })
+      .Case([&](arith::MinSIOp) {
+        return bin([](int64_t a, int64_t b) { return std::min(a, b); });
+      })
+      .Case([&](arith::MaxSIOp) {
+        return bin([](int64_t a, int64_t b) { return std::max(a, b); });
+      })
+      .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp, arith::TruncIOp>(
+          [&](Operation *) { return eval(op->getOperand(0)); })
       .Default([&](Operation *other) { return evalOther(other); });
 }
 
@@ -281,93 +280,103 @@ std::optional<int64_t> IndexInterpreter::evalOther(Operation *op) {
     return d == gpu::Dimension::x ? 0 : d == gpu::Dimension::y ? 1 : 2;
   };
   return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
-    .Case([&](arith::CmpIOp cmp) -> std::optional<int64_t> {
-      std::optional<int64_t> a = eval(cmp.getLhs());
-      std::optional<int64_t> b = eval(cmp.getRhs());
-      if (!a || !b)
-        return std::nullopt;
-      uint64_t ua = *a, ub = *b;
-      switch (cmp.getPredicate()) {
-      case arith::CmpIPredicate::eq: return *a == *b;
-      case arith::CmpIPredicate::ne: return *a != *b;
-      case arith::CmpIPredicate::slt: return *a < *b;
-      case arith::CmpIPredicate::sle: return *a <= *b;
-      case arith::CmpIPredicate::sgt: return *a > *b;
-      case arith::CmpIPredicate::sge: return *a >= *b;
-      case arith::CmpIPredicate::ult: return ua < ub;
-      case arith::CmpIPredicate::ule: return ua <= ub;
-      case arith::CmpIPredicate::ugt: return ua > ub;
-      case arith::CmpIPredicate::uge: return ua >= ub;
-      }
-      return std::nullopt;
-    })
-    .Case([&](arith::SelectOp sel) -> std::optional<int64_t> {
-      std::optional<int64_t> c = eval(sel.getCondition());
-      if (!c)
-        return std::nullopt;
-      return eval(*c ? sel.getTrueValue() : sel.getFalseValue());
-    })
-    .Case([&](memref::DimOp dim) -> std::optional<int64_t> {
-      std::optional<int64_t> k = eval(dim.getIndex());
-      auto type = dyn_cast<MemRefType>(dim.getSource().getType());
-      if (!k || !type || *k < 0 || *k >= type.getRank())
-        return std::nullopt;
-      if (!type.isDynamicDim(*k))
-        return type.getDimSize(*k);
-      return dynamicExtent;
-    })
-    .Case([&](affine::AffineApplyOp apply) -> std::optional<int64_t> {
-      // MLIR's own folding of the map on constant operands.
-      Builder b(apply.getContext());
-      SmallVector<Attribute> operands;
-      for (Value operand : apply.getMapOperands()) {
-        std::optional<int64_t> x = eval(operand);
-        if (!x)
+      .Case([&](arith::CmpIOp cmp) -> std::optional<int64_t> {
+        std::optional<int64_t> a = eval(cmp.getLhs());
+        std::optional<int64_t> b = eval(cmp.getRhs());
+        if (!a || !b)
           return std::nullopt;
-        operands.push_back(b.getIndexAttr(*x));
-      }
-      SmallVector<Attribute> results;
-      if (failed(apply.getAffineMap().constantFold(operands, results)))
+        uint64_t ua = *a, ub = *b;
+        switch (cmp.getPredicate()) {
+        case arith::CmpIPredicate::eq:
+          return *a == *b;
+        case arith::CmpIPredicate::ne:
+          return *a != *b;
+        case arith::CmpIPredicate::slt:
+          return *a < *b;
+        case arith::CmpIPredicate::sle:
+          return *a <= *b;
+        case arith::CmpIPredicate::sgt:
+          return *a > *b;
+        case arith::CmpIPredicate::sge:
+          return *a >= *b;
+        case arith::CmpIPredicate::ult:
+          return ua < ub;
+        case arith::CmpIPredicate::ule:
+          return ua <= ub;
+        case arith::CmpIPredicate::ugt:
+          return ua > ub;
+        case arith::CmpIPredicate::uge:
+          return ua >= ub;
+        }
         return std::nullopt;
-      auto folded = dyn_cast_or_null<IntegerAttr>(results.front());
-      if (!folded)
-        return std::nullopt;
-      return folded.getInt();
-    })
-    .Case([&](gpu::ThreadIdOp t) -> std::optional<int64_t> {
-      return threadId[gpuDim(t.getDimension())];
-    })
-    .Case([&](gpu::BlockIdOp) -> std::optional<int64_t> { return 0; })
-    .Case([&](gpu::BlockDimOp d) -> std::optional<int64_t> {
-      return blockSize[gpuDim(d.getDimension())];
-    })
-    .Case([&](OffsetOp off) -> std::optional<int64_t> {
-      SmallVector<int64_t> coord;
-      for (Value i : off.getIndices()) {
-        std::optional<int64_t> x = eval(i);
-        if (!x)
+      })
+      .Case([&](arith::SelectOp sel) -> std::optional<int64_t> {
+        std::optional<int64_t> c = eval(sel.getCondition());
+        if (!c)
           return std::nullopt;
-        coord.push_back(*x);
-      }
-      if (const Descriptor *d = overrides.lookup(off.getDesc()))
+        return eval(*c ? sel.getTrueValue() : sel.getFalseValue());
+      })
+      .Case([&](memref::DimOp dim) -> std::optional<int64_t> {
+        std::optional<int64_t> k = eval(dim.getIndex());
+        auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+        if (!k || !type || *k < 0 || *k >= type.getRank())
+          return std::nullopt;
+        if (!type.isDynamicDim(*k))
+          return type.getDimSize(*k);
+        return dynamicExtent;
+      })
+      .Case([&](affine::AffineApplyOp apply) -> std::optional<int64_t> {
+        // MLIR's own folding of the map on constant operands.
+        Builder b(apply.getContext());
+        SmallVector<Attribute> operands;
+        for (Value operand : apply.getMapOperands()) {
+          std::optional<int64_t> x = eval(operand);
+          if (!x)
+            return std::nullopt;
+          operands.push_back(b.getIndexAttr(*x));
+        }
+        SmallVector<Attribute> results;
+        if (failed(apply.getAffineMap().constantFold(operands, results)))
+          return std::nullopt;
+        auto folded = dyn_cast_or_null<IntegerAttr>(results.front());
+        if (!folded)
+          return std::nullopt;
+        return folded.getInt();
+      })
+      .Case([&](gpu::ThreadIdOp t) -> std::optional<int64_t> {
+        return threadId[gpuDim(t.getDimension())];
+      })
+      .Case([&](gpu::BlockIdOp) -> std::optional<int64_t> { return 0; })
+      .Case([&](gpu::BlockDimOp d) -> std::optional<int64_t> {
+        return blockSize[gpuDim(d.getDimension())];
+      })
+      .Case([&](OffsetOp off) -> std::optional<int64_t> {
+        SmallVector<int64_t> coord;
+        for (Value i : off.getIndices()) {
+          std::optional<int64_t> x = eval(i);
+          if (!x)
+            return std::nullopt;
+          coord.push_back(*x);
+        }
+        if (const Descriptor *d = overrides.lookup(off.getDesc()))
+          return d->offset(coord);
+        llvm::Expected<Descriptor> d = traceDescriptor(off.getDesc());
+        if (!d) {
+          (void)fail(llvm::toString(d.takeError()));
+          return std::nullopt;
+        }
         return d->offset(coord);
-      llvm::Expected<Descriptor> d = traceDescriptor(off.getDesc());
-      if (!d) {
-        (void)fail(llvm::toString(d.takeError()));
-        return std::nullopt;
-      }
-      return d->offset(coord);
-    })
-    .Default([&](Operation *other) -> std::optional<int64_t> {
-      return fail("the address depends on '" +
-                  other->getName().getStringRef() +
-                  "', which the model does not evaluate");
-    });
+      })
+      .Default([&](Operation *other) -> std::optional<int64_t> {
+        return fail("the address depends on '" +
+                    other->getName().getStringRef() +
+                    "', which the model does not evaluate");
+      });
 }
 
 std::optional<SmallVector<int64_t>> mlir::layout::laneAddresses(
-    const SharedAccess &access, ArrayRef<int64_t> blockSize,
-    unsigned waveSize, int64_t dynamicExtent, std::string &why,
+    const SharedAccess &access, ArrayRef<int64_t> blockSize, unsigned waveSize,
+    int64_t dynamicExtent, std::string &why,
     ArrayRef<std::pair<Value, const Descriptor *>> overrides) {
   auto type = cast<MemRefType>(access.memref.getType());
   SmallVector<int64_t> strides;
@@ -378,7 +387,8 @@ std::optional<SmallVector<int64_t>> mlir::layout::laneAddresses(
     why = "the workgroup buffer's layout is not static";
     return std::nullopt;
   }
-  int64_t elementBytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t elementBytes =
+      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   int64_t threads = blockSize[0] * blockSize[1] * blockSize[2];
   SmallVector<int64_t> bytes;
   for (int64_t lane = 0; lane < std::min<int64_t>(waveSize, threads); ++lane) {

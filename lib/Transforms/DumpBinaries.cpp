@@ -54,8 +54,8 @@ struct LayoutDumpBinariesPass final
   using Base::Base;
   void runOnOperation() override {
     if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-      getOperation().emitError() << "cannot create directory '" << dir
-                                 << "': " << ec.message();
+      getOperation().emitError()
+          << "cannot create directory '" << dir << "': " << ec.message();
       return signalPassFailure();
     }
     getOperation().walk([&](gpu::BinaryOp binary) {
@@ -68,8 +68,8 @@ struct LayoutDumpBinariesPass final
         std::error_code ec;
         llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
         if (ec) {
-          binary.emitError() << "cannot write '" << path
-                             << "': " << ec.message();
+          binary.emitError()
+              << "cannot write '" << path << "': " << ec.message();
           signalPassFailure();
           return;
         }

@@ -32,9 +32,9 @@ struct Score {
   std::string why;
 };
 
-Score scoreAccess(const BankModel &model, const SharedAccess &access,
-                  ArrayRef<std::pair<Value, const Descriptor *>> overrides =
-                      {}) {
+Score scoreAccess(
+    const BankModel &model, const SharedAccess &access,
+    ArrayRef<std::pair<Value, const Descriptor *>> overrides = {}) {
   std::optional<SmallVector<int64_t, 3>> block = knownBlockSize(access.op);
   if (!block)
     return {std::nullopt, "the kernel's block size is unknown (set "
@@ -43,8 +43,8 @@ Score scoreAccess(const BankModel &model, const SharedAccess &access,
   std::optional<ConflictCount> worst;
   for (int64_t extent : kDynamicExtentSamples) {
     std::string why;
-    std::optional<SmallVector<int64_t>> lanes = laneAddresses(
-        access, *block, model.waveSize, extent, why, overrides);
+    std::optional<SmallVector<int64_t>> lanes =
+        laneAddresses(access, *block, model.waveSize, extent, why, overrides);
     if (!lanes)
       return {std::nullopt, why};
     ConflictCount c = countConflicts(model, *lanes, access.accessBytes);
@@ -95,19 +95,17 @@ struct LayoutAnalyzeBankConflictsPass final
 // Swizzling
 //===----------------------------------------------------------------------===//
 
-
 /// The stages that put `col -> ((col / v) xor ((row / p) mod (c / v))) * v
 /// + col mod v` on top of a descriptor of top lengths [r, c].
 std::vector<Stage> swizzleStages(int64_t r, int64_t c, int64_t v, int64_t p) {
   int64_t blocks = c / v, groups = r / p;
-  return {
-      {makeEntry(Transform::unmerge({groups, p}), {0}, {0, 1}),
-       makeEntry(Transform::unmerge({blocks, v}), {1}, {2, 3})},
-      {makeEntry(Transform::xorTransform({groups, blocks}), {0, 2}, {0, 2}),
-       makeEntry(Transform::passThrough(p), {1}, {1}),
-       makeEntry(Transform::passThrough(v), {3}, {3})},
-      {makeEntry(Transform::merge({groups, p}), {0, 1}, {0}),
-       makeEntry(Transform::merge({blocks, v}), {2, 3}, {1})}};
+  return {{makeEntry(Transform::unmerge({groups, p}), {0}, {0, 1}),
+           makeEntry(Transform::unmerge({blocks, v}), {1}, {2, 3})},
+          {makeEntry(Transform::xorTransform({groups, blocks}), {0, 2}, {0, 2}),
+           makeEntry(Transform::passThrough(p), {1}, {1}),
+           makeEntry(Transform::passThrough(v), {3}, {3})},
+          {makeEntry(Transform::merge({groups, p}), {0, 1}, {0}),
+           makeEntry(Transform::merge({blocks, v}), {2, 3}, {1})}};
 }
 
 bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -144,8 +142,7 @@ struct LayoutXorSwizzlePass final
   /// Total extra cycles of the buffer's accesses with `candidate` as the
   /// descriptor (or the current one), or std::nullopt if unscorable.
   std::optional<int64_t> total(const BankModel &model, const Buffer &buffer,
-                               const Descriptor *candidate,
-                               std::string &why) {
+                               const Descriptor *candidate, std::string &why) {
     int64_t sum = 0;
     SmallVector<std::pair<Value, const Descriptor *>> overrides;
     if (candidate)
@@ -215,8 +212,8 @@ struct LayoutXorSwizzlePass final
     int64_t rows = lengths[0], cols = lengths[1];
     // Vector accesses must stay contiguous: v at least their width.
     int64_t elementBytes = std::max<int64_t>(
-        1, cast<MemRefType>(buffer.memref.getType()).getElementTypeBitWidth() /
-               8);
+        1,
+        cast<MemRefType>(buffer.memref.getType()).getElementTypeBitWidth() / 8);
     int64_t minV = 1;
     for (const SharedAccess &a : buffer.accesses)
       minV = std::max<int64_t>(minV, a.accessBytes / elementBytes);
@@ -279,8 +276,7 @@ struct LayoutXorSwizzlePass final
   }
 
   /// Puts the swizzle stages on the descriptor and moves every access to it.
-  void apply(Buffer &buffer, int64_t rows, int64_t cols, int64_t v,
-             int64_t p) {
+  void apply(Buffer &buffer, int64_t rows, int64_t cols, int64_t v, int64_t p) {
     OpBuilder b(buffer.desc.getContext());
     b.setInsertionPointAfterValue(buffer.desc);
     Value cur = buffer.desc;
@@ -298,8 +294,8 @@ struct LayoutXorSwizzlePass final
     auto arg = dyn_cast<BlockArgument>(buffer.memref);
     auto func = arg ? dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp())
                     : gpu::GPUFuncOp();
-    if (!base || !func || !llvm::is_contained(func.getWorkgroupAttributions(),
-                                              arg) ||
+    if (!base || !func ||
+        !llvm::is_contained(func.getWorkgroupAttributions(), arg) ||
         d.getRank() != 2)
       return false;
     int64_t rows = d.getLengths()[0], cols = d.getLengths()[1];
@@ -318,11 +314,10 @@ struct LayoutXorSwizzlePass final
         continue;
       OpBuilder b(base);
       int64_t space = rows * (cols + padding);
-      auto naive = NaiveOp::create(
-          b, base.getLoc(), base.getType(),
-          b.getDenseI64ArrayAttr({rows, cols}),
-          b.getDenseI64ArrayAttr({cols + padding, 1}), IntegerAttr(),
-          b.getI64IntegerAttr(space));
+      auto naive = NaiveOp::create(b, base.getLoc(), base.getType(),
+                                   b.getDenseI64ArrayAttr({rows, cols}),
+                                   b.getDenseI64ArrayAttr({cols + padding, 1}),
+                                   IntegerAttr(), b.getI64IntegerAttr(space));
       for (OffsetOp off : buffer.offsets)
         off.getDescMutable().assign(naive);
       if (base->use_empty())

@@ -37,9 +37,8 @@ namespace cl = llvm::cl;
 static cl::opt<uint64_t> seed("seed", cl::desc("random seed"), cl::init(1));
 static cl::opt<unsigned> count("count", cl::desc("number of chains"),
                                cl::init(100));
-static cl::opt<unsigned> maxDepth("max-depth",
-                                  cl::desc("stages on top of the base"),
-                                  cl::init(6));
+static cl::opt<unsigned>
+    maxDepth("max-depth", cl::desc("stages on top of the base"), cl::init(6));
 
 /// `text` with every `%d` SSA name prefixed by `prefix`.
 static std::string renameValues(const std::string &text,
@@ -68,15 +67,16 @@ static std::string emitMoves(llvm::raw_ostream &os, const Descriptor &d,
   std::string lens;
   for (unsigned i = 0; i < d.getRank(); ++i)
     lens += (i ? "x" : "") + std::to_string(d.getLengths()[i]);
-  std::string ct = "!layout.coord<" + lens + ", " + std::to_string(hidden) + ">";
+  std::string ct =
+      "!layout.coord<" + lens + ", " + std::to_string(hidden) + ">";
   auto join = [](llvm::ArrayRef<std::string> v) {
     std::string r;
     for (size_t i = 0; i < v.size(); ++i)
       r += (i ? ", " : "") + v[i];
     return r;
   };
-  os << "    %mc = layout.make_coord " << top << "[" << join(idx) << "] : "
-     << type << " -> " << ct << "\n";
+  os << "    %mc = layout.make_coord " << top << "[" << join(idx)
+     << "] : " << type << " -> " << ct << "\n";
   os << "    %m1 = layout.move_coord " << top << ", %mc by "
      << formatIntList(s1) << " : " << type << ", " << ct << "\n";
   std::vector<std::string> t1, dyn, t2;
@@ -96,7 +96,8 @@ static std::string emitMoves(llvm::raw_ostream &os, const Descriptor &d,
      << "] : " << type << ", " << ct << "\n";
   std::string result;
   for (int step = 1; step <= 2; ++step) {
-    std::string m = "%m" + std::to_string(step), p = "%mk" + std::to_string(step);
+    std::string m = "%m" + std::to_string(step),
+                p = "%mk" + std::to_string(step);
     const std::vector<std::string> &t = step == 1 ? t1 : t2;
     os << "    " << p << "o = layout.coord_offset " << top << ", " << m << " : "
        << type << ", " << ct << "\n"
@@ -117,12 +118,12 @@ static std::string emitMoves(llvm::raw_ostream &os, const Descriptor &d,
   return "%mbad";
 }
 
-static void emitChain(llvm::raw_ostream &os, unsigned id,
-                      const Descriptor &d, std::mt19937_64 &rng) {
+static void emitChain(llvm::raw_ostream &os, unsigned id, const Descriptor &d,
+                      std::mt19937_64 &rng) {
   int64_t n = chains::numCoordinates(d);
   unsigned rank = d.getRank();
-  std::string top = "%c" + std::to_string(id) + "_d" +
-                    std::to_string(d.getStages().size());
+  std::string top =
+      "%c" + std::to_string(id) + "_d" + std::to_string(d.getStages().size());
   bool invertible = true;
   bool hasSunder = false;
   for (const Stage &stage : d.getStages())
@@ -139,7 +140,8 @@ static void emitChain(llvm::raw_ostream &os, unsigned id,
   bool first = true;
   chains::forEachCoordinate(d, [&](llvm::ArrayRef<int64_t> coord) {
     Evaluation ev = d.evaluate(coord);
-    os << (first ? "" : ", ") << "[" << ev.offset << ", " << (ev.valid ? 1 : 0) << "]";
+    os << (first ? "" : ", ") << "[" << ev.offset << ", " << (ev.valid ? 1 : 0)
+       << "]";
     first = false;
   });
   os << "]>\n";
@@ -154,8 +156,7 @@ static void emitChain(llvm::raw_ostream &os, unsigned id,
   // The chain twice: once for offset/valid/upper, which canonicalization
   // may rewrite, and once for the coordinates, whose chains it keeps.
   for (const char *prefix : {"c", "k"}) {
-    std::string body =
-        renameValues(d.str(), prefix + std::to_string(id) + "_");
+    std::string body = renameValues(d.str(), prefix + std::to_string(id) + "_");
     os << "  ";
     for (char c : body) {
       os << c;
@@ -164,8 +165,8 @@ static void emitChain(llvm::raw_ostream &os, unsigned id,
     }
     os << "\n";
   }
-  std::string coordTop = "%k" + std::to_string(id) + "_d" +
-                         std::to_string(d.getStages().size());
+  std::string coordTop =
+      "%k" + std::to_string(id) + "_d" + std::to_string(d.getStages().size());
   os << "  %exp = memref.get_global @expected" << id << " : memref<" << n
      << "x2xi64>\n"
      << "  %c0 = arith.constant 0 : index\n"
@@ -188,8 +189,7 @@ static void emitChain(llvm::raw_ostream &os, unsigned id,
     for (unsigned i = 0; i < rank; ++i)
       idx += (i ? ", %i#" : "%i#") + std::to_string(i);
   }
-  os << "    %o = layout.offset " << top << "[" << idx << "] : " << type
-     << "\n"
+  os << "    %o = layout.offset " << top << "[" << idx << "] : " << type << "\n"
      << "    %v = layout.valid " << top << "[" << idx << "] : " << type << "\n"
      << "    %eo = memref.load %exp[%f, %c0] : memref<" << n << "x2xi64>\n"
      << "    %ev = memref.load %exp[%f, %c1] : memref<" << n << "x2xi64>\n"

@@ -40,9 +40,9 @@ void move(const Descriptor &d, Coord &c, ArrayRef<int64_t> step) {
 TEST(CoordinateTest, MergeOfThreeDimsCarries) {
   // packed [2, 3, 4] merged into 24: walking the merged index by 1 visits
   // the digits (i / 12, i / 4 mod 3, i mod 4); the offset is i.
-  Descriptor d = unwrap(unwrap(Descriptor::packed({2, 3, 4}))
-                            .transform({makeEntry(Transform::merge({2, 3, 4}),
-                                                  {0, 1, 2}, {0})}));
+  Descriptor d = unwrap(
+      unwrap(Descriptor::packed({2, 3, 4}))
+          .transform({makeEntry(Transform::merge({2, 3, 4}), {0, 1, 2}, {0})}));
   Coord c = make(d, {0});
   for (int64_t i = 0; i < 24; ++i) {
     EXPECT_EQ(c[0], (SmallVector<int64_t, 4>{i / 12, i / 4 % 3, i % 4}));
@@ -72,8 +72,8 @@ TEST(CoordinateTest, PaddedConvolutionWindow) {
   Descriptor d = unwrap(
       unwrap(unwrap(Descriptor::packed({5}))
                  .transform({makeEntry(Transform::pad(5, 1, 1), {0}, {0})}))
-          .transform({makeEntry(Transform::embed({5, 3}, {1, 1}), {0},
-                                {0, 1})}));
+          .transform(
+              {makeEntry(Transform::embed({5, 3}, {1, 1}), {0}, {0, 1})}));
   Coord c = make(d, {0, 0});
   for (int64_t o = 0; o < 5; o += 2) {
     for (int64_t k = 0; k < 3; ++k) {

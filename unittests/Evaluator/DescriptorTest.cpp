@@ -103,10 +103,10 @@ TEST(DescriptorTest, NaivePackedAligned) {
 }
 
 TEST(DescriptorTest, PackedViewedAs2x2x3) {
-  Descriptor d = unwrap(unwrap(Descriptor::packed({2, 6}))
-                            .transform({entry(Transform::passThrough(2), {0}, {0}),
-                                        entry(Transform::unmerge({2, 3}), {1},
-                                              {1, 2})}));
+  Descriptor d =
+      unwrap(unwrap(Descriptor::packed({2, 6}))
+                 .transform({entry(Transform::passThrough(2), {0}, {0}),
+                             entry(Transform::unmerge({2, 3}), {1}, {1, 2})}));
   EXPECT_EQ(d.getLengths(), (llvm::ArrayRef<int64_t>{2, 2, 3}));
   EXPECT_EQ(d.offset({1, 1, 2}), 11);
   forEachCoord(d.getLengths(), [&](llvm::ArrayRef<int64_t> c) {
@@ -117,10 +117,10 @@ TEST(DescriptorTest, PackedViewedAs2x2x3) {
 
 TEST(DescriptorTest, Transposition) {
   const int64_t m = 5, n = 7;
-  Descriptor d = unwrap(unwrap(Descriptor::packed({m, n}))
-                            .transform({entry(Transform::passThrough(n), {1}, {0}),
-                                        entry(Transform::passThrough(m), {0},
-                                              {1})}));
+  Descriptor d =
+      unwrap(unwrap(Descriptor::packed({m, n}))
+                 .transform({entry(Transform::passThrough(n), {1}, {0}),
+                             entry(Transform::passThrough(m), {0}, {1})}));
   EXPECT_EQ(d.getLengths(), (llvm::ArrayRef<int64_t>{n, m}));
   forEachCoord(d.getLengths(), [&](llvm::ArrayRef<int64_t> c) {
     EXPECT_EQ(d.offset(c), c[1] * n + c[0]);
@@ -130,12 +130,12 @@ TEST(DescriptorTest, Transposition) {
 
 TEST(DescriptorTest, ConvolutionPadding) {
   const int64_t N = 2, C = 3, H = 4, W = 5, padH = 1, padW = 2;
-  Descriptor d = unwrap(
-      unwrap(Descriptor::packed({N, C, H, W}))
-          .transform({entry(Transform::passThrough(N), {0}, {0}),
-                      entry(Transform::passThrough(C), {1}, {1}),
-                      entry(Transform::pad(H, padH, padH), {2}, {2}),
-                      entry(Transform::pad(W, padW, padW), {3}, {3})}));
+  Descriptor d =
+      unwrap(unwrap(Descriptor::packed({N, C, H, W}))
+                 .transform({entry(Transform::passThrough(N), {0}, {0}),
+                             entry(Transform::passThrough(C), {1}, {1}),
+                             entry(Transform::pad(H, padH, padH), {2}, {2}),
+                             entry(Transform::pad(W, padW, padW), {3}, {3})}));
   EXPECT_EQ(d.getLengths(),
             (llvm::ArrayRef<int64_t>{N, C, H + 2 * padH, W + 2 * padW}));
   int validCount = 0;
@@ -154,10 +154,10 @@ TEST(DescriptorTest, ConvolutionPadding) {
 
 TEST(DescriptorTest, Slicing) {
   const int64_t M = 8, N = 10;
-  Descriptor d = unwrap(unwrap(Descriptor::packed({M, N}))
-                            .transform({entry(Transform::slice(M, 2, 6), {0}, {0}),
-                                        entry(Transform::slice(N, 3, 9), {1},
-                                              {1})}));
+  Descriptor d =
+      unwrap(unwrap(Descriptor::packed({M, N}))
+                 .transform({entry(Transform::slice(M, 2, 6), {0}, {0}),
+                             entry(Transform::slice(N, 3, 9), {1}, {1})}));
   EXPECT_EQ(d.getLengths(), (llvm::ArrayRef<int64_t>{4, 6}));
   forEachCoord(d.getLengths(), [&](llvm::ArrayRef<int64_t> c) {
     EXPECT_EQ(d.offset(c), (c[0] + 2) * N + (c[1] + 3));
@@ -178,8 +178,7 @@ TEST(DescriptorTest, FiveDToThreeDBlockMerge) {
               {entry(Transform::passThrough(numIssues), {0}, {0}),
                entry(Transform::merge({wavesPerM, wavesPerK}), {1, 2}, {1}),
                entry(Transform::merge({warpSize, kVector}), {3, 4}, {2})}));
-  EXPECT_EQ(d.getLengths(),
-            (llvm::ArrayRef<int64_t>{64, 8, 256}));
+  EXPECT_EQ(d.getLengths(), (llvm::ArrayRef<int64_t>{64, 8, 256}));
   forEachCoord(d.getLengths(), [&](llvm::ArrayRef<int64_t> c) {
     int64_t wm = c[1] / wavesPerK, wk = c[1] % wavesPerK;
     int64_t lane = c[2] / kVector, kv = c[2] % kVector;
@@ -195,25 +194,25 @@ TEST(DescriptorTest, FiveDToThreeDBlockMerge) {
 TEST(DescriptorTest, Im2colPadEmbedMerge) {
   // NHWC input, 3x3 filter, stride 2, dilation 1, padding 1: the GEMM view
   // [N*Ho*Wo, Y*X*C] of the implicit im2col matrix.
-  const int64_t N = 2, Hi = 5, Wi = 6, C = 3, Y = 3, X = 3, stride = 2,
-                dil = 1, pad = 1;
+  const int64_t N = 2, Hi = 5, Wi = 6, C = 3, Y = 3, X = 3, stride = 2, dil = 1,
+                pad = 1;
   const int64_t Hip = Hi + 2 * pad, Wip = Wi + 2 * pad;
   const int64_t Ho = (Hip - dil * (Y - 1) - 1) / stride + 1;
   const int64_t Wo = (Wip - dil * (X - 1) - 1) / stride + 1;
   Descriptor d0 = unwrap(Descriptor::packed({N, Hi, Wi, C}));
-  Descriptor d1 = unwrap(d0.transform(
-      {entry(Transform::passThrough(N), {0}, {0}),
-       entry(Transform::pad(Hi, pad, pad), {1}, {1}),
-       entry(Transform::pad(Wi, pad, pad), {2}, {2}),
-       entry(Transform::passThrough(C), {3}, {3})}));
+  Descriptor d1 =
+      unwrap(d0.transform({entry(Transform::passThrough(N), {0}, {0}),
+                           entry(Transform::pad(Hi, pad, pad), {1}, {1}),
+                           entry(Transform::pad(Wi, pad, pad), {2}, {2}),
+                           entry(Transform::passThrough(C), {3}, {3})}));
   Descriptor d2 = unwrap(d1.transform(
       {entry(Transform::passThrough(N), {0}, {0}),
        entry(Transform::embed({Y, Ho}, {dil, stride}), {1}, {1, 2}),
        entry(Transform::embed({X, Wo}, {dil, stride}), {2}, {3, 4}),
        entry(Transform::passThrough(C), {3}, {5})}));
-  Descriptor d = unwrap(d2.transform(
-      {entry(Transform::merge({N, Ho, Wo}), {0, 2, 4}, {0}),
-       entry(Transform::merge({Y, X, C}), {1, 3, 5}, {1})}));
+  Descriptor d = unwrap(
+      d2.transform({entry(Transform::merge({N, Ho, Wo}), {0, 2, 4}, {0}),
+                    entry(Transform::merge({Y, X, C}), {1, 3, 5}, {1})}));
   EXPECT_EQ(d.getLengths(), (llvm::ArrayRef<int64_t>{N * Ho * Wo, Y * X * C}));
   int padded = 0;
   forEachCoord(d.getLengths(), [&](llvm::ArrayRef<int64_t> c) {
@@ -256,10 +255,10 @@ TEST(DescriptorTest, XorSwizzledSharedTile) {
 
 TEST(DescriptorTest, ReplicateFreezeAndModulo) {
   Descriptor base = unwrap(Descriptor::naive({3, 4}, {8, 1}));
-  Descriptor bcast = unwrap(base.transform(
-      {entry(Transform::replicate({5}), {}, {0}),
-       entry(Transform::freeze(2), {0}, {}),
-       entry(Transform::passThrough(4), {1}, {1})}));
+  Descriptor bcast =
+      unwrap(base.transform({entry(Transform::replicate({5}), {}, {0}),
+                             entry(Transform::freeze(2), {0}, {}),
+                             entry(Transform::passThrough(4), {1}, {1})}));
   EXPECT_EQ(bcast.getLengths(), (llvm::ArrayRef<int64_t>{5, 4}));
   forEachCoord(bcast.getLengths(), [&](llvm::ArrayRef<int64_t> c) {
     EXPECT_EQ(bcast.offset(c), 2 * 8 + c[1]);
@@ -269,9 +268,9 @@ TEST(DescriptorTest, ReplicateFreezeAndModulo) {
   EXPECT_NE(llvm::toString(std::move(e)).find("#layout.replicate<[5]>"),
             std::string::npos);
 
-  Descriptor wrapped = unwrap(unwrap(Descriptor::packed({4}))
-                                  .transform({entry(Transform::modulo(4, 16),
-                                                    {0}, {0})}));
+  Descriptor wrapped =
+      unwrap(unwrap(Descriptor::packed({4}))
+                 .transform({entry(Transform::modulo(4, 16), {0}, {0})}));
   for (int64_t u = 0; u < 16; ++u)
     EXPECT_EQ(wrapped.offset({u}), u % 4);
   auto up = wrapped.upper(1);
@@ -281,9 +280,9 @@ TEST(DescriptorTest, ReplicateFreezeAndModulo) {
 }
 
 TEST(DescriptorTest, SunderInverseSetsUnselectedPiecesToZero) {
-  Descriptor d = unwrap(unwrap(Descriptor::packed({16}))
-                            .transform({entry(Transform::sunder({6, 10}), {0},
-                                              {0, 1, 2})}));
+  Descriptor d = unwrap(
+      unwrap(Descriptor::packed({16}))
+          .transform({entry(Transform::sunder({6, 10}), {0}, {0, 1, 2})}));
   EXPECT_EQ(d.offset({3, 7, 1}), 13);
   EXPECT_EQ(d.offset({3, 7, 0}), 3);
   auto up = d.upper(13);
@@ -303,16 +302,18 @@ TEST(DescriptorTest, StageErrors) {
                                  entry(Transform::passThrough(6), {1}, {2})}))
                 .find("new top dimension 2 is out of range"),
             std::string::npos);
-  EXPECT_NE(errorOf(p.transform({entry(Transform::passThrough(2), {0}, {0}),
-                                 entry(Transform::unmerge({2, 4}), {1}, {1, 2})}))
-                .find("lower length must equal"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(p.transform({entry(Transform::passThrough(2), {0}, {0}),
+                           entry(Transform::unmerge({2, 4}), {1}, {1, 2})}))
+          .find("lower length must equal"),
+      std::string::npos);
   EXPECT_NE(errorOf(p.transform({entry(Transform::passThrough(2), {0}, {0}),
                                  entry(Transform::passThrough(6), {2}, {1})}))
                 .find("out of range"),
             std::string::npos);
-  EXPECT_NE(errorOf(Descriptor::naive({INT64_MAX, 3}, {2, 1})).find("overflows"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(Descriptor::naive({INT64_MAX, 3}, {2, 1})).find("overflows"),
+      std::string::npos);
   EXPECT_NE(errorOf(Descriptor::packed({1 << 30, 1 << 30, 1 << 30}))
                 .find("overflows"),
             std::string::npos);
@@ -329,10 +330,10 @@ TEST(DescriptorTest, RankMismatchDoesNotTrap) {
 }
 
 TEST(DescriptorTest, StrPrintsTheChainAsIR) {
-  Descriptor d = unwrap(unwrap(Descriptor::packed({2, 6}))
-                            .transform({entry(Transform::passThrough(2), {0}, {0}),
-                                        entry(Transform::unmerge({2, 3}), {1},
-                                              {1, 2})}));
+  Descriptor d =
+      unwrap(unwrap(Descriptor::packed({2, 6}))
+                 .transform({entry(Transform::passThrough(2), {0}, {0}),
+                             entry(Transform::unmerge({2, 3}), {1}, {1, 2})}));
   EXPECT_EQ(d.str(),
             "%d0 = layout.packed [2, 6] : !layout.desc<2x6>\n"
             "%d1 = layout.transform %d0 [#layout.pass_through<2> : [0] -> "

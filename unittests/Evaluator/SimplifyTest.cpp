@@ -25,12 +25,10 @@ using llvm::SmallVector;
 
 namespace {
 
-
 /// The base of `d` alone, as a naive descriptor with the same space.
 Descriptor baseOf(const Descriptor &d) {
   return unwrap(Descriptor::naive(d.getBaseLengths(), d.getBaseStrides(),
-                                  d.getBaseOffset(),
-                                  d.getElementSpaceSize()));
+                                  d.getBaseOffset(), d.getElementSpaceSize()));
 }
 
 /// `base` with `stages` on top.
@@ -57,12 +55,12 @@ Descriptor build(Descriptor base, ArrayRef<Stage> stages) {
     if (x.valid != y.valid || (x.valid && x.offset != y.offset))
       failure = "at " + formatIntList(c) + ": (" + std::to_string(x.offset) +
                 ", " + std::to_string(x.valid) + ") vs (" +
-                std::to_string(y.offset) + ", " + std::to_string(y.valid) +
-                ")";
+                std::to_string(y.offset) + ", " + std::to_string(y.valid) + ")";
   });
   if (!failure.empty())
-    return ::testing::AssertionFailure()
-           << failure << "\n" << a.str() << "\n---\n" << b.str();
+    return ::testing::AssertionFailure() << failure << "\n"
+                                         << a.str() << "\n---\n"
+                                         << b.str();
   return ::testing::AssertionSuccess();
 }
 
@@ -102,29 +100,33 @@ TEST(SimplifyTest, ComposeTable) {
                 {makeEntry(Transform::merge({4, 6}), {0, 1}, {0})})),
             Transform::passThrough(24));
   // Offset of offset: offsets add.
-  EXPECT_EQ(one(composeStages({20}, {makeEntry(Transform::offset(10, 3), {0}, {0})},
-                              {makeEntry(Transform::offset(4, 5), {0}, {0})})),
-            Transform::offset(4, 8));
+  EXPECT_EQ(
+      one(composeStages({20}, {makeEntry(Transform::offset(10, 3), {0}, {0})},
+                        {makeEntry(Transform::offset(4, 5), {0}, {0})})),
+      Transform::offset(4, 8));
   // Slice of slice: [2, 9) then [1, 5) is [3, 7).
-  EXPECT_EQ(one(composeStages({10}, {makeEntry(Transform::slice(10, 2, 9), {0}, {0})},
-                              {makeEntry(Transform::slice(7, 1, 5), {0}, {0})})),
-            Transform::slice(10, 3, 7));
+  EXPECT_EQ(
+      one(composeStages({10}, {makeEntry(Transform::slice(10, 2, 9), {0}, {0})},
+                        {makeEntry(Transform::slice(7, 1, 5), {0}, {0})})),
+      Transform::slice(10, 3, 7));
   // Slice of offset and offset of slice.
-  EXPECT_EQ(one(composeStages({20}, {makeEntry(Transform::offset(10, 3), {0}, {0})},
-                              {makeEntry(Transform::slice(10, 2, 6), {0}, {0})})),
-            Transform::offset(4, 5));
-  EXPECT_EQ(one(composeStages({10}, {makeEntry(Transform::slice(10, 2, 9), {0}, {0})},
-                              {makeEntry(Transform::offset(3, 1), {0}, {0})})),
-            Transform::slice(10, 3, 6));
+  EXPECT_EQ(
+      one(composeStages({20}, {makeEntry(Transform::offset(10, 3), {0}, {0})},
+                        {makeEntry(Transform::slice(10, 2, 6), {0}, {0})})),
+      Transform::offset(4, 5));
+  EXPECT_EQ(
+      one(composeStages({10}, {makeEntry(Transform::slice(10, 2, 9), {0}, {0})},
+                        {makeEntry(Transform::offset(3, 1), {0}, {0})})),
+      Transform::slice(10, 3, 6));
   // Pad of pad: pads add.
-  EXPECT_EQ(one(composeStages({4}, {makeEntry(Transform::pad(4, 1, 0), {0}, {0})},
-                              {makeEntry(Transform::pad(5, 2, 1), {0}, {0})})),
-            Transform::pad(4, 3, 1));
+  EXPECT_EQ(
+      one(composeStages({4}, {makeEntry(Transform::pad(4, 1, 0), {0}, {0})},
+                        {makeEntry(Transform::pad(5, 2, 1), {0}, {0})})),
+      Transform::pad(4, 3, 1));
   // Merge then unmerge: pass_throughs, through a permutation.
-  std::optional<Stage> mu = composeStages(
-      {6, 4},
-      {makeEntry(Transform::merge({4, 6}), {1, 0}, {0})},
-      {makeEntry(Transform::unmerge({4, 6}), {0}, {1, 0})});
+  std::optional<Stage> mu =
+      composeStages({6, 4}, {makeEntry(Transform::merge({4, 6}), {1, 0}, {0})},
+                    {makeEntry(Transform::unmerge({4, 6}), {0}, {1, 0})});
   ASSERT_TRUE(mu.has_value());
   ASSERT_EQ(mu->size(), 2u);
   EXPECT_EQ((*mu)[0].transform, Transform::passThrough(6));
@@ -134,10 +136,10 @@ TEST(SimplifyTest, ComposeTable) {
   EXPECT_EQ((*mu)[1].lowerDims, SmallVector<int64_t>({1}));
   EXPECT_EQ((*mu)[1].upperDims, SmallVector<int64_t>({1}));
   // Not in the table: merge then unmerge of other lengths.
-  EXPECT_FALSE(composeStages({4, 6},
-                             {makeEntry(Transform::merge({4, 6}), {0, 1}, {0})},
-                             {makeEntry(Transform::unmerge({6, 4}), {0}, {0, 1})})
-                   .has_value());
+  EXPECT_FALSE(
+      composeStages({4, 6}, {makeEntry(Transform::merge({4, 6}), {0, 1}, {0})},
+                    {makeEntry(Transform::unmerge({6, 4}), {0}, {0, 1})})
+          .has_value());
 }
 
 TEST(SimplifyTest, FoldIntoStrides) {
@@ -154,10 +156,9 @@ TEST(SimplifyTest, FoldIntoStrides) {
   EXPECT_EQ(v->space, 12);
   // A transposed slice of an aligned base keeps the base's space.
   Descriptor a = unwrap(Descriptor::aligned({4, 10}, 16));
-  std::optional<StridedBase> s =
-      foldIntoStrides(*StridedBase::of(a),
-                      {makeEntry(Transform::slice(10, 2, 9), {1}, {0}),
-                       makeEntry(Transform::passThrough(4), {0}, {1})});
+  std::optional<StridedBase> s = foldIntoStrides(
+      *StridedBase::of(a), {makeEntry(Transform::slice(10, 2, 9), {1}, {0}),
+                            makeEntry(Transform::passThrough(4), {0}, {1})});
   ASSERT_TRUE(s.has_value());
   EXPECT_EQ(s->lengths, SmallVector<int64_t>({7, 4}));
   EXPECT_EQ(s->strides, SmallVector<int64_t>({1, 16}));
@@ -208,8 +209,8 @@ TEST(SimplifyTest, RandomChainsKeepTheirMeaning) {
     if (!stages.empty()) {
       if (std::optional<StridedBase> b =
               foldIntoStrides(*StridedBase::of(base), stages[0])) {
-        ASSERT_TRUE(sameMeaning(d, build(unwrap(b->descriptor()),
-                                         stages.drop_front())));
+        ASSERT_TRUE(sameMeaning(
+            d, build(unwrap(b->descriptor()), stages.drop_front())));
         ++folded;
       }
     }
@@ -243,8 +244,8 @@ TEST(DescriptorInverseTest, RandomInvertibleChainsRoundTrip) {
         return;
       llvm::Expected<SmallVector<int64_t>> u = d.upper(ev.offset);
       ASSERT_TRUE(static_cast<bool>(u))
-          << llvm::toString(u.takeError()) << " at " << formatIntList(c)
-          << "\n" << d.str();
+          << llvm::toString(u.takeError()) << " at " << formatIntList(c) << "\n"
+          << d.str();
       Evaluation back = d.evaluate(*u);
       EXPECT_TRUE(back.valid);
       EXPECT_EQ(back.offset, ev.offset);
@@ -265,8 +266,8 @@ TEST(SimplifyTest, RandomPairsOfTheTable) {
   int composedCount = 0, notInTable = 0;
   for (int n = 0; n < 2000; ++n) {
     int64_t a = range(1, 6), b = range(1, 6), L = range(1, 12);
-    Descriptor base = unwrap(Descriptor::naive({a * b, L}, {range(0, 20), 1},
-                                               range(0, 3)));
+    Descriptor base =
+        unwrap(Descriptor::naive({a * b, L}, {range(0, 20), 1}, range(0, 3)));
     Stage first, second;
     switch (range(0, 5)) {
     case 0: // unmerge then merge
@@ -276,9 +277,9 @@ TEST(SimplifyTest, RandomPairsOfTheTable) {
                 makeEntry(Transform::merge({a, b}), {0, 1}, {1})};
       break;
     case 1: { // merge then unmerge (after unmerging to get two dims)
-      base = unwrap(base.transform(
-          {makeEntry(Transform::unmerge({a, b}), {0}, {0, 1}),
-           makeEntry(Transform::passThrough(L), {1}, {2})}));
+      base = unwrap(
+          base.transform({makeEntry(Transform::unmerge({a, b}), {0}, {0, 1}),
+                          makeEntry(Transform::passThrough(L), {1}, {2})}));
       first = {makeEntry(Transform::merge({a, b}), {0, 1}, {1}),
                makeEntry(Transform::passThrough(L), {2}, {0})};
       second = {makeEntry(Transform::unmerge({a, b}), {1}, {2, 0}),
@@ -295,8 +296,8 @@ TEST(SimplifyTest, RandomPairsOfTheTable) {
                                  : Transform::slice(u1, o2, o2 + u2);
       first = {makeEntry(Transform::passThrough(a * b), {0}, {1}),
                makeEntry(t1, {1}, {0})};
-      second = {makeEntry(t2, {0}, {0}), makeEntry(Transform::passThrough(a * b), {1},
-                                           {1})};
+      second = {makeEntry(t2, {0}, {0}),
+                makeEntry(Transform::passThrough(a * b), {1}, {1})};
       break;
     }
     case 4: { // a shift of a pad
@@ -307,8 +308,9 @@ TEST(SimplifyTest, RandomPairsOfTheTable) {
       int64_t padded = pad.getUpperLengths()[0];
       int64_t u = range(1, padded);
       int64_t begin = range(0, padded - u);
-      Transform shift = range(0, 1) ? Transform::offset(u, begin)
-                                    : Transform::slice(padded, begin, begin + u);
+      Transform shift = range(0, 1)
+                            ? Transform::offset(u, begin)
+                            : Transform::slice(padded, begin, begin + u);
       first = {makeEntry(pad, {1}, {0}),
                makeEntry(Transform::passThrough(a * b), {0}, {1})};
       second = {makeEntry(shift, {0}, {0}),
@@ -336,14 +338,13 @@ TEST(SimplifyTest, RandomPairsOfTheTable) {
       first = {makeEntry(Transform::pad(L, l1, r1), {1}, {1}),
                makeEntry(Transform::passThrough(a * b), {0}, {0})};
       second = {makeEntry(Transform::pad(L + l1 + r1, range(0, 2), range(0, 2)),
-                      {1}, {0}),
+                          {1}, {0}),
                 makeEntry(Transform::passThrough(a * b), {0}, {1})};
       break;
     }
     }
     Descriptor d = build(base, {first, second});
-    std::optional<Stage> s =
-        composeStages(base.getLengths(), first, second);
+    std::optional<Stage> s = composeStages(base.getLengths(), first, second);
     ASSERT_TRUE(s.has_value()) << d.str();
     ASSERT_TRUE(sameMeaning(d, build(base, {*s})));
     ++composedCount;

@@ -106,7 +106,8 @@ TEST(TransformKindsTest, TableIsIndexedByKind) {
   for (unsigned k = 0; k < kNumTransformKinds; ++k) {
     auto kind = static_cast<TransformKind>(k);
     EXPECT_EQ(kindInfo(kind).kind, kind);
-    EXPECT_EQ(stringifyTransformKind(kind).str(), kindInfo(kind).mnemonic.str());
+    EXPECT_EQ(stringifyTransformKind(kind).str(),
+              kindInfo(kind).mnemonic.str());
   }
   EXPECT_EQ(stringifyTransformKind(TransformKind::PassThrough).str(),
             "pass_through");

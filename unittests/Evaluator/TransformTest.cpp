@@ -192,8 +192,13 @@ TEST(TransformTest, XorRotateSwizzleAreBijections) {
   for (int64_t l1 : {3, 5, 7, 33})
     expectBijection2D(Transform::rotate({9, l1}));
   for (auto [b, m, s] : {std::tuple<int64_t, int64_t, int64_t>{3, 4, 3},
-                         {2, 4, 3}, {1, 4, 3}, {3, 0, 3}, {2, 2, 4},
-                         {2, 4, -2}, {0, 0, 0}, {3, 3, -3}}) {
+                         {2, 4, 3},
+                         {1, 4, 3},
+                         {3, 0, 3},
+                         {2, 2, 4},
+                         {2, 4, -2},
+                         {0, 0, 0},
+                         {3, 3, -3}}) {
     int64_t block = int64_t(1) << (b + m);
     for (int64_t mult : {1, 2, 3, 8}) {
       Transform t = Transform::swizzle(b, m, s, block * mult);
@@ -207,14 +212,14 @@ TEST(TransformTest, InverseOfEachKind) {
   // calculateUpperIndex undoes calculateLowerIndex on every upper coordinate
   // of each invertible transform.
   SmallVector<Transform> transforms = {
-      Transform::passThrough(5),     Transform::pad(3, 1, 2),
-      Transform::leftPad(4, 3),      Transform::rightPad(4, 3),
+      Transform::passThrough(5),         Transform::pad(3, 1, 2),
+      Transform::leftPad(4, 3),          Transform::rightPad(4, 3),
       Transform::embed({2, 3}, {12, 1}), Transform::embed({3, 2}, {1, 3}),
-      Transform::merge({4, 5}),      Transform::unmerge({3, 4, 2}),
-      Transform::offset(6, 3),       Transform::slice(10, 2, 7),
-      Transform::modulo(8, 8),       Transform::xorTransform({4, 8}),
-      Transform::rotate({4, 6}),     Transform::swizzle(2, 1, 3, 64),
-      Transform::sunder({1, 1}),     Transform::replicate({1, 1})};
+      Transform::merge({4, 5}),          Transform::unmerge({3, 4, 2}),
+      Transform::offset(6, 3),           Transform::slice(10, 2, 7),
+      Transform::modulo(8, 8),           Transform::xorTransform({4, 8}),
+      Transform::rotate({4, 6}),         Transform::swizzle(2, 1, 3, 64),
+      Transform::sunder({1, 1}),         Transform::replicate({1, 1})};
   for (const Transform &t : transforms) {
     ASSERT_EQ(verifyMessage(t), "") << t.str();
     ASSERT_FALSE(static_cast<bool>(t.checkInvertible())) << t.str();
@@ -259,7 +264,8 @@ TEST(TransformTest, VerifierMessagesNameTheParameter) {
             "'length' must be positive, got 0");
   EXPECT_EQ(verifyMessage(Transform::pad(3, 1, -1)),
             "'right' must be non-negative, got -1");
-  EXPECT_EQ(verifyMessage(Transform::merge({})), "'lower_lengths' must not be empty");
+  EXPECT_EQ(verifyMessage(Transform::merge({})),
+            "'lower_lengths' must not be empty");
   EXPECT_EQ(verifyMessage(Transform::embed({2, 3}, {1})),
             "'coefficients' has 1 entries but 'upper_lengths' has 2");
   EXPECT_NE(verifyMessage(Transform::xorTransform({4, 6})).find("power of two"),

@@ -81,7 +81,8 @@ public:
              llvm::ArrayRef<StageEntry> entries);
 
   /// Returns this descriptor with one more stage (checked with checkStage).
-  llvm::Expected<Descriptor> transform(llvm::ArrayRef<StageEntry> entries) const;
+  llvm::Expected<Descriptor>
+  transform(llvm::ArrayRef<StageEntry> entries) const;
   /// Adds one stage in place (checked with checkStage; unchanged on error).
   llvm::Error addStage(llvm::ArrayRef<StageEntry> entries);
 
@@ -104,9 +105,7 @@ public:
   BaseKind getBaseKind() const { return baseKind; }
   int64_t getBaseAlign() const { return baseAlign; }
   /// The stages added on top of the base, in order.
-  llvm::ArrayRef<Stage> getStages() const {
-    return stages;
-  }
+  llvm::ArrayRef<Stage> getStages() const { return stages; }
 
   /// Offset and validity of a top coordinate. `top` must have getRank()
   /// entries (otherwise the result is {0, false}). Never traps.

@@ -113,8 +113,8 @@ void digits(A &a, typename A::Value x, llvm::ArrayRef<int64_t> lengths,
 /// remainder by powers of two (exact in two's complement; the verifier keeps
 /// |S| + B + M below 62), so only the xor is not affine.
 template <typename A>
-typename A::Value swizzle(A &a, typename A::Value u, int64_t bits,
-                          int64_t base, int64_t shift) {
+typename A::Value swizzle(A &a, typename A::Value u, int64_t bits, int64_t base,
+                          int64_t shift) {
   if (bits == 0)
     return u;
   typename A::Value field;
@@ -140,8 +140,7 @@ typename A::Value swizzle(A &a, typename A::Value u, int64_t bits,
 /// natural values: a pad's `u - left`, a sunder's last piece for a switch out
 /// of range).
 template <typename A>
-void lowerIndex(const Transform &t, A &a,
-                llvm::ArrayRef<typename A::Value> u,
+void lowerIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> u,
                 llvm::SmallVectorImpl<typename A::Value> &l) {
   llvm::ArrayRef<int64_t> lengths = t.getLengths();
   switch (t.getKind()) {
@@ -210,8 +209,7 @@ typename A::Bool validity(const Transform &t, A &a,
   switch (t.getKind()) {
   case TransformKind::Pad:
     // left <= u < left + L as one unsigned compare of u - left with L.
-    return a.inRange(a.sub(u[0], a.constant(t.getParam(0))),
-                     t.getLengths()[0]);
+    return a.inRange(a.sub(u[0], a.constant(t.getParam(0))), t.getLengths()[0]);
   case TransformKind::LeftPad:
     return a.atLeast(u[0], t.getParam(0));
   case TransformKind::RightPad:
@@ -317,8 +315,8 @@ void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
     for (size_t j = 1; j < k; ++j)
       s = a.select(a.atLeast(l[0], prefix[j]), a.constant(j), s);
     for (size_t j = 0; j < k; ++j)
-      u.push_back(a.select(a.equals(s, j),
-                           a.sub(l[0], a.constant(prefix[j])), a.constant(0)));
+      u.push_back(a.select(a.equals(s, j), a.sub(l[0], a.constant(prefix[j])),
+                           a.constant(0)));
     u.push_back(s);
     return;
   }
@@ -341,8 +339,9 @@ using Levels = llvm::SmallVector<llvm::SmallVector<V, 4>, 4>;
 
 /// Every level of the coordinate whose top is `top`.
 template <typename A>
-Levels<typename A::Value> makeCoordinate(const Descriptor &d, A &a,
-                                         llvm::ArrayRef<typename A::Value> top) {
+Levels<typename A::Value>
+makeCoordinate(const Descriptor &d, A &a,
+               llvm::ArrayRef<typename A::Value> top) {
   using V = typename A::Value;
   llvm::ArrayRef<Stage> stages = d.getStages();
   Levels<V> levels(stages.size() + 1);
@@ -394,9 +393,9 @@ typename A::Value coordinateOffset(const Descriptor &d, A &a,
                                    typename A::Bool *valid = nullptr) {
   if (valid)
     *valid = validity(d, a, levels);
-  return a.add(dot(a, llvm::ArrayRef<typename A::Value>(levels[0]),
-                   d.getBaseStrides()),
-               a.constant(d.getBaseOffset()));
+  return a.add(
+      dot(a, llvm::ArrayRef<typename A::Value>(levels[0]), d.getBaseStrides()),
+      a.constant(d.getBaseOffset()));
 }
 
 /// The offset of top coordinate `top` (and its validity, when asked).
@@ -413,9 +412,9 @@ typename A::Value offset(const Descriptor &d, A &a,
 /// result with its lengths and may stop the walk by returning false (then
 /// the result is empty).
 template <typename A, typename OnStage>
-llvm::SmallVector<typename A::Value, 8>
-topCoordinate(const Descriptor &d, A &a, typename A::Value off,
-              OnStage onStage) {
+llvm::SmallVector<typename A::Value, 8> topCoordinate(const Descriptor &d, A &a,
+                                                      typename A::Value off,
+                                                      OnStage onStage) {
   using V = typename A::Value;
   llvm::SmallVector<V, 8> cur, next;
   llvm::SmallVector<int64_t, 8> curLengths(d.getBaseLengths().begin(),
@@ -498,8 +497,7 @@ void updateLowerIndex(const Transform &t, A &a,
     newLo.push_back(a.add(oldLo[0], dot(a, diff, t.getCoefficients())));
     return;
   case TransformKind::Unmerge:
-    newLo.push_back(
-        a.add(oldLo[0], dot(a, diff, suffixProducts(lengths))));
+    newLo.push_back(a.add(oldLo[0], dot(a, diff, suffixProducts(lengths))));
     return;
   case TransformKind::Merge: {
     llvm::SmallVector<V, 4> step;
@@ -534,7 +532,8 @@ void updateLowerIndex(const Transform &t, A &a,
 /// Moves a coordinate by `step` (one entry per top dim): the top moves by
 /// the step and every stage updates its lower index (updateLowerIndex).
 template <typename A>
-void moveCoordinate(const Descriptor &d, A &a, Levels<typename A::Value> &levels,
+void moveCoordinate(const Descriptor &d, A &a,
+                    Levels<typename A::Value> &levels,
                     llvm::ArrayRef<typename A::Value> step) {
   using V = typename A::Value;
   llvm::ArrayRef<Stage> stages = d.getStages();

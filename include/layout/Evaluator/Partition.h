@@ -1,4 +1,5 @@
-//===- Partition.h - Partition views and their evaluator ---------*- C++ -*-===//
+//===- Partition.h - Partition views and their evaluator ---------*- C++
+//-*-===//
 //
 // Part of the layout-opt project.
 //

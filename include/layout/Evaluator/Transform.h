@@ -1,4 +1,5 @@
-//===- Transform.h - Coordinate transforms of the layout dialect -*- C++ -*-===//
+//===- Transform.h - Coordinate transforms of the layout dialect -*- C++
+//-*-===//
 //
 // Part of the layout-opt project.
 //
@@ -176,8 +177,7 @@ public:
     return list;
   }
   /// The argument as `T`: int64_t or llvm::ArrayRef<int64_t>.
-  template <typename T>
-  T as() const {
+  template <typename T> T as() const {
     if constexpr (std::is_same_v<T, int64_t>)
       return getScalar();
     else

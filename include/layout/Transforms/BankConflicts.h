@@ -131,11 +131,10 @@ constexpr int64_t kDynamicExtentSamples[] = {1024, 1025, 1031, 8191};
 /// The byte address of `access` for every lane of the first wave of a block
 /// of `blockSize` (threads linearized x fastest), with dynamic extents at
 /// `dynamicExtent`, or std::nullopt with `why`.
-std::optional<llvm::SmallVector<int64_t>>
-laneAddresses(const SharedAccess &access, llvm::ArrayRef<int64_t> blockSize,
-              unsigned waveSize, int64_t dynamicExtent, std::string &why,
-              llvm::ArrayRef<std::pair<Value, const Descriptor *>> overrides =
-                  {});
+std::optional<llvm::SmallVector<int64_t>> laneAddresses(
+    const SharedAccess &access, llvm::ArrayRef<int64_t> blockSize,
+    unsigned waveSize, int64_t dynamicExtent, std::string &why,
+    llvm::ArrayRef<std::pair<Value, const Descriptor *>> overrides = {});
 
 /// The block size of the kernel around `op` (gpu.func known_block_size), or
 /// std::nullopt.

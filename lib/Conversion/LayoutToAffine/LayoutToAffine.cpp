@@ -14,14 +14,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Conversion/Passes.h"
-#include "layout/Evaluator/Formulas.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Evaluator/Formulas.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
-#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -72,8 +72,8 @@ public:
   AffineExpr select(Bool c, AffineExpr x, AffineExpr y) {
     if (c.known)
       return *c.known ? x : y;
-    return dim(create<arith::SelectOp>(c.value, materialize(x),
-                                       materialize(y)));
+    return dim(
+        create<arith::SelectOp>(c.value, materialize(x), materialize(y)));
   }
 
   Bool truth(bool b) { return {b, {}}; }
@@ -184,8 +184,8 @@ private:
         return truth(ints.equals(x, c));
       }
     }
-    return {std::nullopt, create<arith::CmpIOp>(pred, materialize(v),
-                                                indexConstant(c))};
+    return {std::nullopt,
+            create<arith::CmpIOp>(pred, materialize(v), indexConstant(c))};
   }
 
   RewriterBase &rewriter;
@@ -199,8 +199,7 @@ private:
 /// Lowers one layout index op whose descriptor traces to a constant chain:
 /// `build` computes the replacement values from the traced descriptor with
 /// the generic formulas over an AffineAlgebra.
-template <typename OpTy>
-struct LowerIndexOp : OpRewritePattern<OpTy> {
+template <typename OpTy> struct LowerIndexOp : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   virtual LogicalResult check(const Descriptor &) const { return success(); }
@@ -213,7 +212,8 @@ struct LowerIndexOp : OpRewritePattern<OpTy> {
     if (!d)
       return rewriter.notifyMatchFailure(op, llvm::toString(d.takeError()));
     if (failed(check(*d)))
-      return rewriter.notifyMatchFailure(op, "the descriptor is not invertible");
+      return rewriter.notifyMatchFailure(op,
+                                         "the descriptor is not invertible");
     AffineAlgebra a(rewriter, op.getLoc());
     SmallVector<Value> results = build(op, *d, a);
     rewriter.replaceOp(op, results);
@@ -230,8 +230,7 @@ struct LowerOffset final : LowerIndexOp<OffsetOp> {
   using LowerIndexOp::LowerIndexOp;
   SmallVector<Value> build(OffsetOp op, const Descriptor &d,
                            AffineAlgebra &a) const override {
-    return {a.materialize(
-        formulas::offset(d, a, dims(a, op.getIndices())))};
+    return {a.materialize(formulas::offset(d, a, dims(a, op.getIndices())))};
   }
 };
 
@@ -259,8 +258,8 @@ struct LowerUpper final : LowerIndexOp<UpperOp> {
     SmallVector<AffineExpr, 8> top = formulas::topCoordinate(
         d, a, a.dim(op.getOffset()),
         [](ArrayRef<AffineExpr>, ArrayRef<int64_t>) { return true; });
-    return llvm::map_to_vector(
-        top, [&](AffineExpr e) { return a.materialize(e); });
+    return llvm::map_to_vector(top,
+                               [&](AffineExpr e) { return a.materialize(e); });
   }
 };
 
@@ -313,8 +312,7 @@ SmallVector<Value> flatten(AffineAlgebra &a,
 /// Lowers one coordinate op of a traceable descriptor: `build` computes the
 /// values of its result (a coordinate's hidden indices, or one index / i1)
 /// from the descriptor and the op's operands, already converted 1:N.
-template <typename OpTy>
-struct LowerCoordOp : OpConversionPattern<OpTy> {
+template <typename OpTy> struct LowerCoordOp : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
 
@@ -375,8 +373,8 @@ struct LowerCoordOffset final : LowerCoordOp<CoordOffsetOp> {
   SmallVector<Value> build(CoordOffsetOp op, OneToNOpAdaptor adaptor,
                            const Descriptor &d,
                            AffineAlgebra &a) const override {
-    return {a.materialize(formulas::coordinateOffset(
-        d, a, unflatten(d, a, adaptor.getCoord())))};
+    return {a.materialize(
+        formulas::coordinateOffset(d, a, unflatten(d, a, adaptor.getCoord())))};
   }
 };
 
@@ -398,8 +396,7 @@ LogicalResult lowerCoordinates(Operation *root) {
       return;
     any = true;
     // Say why at the op rather than "failed to legalize".
-    if (llvm::Expected<Descriptor> d = traceDescriptor(op->getOperand(0));
-        !d) {
+    if (llvm::Expected<Descriptor> d = traceDescriptor(op->getOperand(0)); !d) {
       op->emitOpError() << "cannot be lowered: "
                         << llvm::toString(d.takeError());
       untraceable = true;
@@ -419,12 +416,12 @@ LogicalResult lowerCoordinates(Operation *root) {
       });
   ConversionTarget target(*ctx);
   target.addLegalDialect<affine::AffineDialect, arith::ArithDialect>();
-  target.addIllegalOp<MakeCoordOp, MoveCoordOp, CoordOffsetOp,
-                      CoordValidOp>();
+  target.addIllegalOp<MakeCoordOp, MoveCoordOp, CoordOffsetOp, CoordValidOp>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   RewritePatternSet patterns(ctx);
-  patterns.add<LowerMakeCoord, LowerMoveCoord, LowerCoordOffset,
-               LowerCoordValid>(converter, ctx);
+  patterns
+      .add<LowerMakeCoord, LowerMoveCoord, LowerCoordOffset, LowerCoordValid>(
+          converter, ctx);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   return applyPartialConversion(root, target, std::move(patterns));
@@ -464,8 +461,7 @@ struct ConvertLayoutToAffinePass final
 
 } // namespace
 
-void mlir::layout::populateLayoutToAffinePatterns(
-    RewritePatternSet &patterns) {
+void mlir::layout::populateLayoutToAffinePatterns(RewritePatternSet &patterns) {
   patterns.add<LowerOffset, LowerValid, LowerUpper, LowerElementSpaceSize>(
       patterns.getContext());
 }

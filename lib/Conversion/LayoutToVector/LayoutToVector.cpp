@@ -93,11 +93,9 @@ Value elementPointer(OpBuilder &b, Location loc, Value memref,
   Value address = arith::AddIOp::create(
       b, loc, aligned,
       arith::MulIOp::create(b, loc, linear, indexConstant(b, loc, bytes)));
-  Value asInt =
-      arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
   return LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext(), addressSpace),
-      asInt);
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), addressSpace), asInt);
 }
 
 /// Loops over the tile's elements: `body(b, loc, J, c)` with J the element
@@ -113,8 +111,7 @@ void forEachTileElement(
   }
   scf::buildLoopNest(b, loc, lbs, ubs, steps,
                      [&](OpBuilder &nb, Location nloc, ValueRange j) {
-                       body(nb, nloc, j,
-                            tileElementCoord(nb, nloc, access, j));
+                       body(nb, nloc, j, tileElementCoord(nb, nloc, access, j));
                      });
 }
 
@@ -146,12 +143,11 @@ struct LowerLoad final : OpRewritePattern<LoadOp> {
     SmallVector<bool> inBounds(tileType.getRank(), true);
 
     if (access->strided && !op.getOrder()) {
-      Value mask = op.getMasked() ? extentMask(rewriter, loc, *access)
-                                  : Value();
+      Value mask =
+          op.getMasked() ? extentMask(rewriter, loc, *access) : Value();
       auto read = vector::TransferReadOp::create(
           rewriter, loc, tileType, access->strided, access->origin,
-          AffineMap::getMultiDimIdentityMap(tileType.getRank(),
-                                            getContext()),
+          AffineMap::getMultiDimIdentityMap(tileType.getRank(), getContext()),
           padding, mask, rewriter.getBoolArrayAttr(inBounds));
       rewriter.replaceOp(op, read.getResult());
       return success();
@@ -173,9 +169,9 @@ struct LowerLoad final : OpRewritePattern<LoadOp> {
                 /*isInvariant=*/false, /*isInvariantGroup=*/false,
                 llvmOrdering(*op.getOrder()));
           };
-          Value v = loadElement(
-              b, l, *access, coord, op.getMasked(), padding,
-              op.getOrder() ? ElementReader(atomicLoad) : nullptr);
+          Value v =
+              loadElement(b, l, *access, coord, op.getMasked(), padding,
+                          op.getOrder() ? ElementReader(atomicLoad) : nullptr);
           memref::StoreOp::create(b, l, v, stage, j);
         });
     SmallVector<Value> zeros(tileType.getRank(),
@@ -203,23 +199,22 @@ struct LowerStore final : OpRewritePattern<StoreOp> {
         AffineMap::getMultiDimIdentityMap(tileType.getRank(), getContext());
 
     if (access->strided && !op.getOrder()) {
-      Value mask = op.getMasked() ? extentMask(rewriter, loc, *access)
-                                  : Value();
-      vector::TransferWriteOp::create(rewriter, loc, Type(), op.getValue(),
-                                      access->strided, access->origin,
-                                      identity, mask,
-                                      rewriter.getBoolArrayAttr(inBounds));
+      Value mask =
+          op.getMasked() ? extentMask(rewriter, loc, *access) : Value();
+      vector::TransferWriteOp::create(
+          rewriter, loc, Type(), op.getValue(), access->strided, access->origin,
+          identity, mask, rewriter.getBoolArrayAttr(inBounds));
       rewriter.eraseOp(op);
       return success();
     }
 
-    auto stageType = MemRefType::get(tileType.getShape(),
-                                     tileType.getElementType());
+    auto stageType =
+        MemRefType::get(tileType.getShape(), tileType.getElementType());
     Value stage = memref::AllocaOp::create(rewriter, loc, stageType);
     SmallVector<Value> zeros(tileType.getRank(),
                              indexConstant(rewriter, loc, 0));
-    vector::TransferWriteOp::create(rewriter, loc, Type(), op.getValue(),
-                                    stage, zeros, identity, Value(),
+    vector::TransferWriteOp::create(rewriter, loc, Type(), op.getValue(), stage,
+                                    zeros, identity, Value(),
                                     rewriter.getBoolArrayAttr(inBounds));
     forEachTileElement(
         rewriter, loc, *access,
@@ -253,24 +248,20 @@ struct LowerIndexSpace final : OpRewritePattern<IndexSpaceOp> {
     Location loc = op.getLoc();
     llvm::Expected<PartitionOp> part = tracePartition(op.getPartition());
     if (!part)
-      return rewriter.notifyMatchFailure(op,
-                                         llvm::toString(part.takeError()));
+      return rewriter.notifyMatchFailure(op, llvm::toString(part.takeError()));
     llvm::Expected<ViewOp> view = traceView(part->getView());
     if (!view)
-      return rewriter.notifyMatchFailure(op,
-                                         llvm::toString(view.takeError()));
+      return rewriter.notifyMatchFailure(op, llvm::toString(view.takeError()));
     PartitionViewType type = op.getPartition().getType();
     SmallVector<Value> counts;
-    for (auto [k, e, t] :
-         llvm::enumerate(type.getShape(), type.getTile())) {
+    for (auto [k, e, t] : llvm::enumerate(type.getShape(), type.getTile())) {
       if (!ShapedType::isDynamic(e)) {
         Int64Algebra ints;
         counts.push_back(
             indexConstant(rewriter, loc, formulas::tileCount(ints, e, t)));
         continue;
       }
-      Value extent = memref::DimOp::create(rewriter, loc,
-                                           view->getSource(), k);
+      Value extent = memref::DimOp::create(rewriter, loc, view->getSource(), k);
       AffineExprAlgebra affine(getContext());
       AffineExpr count =
           formulas::tileCount(affine, rewriter.getAffineDimExpr(0), t);
@@ -321,7 +312,6 @@ struct ConvertLayoutToVectorPass final
 
 } // namespace
 
-void mlir::layout::populateLayoutToVectorPatterns(
-    RewritePatternSet &patterns) {
+void mlir::layout::populateLayoutToVectorPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerLoad, LowerStore, LowerIndexSpace>(patterns.getContext());
 }

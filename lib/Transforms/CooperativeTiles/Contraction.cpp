@@ -127,8 +127,8 @@ FailureOr<ContractionTree> matchContraction(vector::ContractionOp contract,
     return contract.emitOpError()
            << "in a tile program: its result must be yielded as the same "
               "iter_arg";
-  if (!uniform.allUniform({t.loop.getLowerBound(), t.loop.getUpperBound(),
-                           t.loop.getStep()}))
+  if (!uniform.allUniform(
+          {t.loop.getLowerBound(), t.loop.getUpperBound(), t.loop.getStep()}))
     return t.loop.emitOpError()
            << "around a tile contraction must have block-uniform bounds";
   Value init = t.loop.getInitArgs()[t.accIndex];
@@ -184,9 +184,8 @@ LogicalResult matchEpilogue(ContractionTree &t, BlockUniformity &uniform) {
     if (auto c = dyn_cast_or_null<arith::ConstantOp>(def))
       if (auto d = dyn_cast<DenseElementsAttr>(c.getValue()))
         splat = d.isSplat();
-    bool scalarBroadcast =
-        isa_and_nonnull<vector::BroadcastOp>(def) &&
-        !isa<VectorType>(def->getOperand(0).getType());
+    bool scalarBroadcast = isa_and_nonnull<vector::BroadcastOp>(def) &&
+                           !isa<VectorType>(def->getOperand(0).getType());
     bool elementwise = def && def->hasTrait<OpTrait::Elementwise>() &&
                        isPure(def) && def->getNumResults() == 1 &&
                        def->getNumRegions() == 0;
@@ -202,9 +201,8 @@ LogicalResult matchEpilogue(ContractionTree &t, BlockUniformity &uniform) {
           work.push_back(operand);
   }
   // Operands before users: the ops sorted by their position in the block.
-  llvm::sort(ops, [](Operation *x, Operation *y) {
-    return x->isBeforeInBlock(y);
-  });
+  llvm::sort(ops,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
   ops.erase(llvm::unique(ops), ops.end());
   t.epilogue.ops.assign(ops.begin(), ops.end());
   return success();
@@ -309,16 +307,16 @@ FailureOr<Plan> planContraction(ContractionTree &t, int64_t threads,
     return plan;
   }
   InFlightDiagnostic d = contract.emitOpError();
-  d << "in a tile program: the block tile " << plan.bm << "x" << plan.bn
-    << "x" << plan.bk << " (BM x BN x BK) cannot be divided among the "
-    << threads << " threads' waves";
+  d << "in a tile program: the block tile " << plan.bm << "x" << plan.bn << "x"
+    << plan.bk << " (BM x BN x BK) cannot be divided among the " << threads
+    << " threads' waves";
   if (!waveTile.empty())
     d << " into wave tiles of " << waveTile[0] << "x" << waveTile[1];
   d << ": each wave tile must be a multiple of the instruction's M x N and "
        "BK of its K, for one of";
   for (const MatrixInstruction *inst : candidates)
-    if (shape.empty() || (inst->m == shape[0] && inst->n == shape[1] &&
-                          inst->k == shape[2]))
+    if (shape.empty() ||
+        (inst->m == shape[0] && inst->n == shape[1] && inst->k == shape[2]))
       d << " " << inst->mnemonicOn(chip) << " (" << inst->shapeString()
         << ", wave " << inst->waveSize << ")";
   return failure();

@@ -1,4 +1,5 @@
-//===- Contraction.h - Tile contractions onto matrix instructions -*- C++ -*-===//
+//===- Contraction.h - Tile contractions onto matrix instructions -*- C++
+//-*-===//
 //
 // Part of the layout-opt project.
 //

@@ -146,8 +146,8 @@ Value readFragment(OpBuilder &b, Location loc, const Context &cx,
     for (int64_t j = 0; j < runs[e]; ++j)
       elements.push_back(vector::ExtractOp::create(b, loc, v, j));
   }
-  return vector::FromElementsOp::create(
-      b, loc, operandType(inst, operand, et), elements);
+  return vector::FromElementsOp::create(b, loc, operandType(inst, operand, et),
+                                        elements);
 }
 
 /// One matrix instruction: acc + a * b.
@@ -163,9 +163,8 @@ Value multiply(OpBuilder &b, Location loc, const MatrixInstruction &inst,
                                   uint32_t(inst.n), uint32_t(inst.k), a, bv,
                                   acc);
   case MatrixFamily::MmaSync:
-    return nvgpu::MmaSyncOp::create(
-        b, loc, a, bv, acc,
-        ArrayRef<int64_t>{inst.m, inst.n, inst.k});
+    return nvgpu::MmaSyncOp::create(b, loc, a, bv, acc,
+                                    ArrayRef<int64_t>{inst.m, inst.n, inst.k});
   }
   llvm_unreachable("unknown matrix family");
 }
@@ -322,10 +321,10 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
       arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, inst.waveSize));
   cx.lane =
       arith::RemUIOp::create(b, loc, tid, indexConstant(b, loc, inst.waveSize));
-  Value wm = arith::DivUIOp::create(b, loc, wave,
-                                    indexConstant(b, loc, plan->wavesN));
-  Value wn = arith::RemUIOp::create(b, loc, wave,
-                                    indexConstant(b, loc, plan->wavesN));
+  Value wm =
+      arith::DivUIOp::create(b, loc, wave, indexConstant(b, loc, plan->wavesN));
+  Value wn =
+      arith::RemUIOp::create(b, loc, wave, indexConstant(b, loc, plan->wavesN));
   cx.waveRow =
       arith::MulIOp::create(b, loc, wm, indexConstant(b, loc, plan->tm));
   cx.waveCol =
@@ -347,4 +346,3 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   t.loop.erase();
   return success();
 }
-

@@ -193,8 +193,7 @@ LogicalResult Distributor::chooseStoreMapping(StorePlan &plan) {
 }
 
 Value Distributor::readBuffer(OpBuilder &b, Location loc, const Leaf &leaf,
-                              ArrayRef<Value> storeCoord,
-                              int64_t width) const {
+                              ArrayRef<Value> storeCoord, int64_t width) const {
   Value offset = OffsetOp::create(b, loc, leaf.desc,
                                   leaf.bufCoord(leaf.fromStore(storeCoord)));
   Type elementType = leaf.side.elementType;
@@ -241,10 +240,9 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
       for (auto [i, leaf] : llvm::enumerate(tree.leaves))
         if (leaf.staged)
           for (int64_t s = 0; s < width; ++s)
-            bufferRows[i].push_back(
-                readBuffer(lb, loc, leaf,
-                           shifted(lb, loc, origin, contiguous, s),
-                           plan.blockRows));
+            bufferRows[i].push_back(readBuffer(
+                lb, loc, leaf, shifted(lb, loc, origin, contiguous, s),
+                plan.blockRows));
     int64_t rows = plan.registerBlocks() ? plan.blockRows : 1;
     for (int64_t row = 0; row < rows; ++row) {
       SmallVector<Value> coord =
@@ -261,17 +259,17 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
           elements.push_back(
               vector::ExtractOp::create(lb, loc, bufferRows[i][s], row));
         return vector::FromElementsOp::create(
-            lb, loc, VectorType::get({width}, leaf.side.elementType),
-            elements);
+            lb, loc, VectorType::get({width}, leaf.side.elementType), elements);
       };
-      Value fragment = evaluateFragment(lb, loc, tree, store.getValue(),
-                                        width, leafValue);
+      Value fragment =
+          evaluateFragment(lb, loc, tree, store.getValue(), width, leafValue);
       out->store(lb, fragment, coord, inside);
     }
   };
   ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
-    forEachIteration(ib, loc, plan.mapping.blocks() / threads,
-                     [&](OpBuilder &lb, Value iter) { body(lb, iter, inside); });
+    forEachIteration(
+        ib, loc, plan.mapping.blocks() / threads,
+        [&](OpBuilder &lb, Value iter) { body(lb, iter, inside); });
   });
   // In a loop, the next iteration's phase 1 must not overwrite the buffers
   // before every thread has read them.
@@ -288,8 +286,7 @@ LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
   GlobalSide &src = leaf.side;
   int64_t rank = src.tile.size();
   Type elementType = src.elementType;
-  Mapping m =
-      Mapping::unitWidths(src.tile, fastestFirst(rank, src.contiguous));
+  Mapping m = Mapping::unitWidths(src.tile, fastestFirst(rank, src.contiguous));
   int64_t width = m.fitWidth(src.contiguous, src.maxWidth, threads);
   if (!width)
     return divisionError(leaf.load, src.tile, threads);
@@ -322,8 +319,8 @@ LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
     SmallVector<Value> origin = m.blockOrigin(lb, loc, tid, iter, threads);
     Value v = in->load(lb, origin, inside);
     if (src.contiguous == leaf.bufDims.back()) {
-      Value offset = OffsetOp::create(lb, loc, leaf.desc,
-                                      leaf.bufCoord(origin));
+      Value offset =
+          OffsetOp::create(lb, loc, leaf.desc, leaf.bufCoord(origin));
       vector::StoreOp::create(lb, loc, v, leaf.buffer, offset,
                               /*nontemporal=*/false,
                               llvm::MaybeAlign(width * bytes));
@@ -333,22 +330,20 @@ LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
       Value offset = OffsetOp::create(
           lb, loc, leaf.desc,
           leaf.bufCoord(shifted(lb, loc, origin, src.contiguous, i)));
-      memref::StoreOp::create(lb, loc,
-                              vector::ExtractOp::create(lb, loc, v, i),
+      memref::StoreOp::create(lb, loc, vector::ExtractOp::create(lb, loc, v, i),
                               leaf.buffer, offset);
     }
   };
   ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
-    forEachIteration(ib, loc, m.blocks() / threads,
-                     [&](OpBuilder &lb, Value iter) { body(lb, iter, inside); });
+    forEachIteration(
+        ib, loc, m.blocks() / threads,
+        [&](OpBuilder &lb, Value iter) { body(lb, iter, inside); });
   });
   return success();
 }
 
-
-LogicalResult
-mlir::layout::distributeCooperativeTiles(gpu::GPUFuncOp func,
-                                         const CooperativeTileOptions &options) {
+LogicalResult mlir::layout::distributeCooperativeTiles(
+    gpu::GPUFuncOp func, const CooperativeTileOptions &options) {
   std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
   if (!known || !func.isKernel())
     return success();

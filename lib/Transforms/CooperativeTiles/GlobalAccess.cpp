@@ -30,8 +30,7 @@ Value tiles::allOf(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
 
 FailureOr<GlobalAccess> GlobalAccess::create(OpBuilder &b,
                                              const GlobalSide &side,
-                                             int64_t width,
-                                             std::string &why) {
+                                             int64_t width, std::string &why) {
   GlobalAccess g(side, width);
   FailureOr<TileAccess> access =
       traceAccess(b, side.op, side.partition, side.indices,
@@ -99,8 +98,7 @@ Value GlobalAccess::dispatch(
   // element is inside the view.
   Value test = aligned;
   if (side.masked) {
-    SmallVector<Value> last =
-        shifted(b, l, coord, side.contiguous, width - 1);
+    SmallVector<Value> last = shifted(b, l, coord, side.contiguous, width - 1);
     for (auto [x, e] : llvm::zip_equal(last, access.extents))
       conjoin(b, l, test,
               arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, x, e));
@@ -115,8 +113,8 @@ Value GlobalAccess::dispatch(
         scf::YieldOp::create(pb, pl);
     };
   };
-  auto ifOp = scf::IfOp::create(b, l, test, yield(vectorPath),
-                                yield(elementPath));
+  auto ifOp =
+      scf::IfOp::create(b, l, test, yield(vectorPath), yield(elementPath));
   return ifOp->getNumResults() ? ifOp->getResult(0) : Value();
 }
 
@@ -128,9 +126,9 @@ Value GlobalAccess::load(OpBuilder &b, ValueRange tileCoord,
   auto elements = [&](OpBuilder &eb, Location el) -> Value {
     SmallVector<Value> values;
     for (int64_t i = 0; i < width; ++i)
-      values.push_back(loadElement(
-          eb, el, access, shifted(eb, el, coord, side.contiguous, i),
-          side.masked, pad));
+      values.push_back(loadElement(eb, el, access,
+                                   shifted(eb, el, coord, side.contiguous, i),
+                                   side.masked, pad));
     return vector::FromElementsOp::create(eb, el, vectorType(), values);
   };
   auto vector = [&](OpBuilder &vb, Location vl) -> Value {

@@ -1,4 +1,5 @@
-//===- GlobalAccess.h - A thread's vectors of a cooperative tile -*- C++ -*-===//
+//===- GlobalAccess.h - A thread's vectors of a cooperative tile -*- C++
+//-*-===//
 //
 // Part of the layout-opt project.
 //

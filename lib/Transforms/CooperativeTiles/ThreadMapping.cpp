@@ -54,9 +54,8 @@ bool BlockUniformity::isUniform(Value v, unsigned depth) {
     else if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp,
                  memref::DimOp>(op) ||
              (isPure(op) && op->getNumRegions() == 0))
-      uniform = llvm::all_of(op->getOperands(), [&](Value o) {
-        return isUniform(o, depth + 1);
-      });
+      uniform = llvm::all_of(op->getOperands(),
+                             [&](Value o) { return isUniform(o, depth + 1); });
   }
   memo[v] = uniform;
   return uniform;
@@ -96,9 +95,8 @@ int64_t Mapping::fitWidth(int64_t dim, int64_t max, int64_t threads) {
   return 0;
 }
 
-SmallVector<Value> Mapping::blockOrigin(OpBuilder &b, Location loc,
-                                        Value tid, Value iter,
-                                        int64_t threads) const {
+SmallVector<Value> Mapping::blockOrigin(OpBuilder &b, Location loc, Value tid,
+                                        Value iter, int64_t threads) const {
   Value block = arith::AddIOp::create(
       b, loc, tid,
       arith::MulIOp::create(b, loc, iter, indexConstant(b, loc, threads)));
@@ -107,10 +105,10 @@ SmallVector<Value> Mapping::blockOrigin(OpBuilder &b, Location loc,
     int64_t count = tile[k] / width[k];
     Value digit = block;
     if (i + 1 < order.size()) {
-      digit = arith::RemUIOp::create(b, loc, block,
-                                     indexConstant(b, loc, count));
-      block = arith::DivUIOp::create(b, loc, block,
-                                     indexConstant(b, loc, count));
+      digit =
+          arith::RemUIOp::create(b, loc, block, indexConstant(b, loc, count));
+      block =
+          arith::DivUIOp::create(b, loc, block, indexConstant(b, loc, count));
     }
     origin[k] = width[k] == 1
                     ? digit
@@ -132,13 +130,11 @@ SmallVector<int64_t> tiles::fastestFirst(int64_t rank, int64_t first,
   return order;
 }
 
-SmallVector<Value> tiles::shifted(OpBuilder &b, Location loc,
-                                  ValueRange base, int64_t dim,
-                                  int64_t step) {
+SmallVector<Value> tiles::shifted(OpBuilder &b, Location loc, ValueRange base,
+                                  int64_t dim, int64_t step) {
   SmallVector<Value> r(base);
   if (step)
-    r[dim] = arith::AddIOp::create(b, loc, r[dim],
-                                   indexConstant(b, loc, step));
+    r[dim] = arith::AddIOp::create(b, loc, r[dim], indexConstant(b, loc, step));
   return r;
 }
 

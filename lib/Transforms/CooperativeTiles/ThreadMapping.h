@@ -1,4 +1,5 @@
-//===- ThreadMapping.h - Which thread moves which part of a tile -*- C++ -*-===//
+//===- ThreadMapping.h - Which thread moves which part of a tile -*- C++
+//-*-===//
 //
 // Part of the layout-opt project.
 //
@@ -64,8 +65,7 @@ struct Mapping {
   SmallVector<int64_t> order;
 
   /// A mapping of `tile` with unit widths and `order`.
-  static Mapping unitWidths(ArrayRef<int64_t> tile,
-                            SmallVector<int64_t> order);
+  static Mapping unitWidths(ArrayRef<int64_t> tile, SmallVector<int64_t> order);
   /// How many blocks the tile has.
   int64_t blocks() const;
   /// Whether the widths divide the tile and `threads` threads get the same

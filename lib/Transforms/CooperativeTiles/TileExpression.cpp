@@ -139,8 +139,7 @@ tiles::collectTileTrees(gpu::GPUFuncOp func, BlockUniformity &uniform) {
     if (!uniform.allUniform(store.getIndices()))
       return WalkResult::advance();
     if (store.getOrder()) {
-      store.emitOpError()
-          << "atomic cooperative tile stores are not supported";
+      store.emitOpError() << "atomic cooperative tile stores are not supported";
       result = failure();
       return WalkResult::interrupt();
     }
@@ -175,22 +174,23 @@ tiles::collectTileTrees(gpu::GPUFuncOp func, BlockUniformity &uniform) {
   return trees;
 }
 
-Value tiles::evaluateFragment(OpBuilder &b, Location loc,
-                              const TileTree &tree, Value v, int64_t width,
+Value tiles::evaluateFragment(OpBuilder &b, Location loc, const TileTree &tree,
+                              Value v, int64_t width,
                               function_ref<Value(unsigned)> leafValue) {
   if (auto it = tree.leafOf.find(v); it != tree.leafOf.end())
     return leafValue(it->second);
   Operation *def = v.getDefiningOp();
-  auto type = VectorType::get(
-      {width}, cast<VectorType>(v.getType()).getElementType());
+  auto type =
+      VectorType::get({width}, cast<VectorType>(v.getType()).getElementType());
   if (auto transpose = dyn_cast<vector::TransposeOp>(def))
     return evaluateFragment(b, loc, tree, transpose.getVector(), width,
                             leafValue);
   if (auto c = dyn_cast<arith::ConstantOp>(def))
     return arith::ConstantOp::create(
         b, loc, type,
-        DenseElementsAttr::get(type, cast<DenseElementsAttr>(c.getValue())
-                                         .getSplatValue<Attribute>()));
+        DenseElementsAttr::get(
+            type,
+            cast<DenseElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
   if (auto broadcast = dyn_cast<vector::BroadcastOp>(def))
     return vector::BroadcastOp::create(b, loc, type, broadcast.getSource());
   SmallVector<Value> operands;

@@ -1,4 +1,5 @@
-//===- TileExpression.h - The expression a cooperative store stores -*- C++ -*-===//
+//===- TileExpression.h - The expression a cooperative store stores -*- C++
+//-*-===//
 //
 // Part of the layout-opt project.
 //

@@ -43,7 +43,8 @@ func.func @offset(%i: index, %j: index, %k: index) -> index {
 
 int main() {
   // The evaluator alone.
-  llvm::Expected<layout::Descriptor> packed = layout::Descriptor::packed({2, 6});
+  llvm::Expected<layout::Descriptor> packed =
+      layout::Descriptor::packed({2, 6});
   if (!packed) {
     llvm::errs() << llvm::toString(packed.takeError()) << "\n";
     return 1;
@@ -53,15 +54,13 @@ int main() {
 
   // The dialect and a populate entry point.
   DialectRegistry registry;
-  registry.insert<layout::LayoutDialect, func::FuncDialect,
-                  arith::ArithDialect, affine::AffineDialect,
-                  gpu::GPUDialect>();
+  registry.insert<layout::LayoutDialect, func::FuncDialect, arith::ArithDialect,
+                  affine::AffineDialect, gpu::GPUDialect>();
   MLIRContext context(registry);
   // Patterns create ops of these dialects: a pass would list them as
   // dependent dialects; here they are loaded up front.
   context.loadAllAvailableDialects();
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(kSource, &context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kSource, &context);
   if (!module)
     return 1;
   RewritePatternSet patterns(&context);
@@ -73,8 +72,8 @@ int main() {
   // A pass by name, after registering the project's passes.
   layout::registerLayoutTransformsPasses();
   PassManager pm(&context);
-  if (failed(parsePassPipeline("builtin.module(layout-tile-shared-memory)",
-                               pm))) {
+  if (failed(
+          parsePassPipeline("builtin.module(layout-tile-shared-memory)", pm))) {
     llvm::errs() << "cannot parse the pipeline\n";
     return 1;
   }

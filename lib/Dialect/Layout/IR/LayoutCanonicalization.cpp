@@ -20,8 +20,8 @@
 using namespace mlir;
 using namespace mlir::layout;
 
-void TransformOp::build(OpBuilder &builder, OperationState &state,
-                        Value source, ArrayRef<StageEntry> stage) {
+void TransformOp::build(OpBuilder &builder, OperationState &state, Value source,
+                        ArrayRef<StageEntry> stage) {
   MLIRContext *ctx = builder.getContext();
   SmallVector<Attribute> transforms, lowerDims, upperDims;
   for (const StageEntry &e : stage) {
@@ -105,9 +105,9 @@ struct ComposeStages final : OpRewritePattern<TransformOp> {
     auto below = op.getSource().getDefiningOp<TransformOp>();
     if (!below || feedsCoordinates(op.getResult()))
       return failure();
-    std::optional<Stage> stage = composeStages(
-        cast<DescType>(below.getSource().getType()).getLengths(),
-        below.getStageEntries(), op.getStageEntries());
+    std::optional<Stage> stage =
+        composeStages(cast<DescType>(below.getSource().getType()).getLengths(),
+                      below.getStageEntries(), op.getStageEntries());
     if (!stage)
       return failure();
     auto composed =

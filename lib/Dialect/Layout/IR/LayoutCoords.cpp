@@ -17,9 +17,9 @@ using namespace mlir::layout;
 static LogicalResult verifyCoord(Operation *op, Value desc, CoordType coord) {
   auto descType = cast<DescType>(desc.getType());
   if (descType.getLengths() != coord.getLengths())
-    return op->emitOpError() << "coordinate type " << coord
-                             << " does not have the descriptor's lengths ("
-                             << descType << ")";
+    return op->emitOpError()
+           << "coordinate type " << coord
+           << " does not have the descriptor's lengths (" << descType << ")";
   llvm::Expected<Descriptor> d = traceDescriptor(desc);
   if (!d) {
     llvm::consumeError(d.takeError());

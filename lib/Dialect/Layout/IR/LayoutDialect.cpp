@@ -22,16 +22,17 @@ using namespace mlir::layout;
 // Custom directives
 //===----------------------------------------------------------------------===//
 
-ParseResult mlir::layout::detail::parseIntegerList(
-    AsmParser &parser, SmallVectorImpl<int64_t> &values) {
-  return parser.parseCommaSeparatedList(
-      AsmParser::Delimiter::Square, [&]() -> ParseResult {
-        int64_t v;
-        if (parser.parseInteger(v))
-          return failure();
-        values.push_back(v);
-        return success();
-      });
+ParseResult
+mlir::layout::detail::parseIntegerList(AsmParser &parser,
+                                       SmallVectorImpl<int64_t> &values) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                        [&]() -> ParseResult {
+                                          int64_t v;
+                                          if (parser.parseInteger(v))
+                                            return failure();
+                                          values.push_back(v);
+                                          return success();
+                                        });
 }
 
 /// `[a, b, c]`, possibly empty (the verifiers reject empty lists with a
@@ -92,15 +93,14 @@ verifyTransform(function_ref<InFlightDiagnostic()> emitError,
                 const Transform &transform) {
   if (llvm::Error e = transform.verify())
     return emitError() << "'#layout."
-                       << stringifyTransformKind(transform.getKind())
-                       << "' " << llvm::toString(std::move(e));
+                       << stringifyTransformKind(transform.getKind()) << "' "
+                       << llvm::toString(std::move(e));
   return success();
 }
 
 /// The evaluator's form of a transform attribute: its parameters are the
 /// arguments of its kind.
-template <typename AttrT>
-static Transform transformOf(AttrT attr) {
+template <typename AttrT> static Transform transformOf(AttrT attr) {
   return std::apply(
       [](auto... params) {
         return Transform::make(AttrT::transformKind, {TransformArg(params)...});
@@ -131,8 +131,7 @@ static constexpr bool parametersMatch(std::index_sequence<I...>) {
 
 /// Whether the mnemonic and the parameters of a transform attribute are those
 /// of its row of TransformKinds.def.
-template <typename AttrT>
-static constexpr bool matchesTransformKind() {
+template <typename AttrT> static constexpr bool matchesTransformKind() {
   using KeyTy = typename AttrT::ImplType::KeyTy;
   return equalStrings(AttrT::getMnemonic(),
                       stringifyTransformKind(AttrT::transformKind)) &&
@@ -206,9 +205,9 @@ LogicalResult DescType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 /// Shared checks of the view types' shape and element type.
-static LogicalResult verifyViewShape(function_ref<InFlightDiagnostic()> emitError,
-                                     StringRef typeName, ArrayRef<int64_t> shape,
-                                     Type elementType) {
+static LogicalResult
+verifyViewShape(function_ref<InFlightDiagnostic()> emitError,
+                StringRef typeName, ArrayRef<int64_t> shape, Type elementType) {
   if (shape.empty())
     return emitError() << "'" << typeName << "' must have rank >= 1";
   for (auto [i, e] : llvm::enumerate(shape))

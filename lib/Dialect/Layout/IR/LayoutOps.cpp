@@ -6,11 +6,11 @@
 
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/AsmParser/AsmParser.h"
-#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -19,15 +19,14 @@ using namespace mlir::layout;
 
 /// Checks that a base descriptor built by the evaluator matches the op's
 /// result type, or reports the evaluator's error at the op.
-static LogicalResult verifyBase(Operation *op,
-                                llvm::Expected<Descriptor> desc,
+static LogicalResult verifyBase(Operation *op, llvm::Expected<Descriptor> desc,
                                 DescType resultType) {
   if (!desc)
     return op->emitOpError() << llvm::toString(desc.takeError());
   if (desc->getLengths() != resultType.getLengths())
-    return op->emitOpError() << "result type " << resultType
-                             << " does not match the lengths "
-                             << formatIntList(desc->getLengths());
+    return op->emitOpError()
+           << "result type " << resultType << " does not match the lengths "
+           << formatIntList(desc->getLengths());
   return success();
 }
 
@@ -67,9 +66,8 @@ static size_t scanDialectAttribute(StringRef text) {
   if (!text.starts_with("#"))
     return 0;
   size_t i = 1;
-  while (i < text.size() &&
-         (llvm::isAlnum(text[i]) || text[i] == '_' || text[i] == '.' ||
-          text[i] == '$'))
+  while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_' ||
+                             text[i] == '.' || text[i] == '$'))
     ++i;
   if (i >= text.size() || text[i] != '<')
     return i;
@@ -109,18 +107,18 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
   // An alias (`#pad1 = #layout.pad<...>` at the top of the file; its name
   // has no '.', unlike `#dialect.attr`): the parser resolves it without
   // reading a trailing `: type`.
-  StringRef name = rest.drop_front(rest.starts_with("#") ? 1 : 0)
-                       .take_while([](char c) {
-                         return llvm::isAlnum(c) || c == '_' || c == '$' ||
-                                c == '.';
-                       });
+  StringRef name =
+      rest.drop_front(rest.starts_with("#") ? 1 : 0).take_while([](char c) {
+        return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
+      });
   if (rest.starts_with("#") && !name.empty() && !name.contains('.')) {
     if (parser.parseAttribute(attr))
       return failure();
     if (!isa<TransformAttrInterface>(attr))
       return parser.emitError(loc)
              << "expected a layout transform attribute, got " << attr;
-    if (parser.parseColon() || layout::detail::parseIntegerList(parser, lower) ||
+    if (parser.parseColon() ||
+        layout::detail::parseIntegerList(parser, lower) ||
         parser.parseArrow() || layout::detail::parseIntegerList(parser, upper))
       return failure();
     return success();
@@ -150,7 +148,8 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
   bool colonMissing;
   {
     // Advance past the attribute text and the ':'.
-    ScopedDiagnosticHandler swallow(ctx, [](Diagnostic &) { return success(); });
+    ScopedDiagnosticHandler swallow(ctx,
+                                    [](Diagnostic &) { return success(); });
     Attribute ignored;
     colonMissing = succeeded(parser.parseAttribute(ignored));
   }
@@ -229,8 +228,7 @@ void TransformOp::print(OpAsmPrinter &p) {
 
 /// Builds the stage entries of a transform op, or reports why its attributes
 /// are malformed (which only the generic form can produce).
-static FailureOr<Stage>
-buildStageEntries(TransformOp op, bool emitErrors) {
+static FailureOr<Stage> buildStageEntries(TransformOp op, bool emitErrors) {
   auto fail = [&](const Twine &msg) -> FailureOr<Stage> {
     if (emitErrors)
       op.emitOpError(msg);
@@ -267,16 +265,14 @@ buildStageEntries(TransformOp op, bool emitErrors) {
 }
 
 Stage TransformOp::getStageEntries() {
-  FailureOr<Stage> entries =
-      buildStageEntries(*this, /*emitErrors=*/false);
+  FailureOr<Stage> entries = buildStageEntries(*this, /*emitErrors=*/false);
   if (failed(entries))
     return {};
   return *entries;
 }
 
 LogicalResult TransformOp::verify() {
-  FailureOr<Stage> entries =
-      buildStageEntries(*this, /*emitErrors=*/true);
+  FailureOr<Stage> entries = buildStageEntries(*this, /*emitErrors=*/true);
   if (failed(entries))
     return failure();
   llvm::Expected<SmallVector<int64_t>> newLengths = Descriptor::checkStage(
@@ -329,8 +325,7 @@ llvm::Expected<Descriptor> mlir::layout::traceDescriptor(Value desc) {
   for (TransformOp op : llvm::reverse(chain)) {
     if (!result)
       return result;
-    FailureOr<Stage> entries =
-        buildStageEntries(op, /*emitErrors=*/false);
+    FailureOr<Stage> entries = buildStageEntries(op, /*emitErrors=*/false);
     if (failed(entries))
       return traceError("the descriptor's chain holds an invalid "
                         "layout.transform");
@@ -348,9 +343,9 @@ llvm::Expected<Descriptor> mlir::layout::traceDescriptor(Value desc) {
 static LogicalResult verifyIndexCount(Operation *op, DescType type,
                                       size_t numIndices) {
   if (numIndices != type.getRank())
-    return op->emitOpError() << "expects " << type.getRank()
-                             << " indices (the rank of " << type << "), got "
-                             << numIndices;
+    return op->emitOpError()
+           << "expects " << type.getRank() << " indices (the rank of " << type
+           << "), got " << numIndices;
   return success();
 }
 
@@ -417,10 +412,11 @@ OpFoldResult ElementSpaceSizeOp::fold(FoldAdaptor) {
 // UpperOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult UpperOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+UpperOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
+                          ValueRange operands, DictionaryAttr, OpaqueProperties,
+                          RegionRange,
+                          SmallVectorImpl<Type> &inferredReturnTypes) {
   if (operands.empty())
     return failure();
   auto type = dyn_cast<DescType>(operands[0].getType());

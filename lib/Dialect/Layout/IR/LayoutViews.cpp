@@ -70,8 +70,8 @@ LogicalResult ViewOp::verify() {
   DescType desc = getDesc().getType();
   if (desc.getLengths() != type.getShape())
     return emitOpError() << "view type " << type
-                         << " does not have the descriptor's lengths ("
-                         << desc << ")";
+                         << " does not have the descriptor's lengths (" << desc
+                         << ")";
   if (memref.isDynamicDim(0))
     return success();
   llvm::Expected<Descriptor> d = traceDescriptor(getDesc());
@@ -105,10 +105,11 @@ LogicalResult PartitionOp::verify() {
   return success();
 }
 
-LogicalResult IndexSpaceOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+IndexSpaceOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
+                               ValueRange operands, DictionaryAttr,
+                               OpaqueProperties, RegionRange,
+                               SmallVectorImpl<Type> &inferredReturnTypes) {
   if (operands.empty())
     return failure();
   auto type = dyn_cast<PartitionViewType>(operands[0].getType());
@@ -142,13 +143,13 @@ static LogicalResult verifyAccess(Operation *op, PartitionViewType type,
                                   std::optional<MemoryOrder> order,
                                   std::optional<Scope> scope, bool isLoad) {
   if (numIndices != type.getRank())
-    return op->emitOpError() << "expects " << type.getRank()
-                             << " tile indices (the rank of " << type
-                             << "), got " << numIndices;
+    return op->emitOpError()
+           << "expects " << type.getRank() << " tile indices (the rank of "
+           << type << "), got " << numIndices;
   VectorType tile = type.getTileType();
   if (vector != tile)
-    return op->emitOpError() << role << " type " << vector
-                             << " does not match the tile " << tile;
+    return op->emitOpError()
+           << role << " type " << vector << " does not match the tile " << tile;
   if (order.has_value() != scope.has_value())
     return op->emitOpError() << "an atomic access needs both a memory order "
                                 "and a scope";
@@ -178,8 +179,8 @@ static LogicalResult verifyAccess(Operation *op, PartitionViewType type,
 
 LogicalResult LoadOp::verify() {
   PartitionViewType type = getPartition().getType();
-  if (failed(verifyAccess(*this, type, getIndices().size(), getType(),
-                          "result", getOrder(), getScope(), /*isLoad=*/true)))
+  if (failed(verifyAccess(*this, type, getIndices().size(), getType(), "result",
+                          getOrder(), getScope(), /*isLoad=*/true)))
     return failure();
   if (std::optional<Padding> padding = getPadding()) {
     if (!getMasked())

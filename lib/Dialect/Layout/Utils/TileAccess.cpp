@@ -88,10 +88,10 @@ TracedView::stridedLayout() const {
   return std::pair{llvm::to_vector<6>(base->strides), offset};
 }
 
-FailureOr<TileAccess>
-mlir::layout::traceAccess(OpBuilder &rewriter, Operation *op,
-                          Value partition, ValueRange indices, bool atomic,
-                          std::string &why) {
+FailureOr<TileAccess> mlir::layout::traceAccess(OpBuilder &rewriter,
+                                                Operation *op, Value partition,
+                                                ValueRange indices, bool atomic,
+                                                std::string &why) {
   Location loc = op->getLoc();
   FailureOr<TracedView> traced = traceTileView(partition, why);
   if (failed(traced))
@@ -133,11 +133,10 @@ mlir::layout::traceAccess(OpBuilder &rewriter, Operation *op,
       staticOffset = srcOffset + base->offset;
       offset = rewriter.getIndexAttr(*staticOffset);
     } else {
-      auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
-                                                           source);
+      auto meta =
+          memref::ExtractStridedMetadataOp::create(rewriter, loc, source);
       offset = arith::AddIOp::create(rewriter, loc, meta.getOffset(),
-                                     indexConstant(rewriter, loc,
-                                                   base->offset))
+                                     indexConstant(rewriter, loc, base->offset))
                    .getResult();
     }
     SmallVector<OpFoldResult> sizes, strides;
@@ -160,7 +159,7 @@ mlir::layout::traceAccess(OpBuilder &rewriter, Operation *op,
 }
 
 Value mlir::layout::paddingValue(OpBuilder &b, Location loc, Type type,
-                   std::optional<Padding> kind) {
+                                 std::optional<Padding> kind) {
   if (auto ft = dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &sem = ft.getFloatSemantics();
     APFloat v = APFloat::getZero(sem);
@@ -185,28 +184,28 @@ Value mlir::layout::paddingValue(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0));
 }
 
-ElementRef mlir::layout::elementRef(OpBuilder &b, Location loc, const TileAccess &access,
-                      ValueRange coord) {
+ElementRef mlir::layout::elementRef(OpBuilder &b, Location loc,
+                                    const TileAccess &access,
+                                    ValueRange coord) {
   if (access.strided)
     return {access.strided, SmallVector<Value>(coord)};
   Value off = OffsetOp::create(b, loc, access.desc, coord);
   return {access.buffer, {off}};
 }
 
-Value mlir::layout::elementInside(OpBuilder &b, Location loc, const TileAccess &access,
-                    ValueRange coord) {
+Value mlir::layout::elementInside(OpBuilder &b, Location loc,
+                                  const TileAccess &access, ValueRange coord) {
   Value inside;
   for (auto [c, e] : llvm::zip_equal(coord, access.extents)) {
     Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, e);
-    inside = inside ? arith::AndIOp::create(b, loc, inside, in).getResult()
-                    : in;
+    inside =
+        inside ? arith::AndIOp::create(b, loc, inside, in).getResult() : in;
   }
   if (access.desc && access.descCanBeInvalid)
-    inside = arith::AndIOp::create(
-        b, loc, inside, ValidOp::create(b, loc, access.desc, coord));
+    inside = arith::AndIOp::create(b, loc, inside,
+                                   ValidOp::create(b, loc, access.desc, coord));
   return inside;
 }
-
 
 SmallVector<Value> mlir::layout::tileElementCoord(OpBuilder &b, Location loc,
                                                   const TileAccess &access,

@@ -1,4 +1,5 @@
-//===- IndexAlgebras.h - Index algebras that build IR ------------*- C++ -*-===//
+//===- IndexAlgebras.h - Index algebras that build IR ------------*- C++
+//-*-===//
 //
 // Part of the layout-opt project.
 //
@@ -49,7 +50,9 @@ public:
   using Value = mlir::Value;
   ArithAlgebra(OpBuilder &b, Location loc) : b(b), loc(loc) {}
 
-  Value constant(int64_t c) { return arith::ConstantIndexOp::create(b, loc, c); }
+  Value constant(int64_t c) {
+    return arith::ConstantIndexOp::create(b, loc, c);
+  }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, int64_t c) {

@@ -1,4 +1,5 @@
-//===- TileAccess.h - Where the elements of a partition tile live -*- C++ -*-===//
+//===- TileAccess.h - Where the elements of a partition tile live -*- C++
+//-*-===//
 //
 // Part of the layout-opt project.
 //
@@ -60,8 +61,7 @@ struct TracedView {
   /// time) with which view coordinates index memory, when they are affine:
   /// a memref view's own layout, or the strided descriptor's over its
   /// buffer. std::nullopt for other descriptors.
-  std::optional<std::pair<SmallVector<int64_t>, int64_t>>
-  stridedLayout() const;
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>> stridedLayout() const;
 };
 
 /// Traces `partition` to its view, memref and descriptor; `why` says what
@@ -73,9 +73,9 @@ FailureOr<TracedView> traceTileView(Value partition, std::string &why);
 /// the view's extents at `b`'s insertion point. Every check comes before
 /// the first op is created: on failure nothing is created and `why` says
 /// what could not be traced.
-FailureOr<TileAccess> traceAccess(OpBuilder &b, Operation *op,
-                                  Value partition, ValueRange indices,
-                                  bool atomic, std::string &why);
+FailureOr<TileAccess> traceAccess(OpBuilder &b, Operation *op, Value partition,
+                                  ValueRange indices, bool atomic,
+                                  std::string &why);
 
 /// Whether an atomic access can address `memref`: its memory space must be
 /// an LLVM address space (none or an integer).
