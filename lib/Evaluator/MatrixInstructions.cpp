@@ -27,6 +27,11 @@
 //   [PTX]  PTX ISA, section 9.7.14.5.8 "Matrix Fragments for mma.m16n8k16
 //          with floating point type" (9.7.13.x in older versions); the
 //          formulas were checked on an H100 (sm_90).
+//   [LDM]  PTX ISA, section 9.7.14.5.15 "Warp-level matrix load
+//          instruction: ldmatrix" (9.7.13.4.15 in older versions), and
+//          MLIR's mlir/lib/Dialect/NVGPU/Utils/MMAUtils.cpp,
+//          getLaneIdToLdMatrixMatrixCoord; ldmatrix.x4 (A) and .x2.trans
+//          (B) were checked on an H100 (/work/notes/gemm-research.md 1d).
 //
 //===----------------------------------------------------------------------===//
 
@@ -227,6 +232,69 @@ static Descriptor mmaSyncC() {
                    makeEntry(T::merge({2, 2}), {0, 3}, {1})});
 }
 
+// ldmatrix [LDM]: `ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` reads 8x8
+// matrices of 16-bit elements; "each address corresponds to the start of a
+// matrix row": threads 0-7 give matrix 0's rows, 8-15 matrix 1's, 16-23
+// matrix 2's, 24-31 matrix 3's (.x1 reads threads 0-7's addresses, .x2
+// threads 0-15's). Without .trans, lane l receives row l / 4, elements
+// 2 (l % 4) and 2 (l % 4) + 1 of matrix j in register j. Matching that with
+// the fragments above (register r of A is rows 8 (r % 2).., cols 8 (r / 2)..;
+// register r of B covers k = 8 r..) gives the row addresses below.
+
+/// The row addresses of an ldmatrix load over a stored `rows` x (8 *
+/// `colBlocks`) tile: lane = merge(copy, colBlock, row), each row address
+/// at column 8 * colBlock. `copies` > 1 repeats the addresses of the lanes
+/// the instruction reads on the lanes whose addresses it ignores (a
+/// `replicate` digit). Digits: (row, colBlock, e8 = 0, copy).
+static Descriptor rowAddresses(int64_t rows, int64_t colBlocks,
+                               int64_t copies) {
+  Stage split = {makeEntry(T::passThrough(rows), {0}, {0}),
+                 makeEntry(T::unmerge({colBlocks, 8}), {1}, {1, 2})};
+  Stage gather = {makeEntry(T::freeze(0), {2}, {})};
+  if (copies > 1) {
+    split.push_back(makeEntry(T::replicate({copies}), {}, {3}));
+    gather.push_back(
+        makeEntry(T::merge({copies, colBlocks, rows}), {3, 1, 0}, {0}));
+  } else {
+    gather.push_back(makeEntry(T::merge({colBlocks, rows}), {1, 0}, {0}));
+  }
+  return fragment(rows, 8 * colBlocks, split, gather);
+}
+
+/// A with .x4 from the M x K tile (16 x 16, K contiguous): lane l points at
+/// row l % 16, column 8 (l / 16), so matrix j is rows 8 (j % 2).., columns
+/// 8 (j / 2)..: register j = A's register j (a0 .. a7). MLIR's
+/// getLaneIdToLdMatrixMatrixCoord gives the same (strided l % 16,
+/// contiguous 8 (l / 16)).
+static LdMatrixLoad mmaSyncLdMatrixA() {
+  return LdMatrixLoad{
+      /*numTiles=*/4,
+      /*transpose=*/false,
+      /*rows=*/16,
+      /*cols=*/16,
+      /*storedTransposed=*/false,
+      /*rowAddress=*/rowAddresses(16, 2, 1),
+  };
+}
+
+/// B with .x2 from the N x K tile (8 x 16, K contiguous; B's columns as
+/// rows): lane l < 16 points at n = l % 8, k = 8 (l / 8), so matrix j is
+/// k = 8 j.., and lane l receives (n = l / 4, k = 8 j + 2 (l % 4) + v):
+/// B's register j (b0 .. b3). .x2 ignores lanes 16-31's addresses; they get
+/// lane % 16's (k = 8 ((l / 8) % 2)). MLIR's getLaneIdToLdMatrixMatrixCoord
+/// for the 8 x 16 fragment gives (l % 8, 8 (l / 8)): the same on lanes 0-15,
+/// past K = 16 on lanes 16-31.
+static LdMatrixLoad mmaSyncLdMatrixB() {
+  return LdMatrixLoad{
+      /*numTiles=*/2,
+      /*transpose=*/false,
+      /*rows=*/8,
+      /*cols=*/16,
+      /*storedTransposed=*/true,
+      /*rowAddress=*/rowAddresses(8, 2, 2),
+  };
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -259,7 +327,9 @@ static MatrixInstruction mfma(StringRef mnemonic, StringRef cdna2Mnemonic,
                            std::move(op),
                            mfmaAB(MatrixOperand::A, d, kPerLane),
                            mfmaAB(MatrixOperand::B, d, kPerLane),
-                           mfmaC(d)};
+                           mfmaC(d),
+                           /*ldmatrixA=*/std::nullopt,
+                           /*ldmatrixB=*/std::nullopt};
 }
 
 /// gfx11 WMMA 16x16x16, wave32: amdgpu.wmma 16x16x16 : vector<16xf16|bf16>,
@@ -285,13 +355,16 @@ static MatrixInstruction wmma(StringRef mnemonic, MatrixElementKind kind) {
                            std::move(op),
                            wmmaAB(MatrixOperand::A),
                            wmmaAB(MatrixOperand::B),
-                           wmmaC()};
+                           wmmaC(),
+                           /*ldmatrixA=*/std::nullopt,
+                           /*ldmatrixB=*/std::nullopt};
 }
 
 /// mma.sync m16n8k16, warp 32: nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16,
 /// 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>). MLIR 22
 /// cannot lower it for bf16 ("failed to deduce operand PTX types"): emit
-/// nvvm.mma.sync with i32-packed operands instead.
+/// nvvm.mma.sync with i32-packed operands instead. ldmatrix moves bits, so
+/// both kinds load their fragments with it.
 static MatrixInstruction mmaSync(StringRef mnemonic, MatrixElementKind kind) {
   MatrixOpSpelling op;
   op.opName = "nvgpu.mma.sync";
@@ -314,7 +387,9 @@ static MatrixInstruction mmaSync(StringRef mnemonic, MatrixElementKind kind) {
                            std::move(op),
                            mmaSyncA(),
                            mmaSyncB(),
-                           mmaSyncC()};
+                           mmaSyncC(),
+                           mmaSyncLdMatrixA(),
+                           mmaSyncLdMatrixB()};
 }
 
 static std::vector<MatrixInstruction> buildTable() {
@@ -359,6 +434,14 @@ const Descriptor &MatrixInstruction::layout(MatrixOperand operand) const {
     return c;
   }
   llvm_unreachable("unknown matrix operand");
+}
+
+const LdMatrixLoad *MatrixInstruction::ldmatrix(MatrixOperand operand) const {
+  if (operand == MatrixOperand::A && ldmatrixA)
+    return &*ldmatrixA;
+  if (operand == MatrixOperand::B && ldmatrixB)
+    return &*ldmatrixB;
+  return nullptr;
 }
 
 std::pair<int64_t, int64_t>
@@ -418,6 +501,16 @@ MatrixCoord mlir::layout::operandCoord(const MatrixInstruction &inst,
   int64_t cols = inst.tileShape(operand).second;
   int64_t offset = inst.layout(operand).offset({lane, element});
   return {offset / cols, offset % cols};
+}
+
+MatrixCoord mlir::layout::ldmatrixRowAddress(const MatrixInstruction &inst,
+                                             MatrixOperand operand,
+                                             int64_t lane) {
+  const LdMatrixLoad *load = inst.ldmatrix(operand);
+  assert(load && "the instruction has no ldmatrix load of this operand");
+  assert(lane >= 0 && lane < inst.waveSize && "lane out of range");
+  int64_t offset = load->rowAddress.offset({lane});
+  return {offset / load->cols, offset % load->cols};
 }
 
 ArrayRef<MatrixInstruction> mlir::layout::getMatrixInstructions() {

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -131,6 +132,19 @@ std::optional<SharedAccess> mlir::layout::getSharedAccess(Operation *op) {
       .Case([&](vector::StoreOp store) {
         return make(store.getBase(), store.getIndices(),
                     store.getValueToStore().getType(), true);
+      })
+      .Case([&](nvgpu::LdMatrixOp load) -> std::optional<SharedAccess> {
+        // PTX ldmatrix .m8n8 .b16: each lane's address starts one 16-byte
+        // row of an 8x8 matrix; only the first 8 * numTiles lanes'
+        // addresses are read.
+        std::optional<SharedAccess> access =
+            make(load.getSrcMemref(), load.getIndices(),
+                 load.getSrcMemref().getType().getElementType(), false);
+        if (access) {
+          access->accessBytes = 16;
+          access->activeLanes = 8 * load.getNumTiles();
+        }
+        return access;
       })
       .Default([](Operation *) { return std::nullopt; });
 }
@@ -390,8 +404,11 @@ std::optional<SmallVector<int64_t>> mlir::layout::laneAddresses(
   int64_t elementBytes =
       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   int64_t threads = blockSize[0] * blockSize[1] * blockSize[2];
+  int64_t lanes = std::min<int64_t>(waveSize, threads);
+  if (access.activeLanes)
+    lanes = std::min<int64_t>(lanes, access.activeLanes);
   SmallVector<int64_t> bytes;
-  for (int64_t lane = 0; lane < std::min<int64_t>(waveSize, threads); ++lane) {
+  for (int64_t lane = 0; lane < lanes; ++lane) {
     int64_t tid[3] = {lane % blockSize[0], (lane / blockSize[0]) % blockSize[1],
                       lane / (blockSize[0] * blockSize[1])};
     IndexInterpreter interp(blockSize, tid, dynamicExtent);

@@ -16,6 +16,8 @@
 // MatrixInstructions.cpp, each next to its citation; the CPU emulator, the
 // distribution and the bank model ask this table instead of restating the
 // formulas. docs/matrix-instructions.md lists the formulas and pictures.
+// For mma.sync, the table also says how nvgpu.ldmatrix loads the A and B
+// fragments (LdMatrixLoad): the lanes' row addresses, also a descriptor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +84,51 @@ struct MatrixOpSpelling {
   bool lowersInMlir22 = true;
 };
 
+/// A (row, column) of an operand tile.
+struct MatrixCoord {
+  int64_t row = 0;
+  int64_t col = 0;
+  bool operator==(const MatrixCoord &o) const {
+    return row == o.row && col == o.col;
+  }
+};
+
+/// How `nvgpu.ldmatrix` (PTX `ldmatrix.sync.aligned.m8n8{.x1,.x2,.x4}{.trans}
+/// .shared.b16`) loads one lane's fragment of A or B from workgroup memory
+/// (docs/matrix-instructions.md, "ldmatrix").
+///
+/// Every lane passes the address of one row: 8 consecutive 16-bit elements
+/// (16 bytes) of a *stored tile* whose columns are contiguous. Matrix j's 8
+/// rows come from lanes 8j .. 8j + 7; without .trans, lane l receives row
+/// l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 of matrix j in register j. With
+/// the row addresses of `rowAddress`, the result
+/// `vector<numTiles x 2 x f16|bf16>` *is* the instruction's fragment: its
+/// element (j, v) is element 2 j + v of the operand's register layout
+/// (`MatrixInstruction::layout`, `operandCoord`), the op's aShape / bShape.
+struct LdMatrixLoad {
+  /// nvgpu.ldmatrix's numTiles: the 8x8 matrices loaded (.x1, .x2, .x4).
+  int64_t numTiles;
+  /// nvgpu.ldmatrix's transpose (.trans).
+  bool transpose;
+  /// The stored tile, rows x cols, columns contiguous (K fastest): A's M x K
+  /// operand tile itself; for B the N x K tile, B's columns as rows.
+  int64_t rows, cols;
+  /// Whether the stored tile's (r, c) is the operand tile's (c, r) (B).
+  bool storedTransposed;
+  /// lane -> row * cols + col of the stored-tile element the lane's row
+  /// address points at; top lengths [waveSize]. Lanes whose address the
+  /// instruction ignores (activeLanes() and up) get the address of lane %
+  /// activeLanes(): valid and in bounds (sm_75 and older read them).
+  Descriptor rowAddress;
+
+  /// The lanes whose addresses the instruction reads: 8 * numTiles.
+  int64_t activeLanes() const { return 8 * numTiles; }
+  /// The operand-tile coordinate of stored-tile coordinate `stored`.
+  MatrixCoord toOperand(MatrixCoord stored) const {
+    return storedTransposed ? MatrixCoord{stored.col, stored.row} : stored;
+  }
+};
+
 /// One matrix instruction: D = A * B + C for one wave (warp).
 struct MatrixInstruction {
   /// As the ISA guide / PTX spells it (the gfx942 / gfx950 assembler spelling
@@ -107,8 +154,13 @@ struct MatrixInstruction {
   /// (lane, element) -> offset in the row-major A (M x K), B (K x N) and
   /// C (M x N) tile; top lengths [waveSize, elements per lane].
   Descriptor a, b, c;
+  /// How nvgpu.ldmatrix loads A and B (mma.sync only; std::nullopt for the
+  /// others, which have no such instruction).
+  std::optional<LdMatrixLoad> ldmatrixA, ldmatrixB;
 
   const Descriptor &layout(MatrixOperand operand) const;
+  /// ldmatrixA or ldmatrixB, or nullptr (C, or no ldmatrix load).
+  const LdMatrixLoad *ldmatrix(MatrixOperand operand) const;
   /// (rows, cols) of the operand tile: A (M, K), B (K, N), C (M, N).
   std::pair<int64_t, int64_t> tileShape(MatrixOperand operand) const;
   int64_t elementsPerLane(MatrixOperand operand) const;
@@ -122,20 +174,20 @@ struct MatrixInstruction {
   std::string shapeString() const;
 };
 
-/// A (row, column) of an operand tile.
-struct MatrixCoord {
-  int64_t row = 0;
-  int64_t col = 0;
-  bool operator==(const MatrixCoord &o) const {
-    return row == o.row && col == o.col;
-  }
-};
-
 /// The (row, col) of the operand tile that `lane` holds in its `element`:
 /// the layout's offset split by the tile's column count. Requires 0 <= lane <
 /// waveSize and 0 <= element < elementsPerLane(operand).
 MatrixCoord operandCoord(const MatrixInstruction &inst, MatrixOperand operand,
                          int64_t lane, int64_t element);
+
+/// The (row, col) of the stored tile (LdMatrixLoad) that `lane`'s
+/// nvgpu.ldmatrix row address points at, for the instruction's ldmatrix load
+/// of `operand`:
+///   A (.x4, M x K stored): row = lane % 16, col = 8 * (lane / 16);
+///   B (.x2, N x K stored): row (n) = lane % 8, col (k) = 8 * ((lane / 8) % 2).
+/// Requires inst.ldmatrix(operand) and 0 <= lane < waveSize.
+MatrixCoord ldmatrixRowAddress(const MatrixInstruction &inst,
+                               MatrixOperand operand, int64_t lane);
 
 /// Every instruction of the table.
 llvm::ArrayRef<MatrixInstruction> getMatrixInstructions();

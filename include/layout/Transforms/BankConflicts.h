@@ -79,11 +79,18 @@ struct SharedAccess {
   llvm::SmallVector<Value> indices;
   unsigned accessBytes;
   bool isWrite;
+  /// The lanes of a wave that access memory, the first ones: 0 for all of
+  /// them; 8 * numTiles for nvgpu.ldmatrix, which reads the row addresses
+  /// of lanes 0-7 (.x1) or 0-15 (.x2) only and ignores the others'.
+  unsigned activeLanes = 0;
 };
 
 /// The access `op` makes to workgroup memory (memref.load/store,
 /// vector.load/store on a memref in #gpu.address_space<workgroup> or
-/// address space 3), or std::nullopt.
+/// address space 3), or std::nullopt. nvgpu.ldmatrix is a 16-byte read per
+/// lane at the lane's address (a row of an 8x8 matrix of 16-bit elements),
+/// served in phases of 8 lanes like any 16-byte access on NVIDIA: each
+/// phase reads one matrix's 8 rows.
 std::optional<SharedAccess> getSharedAccess(Operation *op);
 
 /// Evaluates index computations for given thread ids: constants, arith and
@@ -129,7 +136,8 @@ private:
 constexpr int64_t kDynamicExtentSamples[] = {1024, 1025, 1031, 8191};
 
 /// The byte address of `access` for every lane of the first wave of a block
-/// of `blockSize` (threads linearized x fastest), with dynamic extents at
+/// of `blockSize` (threads linearized x fastest) that accesses memory (the
+/// first `access.activeLanes`, when set), with dynamic extents at
 /// `dynamicExtent`, or std::nullopt with `why`.
 std::optional<llvm::SmallVector<int64_t>> laneAddresses(
     const SharedAccess &access, llvm::ArrayRef<int64_t> blockSize,

@@ -1,8 +1,8 @@
 // RUN: layout-opt %s -split-input-file -layout-test-gpu-to-loops -verify-diagnostics
 
 /// What -layout-test-gpu-to-loops cannot run gets a diagnostic at the op.
-/// (Barriers and matrix instructions in scf.for loops with block-uniform
-/// bounds run: loops-on-cpu.mlir.)
+/// (Barriers and wave-collective ops in scf.for loops with block-uniform
+/// bounds run: loops-on-cpu.mlir, ldmatrix-on-cpu.mlir.)
 
 module attributes {gpu.container_module} {
 gpu.module @k {
@@ -32,6 +32,38 @@ gpu.module @k {
 
 module attributes {gpu.container_module} {
 gpu.module @k {
+  gpu.func @ldmatrix_partial_warp()
+      workgroup(%b: memref<256xf16, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 48, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{runs in waves of 32 lanes, but the block has 48 threads}}
+    %r = nvgpu.ldmatrix %b[%c0] {numTiles = 4 : i32, transpose = false}
+        : memref<256xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    gpu.return
+  }
+}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+gpu.module @k {
+  gpu.func @ldmatrix_f32()
+      workgroup(%b: memref<256xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{has no emulation: ldmatrix loads 16-bit elements, not 'f32'}}
+    %r = nvgpu.ldmatrix %b[%c0] {numTiles = 4 : i32, transpose = false}
+        : memref<256xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
+    gpu.return
+  }
+}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+gpu.module @k {
   // expected-error @+1 {{needs known_block_size to run as loops}}
   gpu.func @unknown_block() kernel {
     gpu.return
@@ -49,7 +81,7 @@ gpu.module @k {
     %c1 = arith.constant 1 : index
     %t = gpu.thread_id x
     %ub = arith.addi %n, %t : index
-    // expected-error @+1 {{has a gpu.barrier or a matrix instruction in its body but bounds that are not the same in every thread of a block: it cannot run as loops}}
+    // expected-error @+1 {{has a gpu.barrier or a wave-collective op in its body but bounds that are not the same in every thread of a block: it cannot run as loops}}
     scf.for %i = %c0 to %ub step %c1 {
       gpu.barrier
     }
@@ -68,7 +100,7 @@ gpu.module @k {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %ub = memref.load %n[%c0] : memref<1xindex>
-    // expected-error @+1 {{has a gpu.barrier or a matrix instruction in its body but bounds that are not the same in every thread of a block: it cannot run as loops}}
+    // expected-error @+1 {{has a gpu.barrier or a wave-collective op in its body but bounds that are not the same in every thread of a block: it cannot run as loops}}
     %r = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %c) -> (vector<16xf32>) {
       %d = amdgpu.mfma 32x32x8 %a * %a + %acc blgp = none : vector<4xf16>, vector<4xf16>, vector<16xf32>
       scf.yield %d : vector<16xf32>
@@ -88,7 +120,7 @@ gpu.module @k {
     %c1 = arith.constant 1 : index
     %t = gpu.thread_id x
     // The inner loop is uniform, the outer one is not.
-    // expected-error @+1 {{has a gpu.barrier or a matrix instruction in its body but bounds that are not the same in every thread of a block: it cannot run as loops}}
+    // expected-error @+1 {{has a gpu.barrier or a wave-collective op in its body but bounds that are not the same in every thread of a block: it cannot run as loops}}
     scf.for %i = %c0 to %t step %c1 {
       scf.for %j = %c0 to %n step %c1 {
         gpu.barrier

@@ -15,12 +15,12 @@ using namespace mlir::layout::test;
 
 namespace {
 
-/// A gpu.barrier or matrix instruction inside `op`'s regions, or null.
+/// A gpu.barrier or wave-collective op inside `op`'s regions, or null.
 Operation *nestedSync(Operation *op) {
   Operation *found = nullptr;
   op->walk([&](Operation *inner) {
     if (inner != op &&
-        (isa<gpu::BarrierOp>(inner) || isMatrixInstruction(inner))) {
+        (isa<gpu::BarrierOp>(inner) || isWaveCollective(inner))) {
       found = inner;
       return WalkResult::interrupt();
     }
@@ -31,7 +31,7 @@ Operation *nestedSync(Operation *op) {
 
 /// Pure ops a piece recomputes rather than reading from host memory.
 bool recomputable(Operation *op) {
-  return isPure(op) && op->getNumRegions() == 0 && !isMatrixInstruction(op);
+  return isPure(op) && op->getNumRegions() == 0 && !isWaveCollective(op);
 }
 
 Piece &addPiece(Pieces &pieces, Piece::Kind kind) {
@@ -51,7 +51,7 @@ LogicalResult KernelPlan::build() {
 
 LogicalResult KernelPlan::split(Block &block, Pieces &out) {
   // Every body starts and ends with a thread piece, and one follows each
-  // matrix and loop piece: a loop's init operands are stored at the end of
+  // wave and loop piece: a loop's init operands are stored at the end of
   // the thread piece before it, its body's scf.yield is in its last one.
   addPiece(out, Piece::Kind::Threads);
   for (Operation &op : block) {
@@ -61,10 +61,10 @@ LogicalResult KernelPlan::split(Block &block, Pieces &out) {
     }
     if (isa<gpu::ReturnOp>(op))
       continue;
-    if (isMatrixInstruction(&op)) {
-      if (!matrixInstructionOf(&op))
+    if (isWaveCollective(&op)) {
+      if (!waveSizeOf(&op))
         return failure();
-      Piece &piece = addPiece(out, Piece::Kind::Matrix);
+      Piece &piece = addPiece(out, Piece::Kind::Wave);
       piece.ops.push_back(&op);
       pieceOf[&op] = &piece;
       addPiece(out, Piece::Kind::Threads);
@@ -91,7 +91,7 @@ LogicalResult KernelPlan::addLoop(scf::ForOp loop, Pieces &out) {
   if (!isUniform(loop.getLowerBound()) || !isUniform(loop.getUpperBound()) ||
       !isUniform(loop.getStep()))
     return loop.emitError()
-           << "has a gpu.barrier or a matrix instruction in its body but "
+           << "has a gpu.barrier or a wave-collective op in its body but "
               "bounds that are not the same in every thread of a block: it "
               "cannot run as loops";
   out.back()->initializes = loop;
@@ -185,7 +185,7 @@ void KernelPlan::need(Piece &user, Value v) {
   user.loads.insert(v);
 }
 
-void KernelPlan::planMatrix(Piece &piece) {
+void KernelPlan::planWave(Piece &piece) {
   // Each lane's operands are read from the threads' values.
   for (Value operand : piece.op()->getOperands())
     if (holder(operand) && !isInductionVar(operand) && !storageOf(operand))
@@ -194,8 +194,8 @@ void KernelPlan::planMatrix(Piece &piece) {
 
 void KernelPlan::plan(Pieces &pieces) {
   for (std::unique_ptr<Piece> &piece : pieces) {
-    if (piece->kind == Piece::Kind::Matrix) {
-      planMatrix(*piece);
+    if (piece->kind == Piece::Kind::Wave) {
+      planWave(*piece);
       continue;
     }
     if (piece->kind == Piece::Kind::Loop) {

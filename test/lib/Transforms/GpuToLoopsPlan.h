@@ -10,10 +10,11 @@
 // the next one, and which values cross from one piece to another and how.
 //
 // A body (the kernel's, or the body of a block-uniform scf.for) is cut at
-// its `gpu.barrier`s, at its wave-level matrix instructions (a piece of
-// their own, run once per wave) and at its block-uniform `scf.for`s that
-// hold a barrier or a matrix instruction (a piece of their own, run once
-// per block as a host loop whose body is the pieces of the loop's body).
+// its `gpu.barrier`s, at its wave-collective ops (matrix instructions and
+// nvgpu.ldmatrix: a piece of their own, run once per wave) and at its
+// block-uniform `scf.for`s that hold a barrier or a wave-collective op (a
+// piece of their own, run once per block as a host loop whose body is the
+// pieces of the loop's body).
 // A value a piece uses from another piece is
 //  - mapped directly when uniform (kernel arguments, workgroup and private
 //    attributions, induction variables of the uniform loops),
@@ -47,13 +48,14 @@ struct Piece {
   enum class Kind {
     /// Ops run by each thread in turn.
     Threads,
-    /// One matrix instruction, run per wave.
-    Matrix,
+    /// One wave-collective op (a matrix instruction, nvgpu.ldmatrix), run
+    /// per wave.
+    Wave,
     /// One block-uniform scf.for, run once per block as a host loop.
     Loop,
   };
   Kind kind = Kind::Threads;
-  /// Threads: the ops, in order (the body's scf.yield included). Matrix,
+  /// Threads: the ops, in order (the body's scf.yield included). Wave,
   /// Loop: the one op.
   SmallVector<Operation *> ops;
   /// Threads: the uniform loop right after this piece, whose iter_args
@@ -92,7 +94,7 @@ private:
   LogicalResult split(Block &block, Pieces &out);
   LogicalResult addLoop(scf::ForOp loop, Pieces &out);
   void plan(Pieces &pieces);
-  void planMatrix(Piece &piece);
+  void planWave(Piece &piece);
   /// Makes `v`, used by `user`, available there.
   void need(Piece &user, Value v);
   /// The piece whose op defines `v` (for a block argument of a uniform

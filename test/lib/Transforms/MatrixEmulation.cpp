@@ -23,6 +23,10 @@ bool test::isMatrixInstruction(Operation *op) {
   return isa<amdgpu::MFMAOp, amdgpu::WMMAOp, nvgpu::MmaSyncOp>(op);
 }
 
+bool test::isWaveCollective(Operation *op) {
+  return isMatrixInstruction(op) || isa<nvgpu::LdMatrixOp>(op);
+}
+
 namespace {
 
 /// The family and MxNxK of a matrix op.
@@ -151,6 +155,74 @@ const MatrixInstruction *test::matrixInstructionOf(Operation *op) {
                   << " instruction with these operand sizes and an f32 "
                      "accumulator in the matrix-instruction table";
   return nullptr;
+}
+
+/// Checks what emulateLdMatrix assumes: 16-bit elements (PTX's .b16),
+/// rows contiguous along the last index, a vector<numTiles x 2> result
+/// with numTiles 1, 2 or 4.
+static LogicalResult checkLdMatrix(nvgpu::LdMatrixOp op) {
+  MemRefType type = op.getSrcMemref().getType();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  VectorType result = op.getType();
+  int64_t numTiles = op.getNumTiles();
+  if (type.getElementTypeBitWidth() != 16)
+    return op.emitError() << "has no emulation: ldmatrix loads 16-bit "
+                             "elements, not "
+                          << type.getElementType();
+  if (type.getRank() == 0 ||
+      failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return op.emitError() << "has no emulation: the rows it loads must be "
+                             "contiguous along the memref's last index";
+  if ((numTiles != 1 && numTiles != 2 && numTiles != 4) ||
+      result.getShape() != ArrayRef<int64_t>{numTiles, 2})
+    return op.emitError() << "has no emulation: numTiles must be 1, 2 or 4 "
+                             "and the result vector<numTiles x 2>";
+  return success();
+}
+
+std::optional<int64_t> test::waveSizeOf(Operation *op) {
+  if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(op)) {
+    if (failed(checkLdMatrix(ldmatrix)))
+      return std::nullopt;
+    return 32; // a warp
+  }
+  if (const MatrixInstruction *inst = matrixInstructionOf(op))
+    return inst->waveSize;
+  return std::nullopt;
+}
+
+void test::emulateLdMatrix(OpBuilder &b, Location loc, nvgpu::LdMatrixOp op,
+                           LaneOperand laneOperand, LaneResult laneResult) {
+  int64_t numTiles = op.getNumTiles();
+  bool transpose = op.getTranspose();
+  unsigned rank = op.getIndices().size();
+  Value memref = laneOperand(b, 0, 0);
+  // The row addresses the instruction reads: lanes 8j .. 8j + 7 give
+  // matrix j's rows 0 .. 7.
+  SmallVector<SmallVector<Value>> rowAt(8 * numTiles);
+  for (int64_t lane = 0; lane < 8 * numTiles; ++lane)
+    for (unsigned d = 0; d < rank; ++d)
+      rowAt[lane].push_back(laneOperand(b, 1 + d, lane));
+  // Element `p` of row `r` of matrix `j`.
+  auto element = [&](int64_t j, int64_t r, int64_t p) -> Value {
+    SmallVector<Value> at = rowAt[8 * j + r];
+    at.back() =
+        arith::AddIOp::create(b, loc, at.back(), indexConstant(b, loc, p));
+    return memref::LoadOp::create(b, loc, memref, at);
+  };
+  VectorType type = op.getType();
+  auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    int64_t group = lane / 4, inGroup = lane % 4;
+    SmallVector<Value> elements;
+    for (int64_t j = 0; j < numTiles; ++j)
+      for (int64_t v = 0; v < 2; ++v)
+        elements.push_back(transpose ? element(j, 2 * inGroup + v, group)
+                                     : element(j, group, 2 * inGroup + v));
+    Value regs = vector::FromElementsOp::create(b, loc, flat, elements);
+    laneResult(b, lane, vector::ShapeCastOp::create(b, loc, type, regs));
+  }
 }
 
 MatrixTiles test::allocateMatrixTiles(OpBuilder &b, Location loc,

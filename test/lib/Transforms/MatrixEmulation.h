@@ -12,6 +12,11 @@
 // layouts. A test kernel that puts an element in the wrong lane computes a
 // wrong product.
 //
+// nvgpu.ldmatrix, the warp-collective load of mma.sync fragments, is
+// emulated from the PTX ISA's description of ldmatrix, *not* from the
+// table's LdMatrixLoad: a kernel that loads fragments with it and
+// multiplies them with nvgpu.mma.sync checks the two against each other.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef LAYOUT_TEST_LIB_TRANSFORMS_MATRIXEMULATION_H
@@ -22,12 +27,22 @@
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
+namespace nvgpu {
+class LdMatrixOp;
+} // namespace nvgpu
+
 namespace layout {
 namespace test {
 
-/// Whether `op` is a wave-level matrix instruction (its lanes exchange
-/// data, so it runs once per wave, not per thread).
+/// Whether `op` is a wave-level matrix instruction.
 bool isMatrixInstruction(Operation *op);
+/// Whether `op` runs once per wave, not per thread, because its lanes
+/// exchange data: a matrix instruction or nvgpu.ldmatrix.
+bool isWaveCollective(Operation *op);
+/// The lanes of the wave that runs wave-collective `op` (32 for
+/// nvgpu.ldmatrix), or std::nullopt after a diagnostic at `op` (an op the
+/// emulation does not cover).
+std::optional<int64_t> waveSizeOf(Operation *op);
 
 /// The table entry `op` issues, or nullptr after a diagnostic at `op` (an
 /// instruction the table does not have, or operands of another size).
@@ -58,6 +73,16 @@ MatrixTiles allocateMatrixTiles(OpBuilder &b, Location loc,
 void emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
                               const MatrixInstruction &inst, MatrixTiles tiles,
                               LaneOperand laneOperand, LaneResult laneResult);
+
+/// Emits one warp's nvgpu.ldmatrix `op` on the host with the semantics of
+/// PTX ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16: matrix j's row
+/// r is the 8 consecutive elements (along the memref's last index) at the
+/// indices lane 8j + r gives; lane l gets register j = (M_j[l/4][2(l%4)],
+/// M_j[l/4][2(l%4)+1]), or with .trans (M_j[2(l%4)][l/4],
+/// M_j[2(l%4)+1][l/4]). `laneOperand` gives operand 0 (the memref) and 1...
+/// (the indices) of a lane; lanes 8 numTiles and up are not asked.
+void emulateLdMatrix(OpBuilder &b, Location loc, nvgpu::LdMatrixOp op,
+                     LaneOperand laneOperand, LaneResult laneResult);
 
 } // namespace test
 } // namespace layout

@@ -14,9 +14,10 @@
 // which is what the barrier guarantees. A wave-level matrix instruction
 // (amdgpu.mfma, amdgpu.wmma, nvgpu.mma.sync) is a piece of its own that
 // runs once per wave, lane by lane from the instruction's register layouts
-// (MatrixEmulation.h). An scf.for whose bounds are the same in every thread
-// of the block and whose body holds a barrier or a matrix instruction (a
-// GEMM's K loop) is a piece of its own too: one host loop per block, its
+// (MatrixEmulation.h); so is the warp-collective load nvgpu.ldmatrix, from
+// the PTX ISA's semantics. An scf.for whose bounds are the same in every
+// thread of the block and whose body holds a barrier or a wave-collective
+// op (a GEMM's K loop) is a piece of its own too: one host loop per block, its
 // body the pieces of the loop's body, its bounds computed once, its
 // iter_args and results kept per thread in host memory. Pure values of
 // other pieces are recomputed where used; other values are kept per thread
@@ -36,6 +37,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -73,7 +75,8 @@ private:
   LogicalResult emitPieces(OpBuilder &b, const Pieces &pieces);
   /// The loops of a thread piece: every thread of the block in turn.
   void emitThreadPiece(OpBuilder &b, const Piece &piece);
-  LogicalResult emitMatrixPiece(OpBuilder &b, Operation *op);
+  /// A wave-collective op: once per wave, lane by lane.
+  LogicalResult emitWavePiece(OpBuilder &b, Operation *op);
   /// A uniform loop: one host loop, its body the pieces of the loop's.
   LogicalResult emitLoopPiece(OpBuilder &b, const Piece &piece);
   /// Stores one thread's `values` into the buffers of `loop`'s iter_args.
@@ -182,18 +185,18 @@ void KernelToLoops::emitThreadPiece(OpBuilder &b, const Piece &piece) {
     storeIterArgs(b, next, next.getInitArgs(), map, tid);
 }
 
-LogicalResult KernelToLoops::emitMatrixPiece(OpBuilder &b, Operation *op) {
-  const MatrixInstruction *inst = matrixInstructionOf(op);
-  if (!inst)
+LogicalResult KernelToLoops::emitWavePiece(OpBuilder &b, Operation *op) {
+  std::optional<int64_t> waveSize = waveSizeOf(op);
+  if (!waveSize)
     return failure();
-  if (threads % inst->waveSize)
-    return op->emitError() << "runs in waves of " << inst->waveSize
+  if (threads % *waveSize)
+    return op->emitError() << "runs in waves of " << *waveSize
                            << " lanes, but the block has " << threads
                            << " threads";
   OpBuilder::InsertionGuard guard(b);
   auto waves = scf::ForOp::create(
       b, loc, zero, arith::ConstantIndexOp::create(b, loc, threads),
-      arith::ConstantIndexOp::create(b, loc, inst->waveSize));
+      arith::ConstantIndexOp::create(b, loc, *waveSize));
   b.setInsertionPointToStart(waves.getBody());
   Value first = waves.getInductionVar();
   auto laneId = [&](OpBuilder &lb, int64_t lane) -> Value {
@@ -213,6 +216,11 @@ LogicalResult KernelToLoops::emitMatrixPiece(OpBuilder &b, Operation *op) {
       memref::StoreOp::create(lb, loc, d, keptBuffer.lookup(result),
                               laneId(lb, lane));
   };
+  if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(op)) {
+    emulateLdMatrix(b, loc, ldmatrix, laneOperand, laneResult);
+    return success();
+  }
+  const MatrixInstruction *inst = matrixInstructionOf(op);
   OpBuilder atEntry = OpBuilder::atBlockBegin(entry);
   emulateMatrixInstruction(b, loc, op, *inst,
                            allocateMatrixTiles(atEntry, loc, *inst),
@@ -241,8 +249,8 @@ LogicalResult KernelToLoops::emitPieces(OpBuilder &b, const Pieces &pieces) {
       if (!piece->empty())
         emitThreadPiece(b, *piece);
       break;
-    case Piece::Kind::Matrix:
-      if (failed(emitMatrixPiece(b, piece->op())))
+    case Piece::Kind::Wave:
+      if (failed(emitWavePiece(b, piece->op())))
         return failure();
       break;
     case Piece::Kind::Loop:
