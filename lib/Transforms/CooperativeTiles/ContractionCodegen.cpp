@@ -60,6 +60,9 @@ struct Context {
   Value waveRow, waveCol;
   /// The register layouts of A, B and C as descriptors.
   Value layoutA, layoutB, layoutC;
+  /// The instruction's ldmatrix row addresses of A and B as descriptors
+  /// (null where A or B is not read with ldmatrix).
+  Value rowsA, rowsB;
 };
 
 /// `v` with the elements in the same (row-major) order as `type`, by
@@ -110,12 +113,53 @@ SmallVector<int64_t> layoutRuns(const MatrixInstruction &inst,
   return runs;
 }
 
+/// Whether `operand` is read with ldmatrix: the instruction has an ldmatrix
+/// form for it (mma.sync's A and B) and its buffer keeps K fastest with both
+/// dimensions (the stored tile ldmatrix reads rows of).
+bool usesLdMatrix(const Plan &plan, const ContractionTree &t,
+                  MatrixOperand operand) {
+  bool isA = operand == MatrixOperand::A;
+  const Leaf &leaf = isA ? t.a : t.b;
+  return plan.inst->ldmatrix(operand) && leaf.bufDims.size() == 2 &&
+         leaf.bufDims.back() == (isA ? t.aK : t.bK);
+}
+
+/// One lane's fragment of A or B with one nvgpu.ldmatrix: each lane gives
+/// the address of one 16-byte row of the stored tile (the table's row
+/// addresses), and the result is the instruction's fragment.
+Value readWithLdMatrix(OpBuilder &b, Location loc, const Context &cx,
+                       MatrixOperand operand, Value rows, Value rowBase,
+                       Value colBase) {
+  const MatrixInstruction &inst = *cx.plan.inst;
+  const LdMatrixLoad &load = *inst.ldmatrix(operand);
+  bool isA = operand == MatrixOperand::A;
+  const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+  Value off = OffsetOp::create(b, loc, rows, ValueRange{cx.lane});
+  Value r =
+      arith::DivUIOp::create(b, loc, off, indexConstant(b, loc, load.cols));
+  Value c =
+      arith::RemUIOp::create(b, loc, off, indexConstant(b, loc, load.cols));
+  // The stored tile's rows are A's M (from rowBase) or B's N (from colBase);
+  // its columns are K.
+  SmallVector<Value> coord(2);
+  int64_t kPos = isA ? cx.tree.aK : cx.tree.bK;
+  int64_t otherPos = isA ? cx.tree.aM : cx.tree.bN;
+  coord[otherPos] = arith::AddIOp::create(b, loc, isA ? rowBase : colBase, r);
+  coord[kPos] = arith::AddIOp::create(b, loc, isA ? colBase : rowBase, c);
+  Value at = OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord));
+  return nvgpu::LdMatrixOp::create(
+      b, loc, operandType(inst, operand, cx.plan.elementType), leaf.buffer,
+      ValueRange{at}, load.transpose, uint32_t(load.numTiles));
+}
+
 /// One lane's fragment of A or B for instruction tile (`rowBase`,
 /// `colBase`) of the operand tile, read from the leaf's buffer.
 Value readFragment(OpBuilder &b, Location loc, const Context &cx,
                    MatrixOperand operand, Value rowBase, Value colBase) {
   const MatrixInstruction &inst = *cx.plan.inst;
   bool isA = operand == MatrixOperand::A;
+  if (Value rows = isA ? cx.rowsA : cx.rowsB)
+    return readWithLdMatrix(b, loc, cx, operand, rows, rowBase, colBase);
   const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
   // Positions of the operand tile's rows and columns in the load's tile.
   int64_t rowPos = isA ? cx.tree.aM : cx.tree.bK;
@@ -315,7 +359,7 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   const MatrixInstruction &inst = *plan->inst;
   Location loc = t.contract.getLoc();
   OpBuilder b(t.loop);
-  Context cx{*plan, t, {}, {}, {}, {}, {}, {}};
+  Context cx{*plan, t, {}, {}, {}, {}, {}, {}, {}, {}};
   Value tid = linearThreadId(b, loc, block);
   Value wave =
       arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, inst.waveSize));
@@ -332,6 +376,10 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   cx.layoutA = materializeLayout(b, loc, inst.a);
   cx.layoutB = materializeLayout(b, loc, inst.b);
   cx.layoutC = materializeLayout(b, loc, inst.c);
+  if (usesLdMatrix(*plan, t, MatrixOperand::A))
+    cx.rowsA = materializeLayout(b, loc, inst.ldmatrixA->rowAddress);
+  if (usesLdMatrix(*plan, t, MatrixOperand::B))
+    cx.rowsB = materializeLayout(b, loc, inst.ldmatrixB->rowAddress);
   LogicalResult status = success();
   scf::ForOp loop = rebuildLoop(b, t, cx, func, block, status);
   if (failed(status))
