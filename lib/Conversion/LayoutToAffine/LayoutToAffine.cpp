@@ -15,6 +15,7 @@
 
 #include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Dialect/Layout/Utils/IndexAlgebras.h"
 #include "layout/Evaluator/Formulas.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -42,7 +43,7 @@ namespace {
 /// the others (xor, select, comparisons) are materialized as arith ops whose
 /// results enter later expressions as new dims. Every op it creates is
 /// recorded so that `eraseUnused` can drop what the caller did not use.
-class AffineAlgebra {
+class AffineAlgebra : public AffineExprAlgebra {
 public:
   using Value = AffineExpr;
   /// A condition: a known constant, or an i1 SSA value.
@@ -52,7 +53,8 @@ public:
   };
 
   AffineAlgebra(RewriterBase &rewriter, Location loc)
-      : rewriter(rewriter), loc(loc), ctx(rewriter.getContext()) {}
+      : AffineExprAlgebra(rewriter.getContext()), rewriter(rewriter), loc(loc) {
+  }
 
   /// A new dim standing for `v`.
   AffineExpr dim(mlir::Value v) {
@@ -60,12 +62,6 @@ public:
     return getAffineDimExpr(operands.size() - 1, ctx);
   }
 
-  AffineExpr constant(int64_t c) { return getAffineConstantExpr(c, ctx); }
-  AffineExpr add(AffineExpr x, AffineExpr y) { return x + y; }
-  AffineExpr sub(AffineExpr x, AffineExpr y) { return x - y; }
-  AffineExpr mul(AffineExpr x, int64_t c) { return x * c; }
-  AffineExpr floorDiv(AffineExpr x, int64_t d) { return x.floorDiv(d); }
-  AffineExpr floorMod(AffineExpr x, int64_t d) { return x % d; }
   AffineExpr bitXor(AffineExpr x, AffineExpr y) {
     return dim(create<arith::XOrIOp>(materialize(x), materialize(y)));
   }
@@ -190,7 +186,6 @@ private:
 
   RewriterBase &rewriter;
   Location loc;
-  MLIRContext *ctx;
   SmallVector<mlir::Value> operands;
   DenseMap<AffineExpr, mlir::Value> materialized;
   SmallVector<Operation *> created;
@@ -309,6 +304,12 @@ SmallVector<Value> flatten(AffineAlgebra &a,
   return values;
 }
 
+/// The hidden indices of the coordinate at top index `top`.
+SmallVector<Value> fromTop(const Descriptor &d, AffineAlgebra &a,
+                           ArrayRef<AffineExpr> top) {
+  return flatten(a, formulas::makeCoordinate(d, a, top));
+}
+
 /// Lowers one coordinate op of a traceable descriptor: `build` computes the
 /// values of its result (a coordinate's hidden indices, or one index / i1)
 /// from the descriptor and the op's operands, already converted 1:N.
@@ -341,7 +342,7 @@ struct LowerMakeCoord final : LowerCoordOp<MakeCoordOp> {
     SmallVector<AffineExpr> top;
     for (ValueRange index : adaptor.getIndices())
       top.push_back(a.dim(index.front()));
-    return flatten(a, formulas::makeCoordinate(d, a, top));
+    return fromTop(d, a, top);
   }
 };
 
@@ -364,7 +365,7 @@ struct LowerMoveCoord final : LowerCoordOp<MoveCoordOp> {
     SmallVector<AffineExpr> top;
     for (auto [t, s] : llvm::zip_equal(levels.back(), adaptor.getSteps()))
       top.push_back(t + a.dim(s.front()));
-    return flatten(a, formulas::makeCoordinate(d, a, top));
+    return fromTop(d, a, top);
   }
 };
 

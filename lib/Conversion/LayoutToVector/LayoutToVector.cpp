@@ -58,6 +58,38 @@ Value extentMask(OpBuilder &b, Location loc, const TileAccess &access) {
   return vector::CreateMaskOp::create(b, loc, maskType, bounds);
 }
 
+/// The whole tile `type` read from `memref` at `indices` (in bounds; the
+/// masked-off elements read `padding`).
+Value readTile(OpBuilder &b, Location loc, VectorType type, Value memref,
+               ValueRange indices, Value padding, Value mask) {
+  SmallVector<bool> inBounds(type.getRank(), true);
+  return vector::TransferReadOp::create(
+      b, loc, type, memref, indices,
+      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext()),
+      padding, mask, b.getBoolArrayAttr(inBounds));
+}
+
+/// Writes the whole tile `value` to `memref` at `indices` (in bounds; the
+/// masked-off elements are not written).
+void writeTile(OpBuilder &b, Location loc, Value value, Value memref,
+               ValueRange indices, Value mask) {
+  auto type = cast<VectorType>(value.getType());
+  SmallVector<bool> inBounds(type.getRank(), true);
+  vector::TransferWriteOp::create(
+      b, loc, Type(), value, memref, indices,
+      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext()), mask,
+      b.getBoolArrayAttr(inBounds));
+}
+
+/// A host buffer of the tile's shape (the element-by-element paths stage
+/// through it) and the zero indices of its first element.
+std::pair<Value, SmallVector<Value>> allocStage(OpBuilder &b, Location loc,
+                                                VectorType type) {
+  Value stage = memref::AllocaOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+  return {stage, SmallVector<Value>(type.getRank(), indexConstant(b, loc, 0))};
+}
+
 LLVM::AtomicOrdering llvmOrdering(MemoryOrder order) {
   switch (order) {
   case MemoryOrder::Relaxed:
@@ -140,22 +172,17 @@ struct LowerLoad final : OpRewritePattern<LoadOp> {
     VectorType tileType = op.getType();
     Type elementType = tileType.getElementType();
     Value padding = paddingValue(rewriter, loc, elementType, op.getPadding());
-    SmallVector<bool> inBounds(tileType.getRank(), true);
 
     if (access->strided && !op.getOrder()) {
       Value mask =
           op.getMasked() ? extentMask(rewriter, loc, *access) : Value();
-      auto read = vector::TransferReadOp::create(
-          rewriter, loc, tileType, access->strided, access->origin,
-          AffineMap::getMultiDimIdentityMap(tileType.getRank(), getContext()),
-          padding, mask, rewriter.getBoolArrayAttr(inBounds));
-      rewriter.replaceOp(op, read.getResult());
+      rewriter.replaceOp(op, readTile(rewriter, loc, tileType, access->strided,
+                                      access->origin, padding, mask));
       return success();
     }
 
     // Element by element, staged through a buffer of the tile's shape.
-    auto stageType = MemRefType::get(tileType.getShape(), elementType);
-    Value stage = memref::AllocaOp::create(rewriter, loc, stageType);
+    auto [stage, zeros] = allocStage(rewriter, loc, tileType);
     forEachTileElement(
         rewriter, loc, *access,
         [&](OpBuilder &b, Location l, ValueRange j, ValueRange coord) {
@@ -174,13 +201,8 @@ struct LowerLoad final : OpRewritePattern<LoadOp> {
                           op.getOrder() ? ElementReader(atomicLoad) : nullptr);
           memref::StoreOp::create(b, l, v, stage, j);
         });
-    SmallVector<Value> zeros(tileType.getRank(),
-                             indexConstant(rewriter, loc, 0));
-    auto read = vector::TransferReadOp::create(
-        rewriter, loc, tileType, stage, zeros,
-        AffineMap::getMultiDimIdentityMap(tileType.getRank(), getContext()),
-        padding, Value(), rewriter.getBoolArrayAttr(inBounds));
-    rewriter.replaceOp(op, read.getResult());
+    Value read = readTile(rewriter, loc, tileType, stage, zeros, padding, {});
+    rewriter.replaceOp(op, read);
     return success();
   }
 };
@@ -194,28 +216,17 @@ struct LowerStore final : OpRewritePattern<StoreOp> {
     if (failed(access))
       return failure();
     VectorType tileType = op.getValue().getType();
-    SmallVector<bool> inBounds(tileType.getRank(), true);
-    auto identity =
-        AffineMap::getMultiDimIdentityMap(tileType.getRank(), getContext());
-
     if (access->strided && !op.getOrder()) {
       Value mask =
           op.getMasked() ? extentMask(rewriter, loc, *access) : Value();
-      vector::TransferWriteOp::create(
-          rewriter, loc, Type(), op.getValue(), access->strided, access->origin,
-          identity, mask, rewriter.getBoolArrayAttr(inBounds));
+      writeTile(rewriter, loc, op.getValue(), access->strided, access->origin,
+                mask);
       rewriter.eraseOp(op);
       return success();
     }
 
-    auto stageType =
-        MemRefType::get(tileType.getShape(), tileType.getElementType());
-    Value stage = memref::AllocaOp::create(rewriter, loc, stageType);
-    SmallVector<Value> zeros(tileType.getRank(),
-                             indexConstant(rewriter, loc, 0));
-    vector::TransferWriteOp::create(rewriter, loc, Type(), op.getValue(), stage,
-                                    zeros, identity, Value(),
-                                    rewriter.getBoolArrayAttr(inBounds));
+    auto [stage, zeros] = allocStage(rewriter, loc, tileType);
+    writeTile(rewriter, loc, op.getValue(), stage, zeros, {});
     forEachTileElement(
         rewriter, loc, *access,
         [&](OpBuilder &b, Location l, ValueRange j, ValueRange coord) {
