@@ -5,7 +5,7 @@
 // that shape (cutlass_75_tensorop_f16_s1688gemm_f16_128x128_nn_align1, grid
 // z = 2: serial split-K, where the first K slice's alpha * partial is
 // written to C in f16 and the second slice adds to it) for a few split
-// points. See RESULTS-draft.md.
+// points. See bench/RESULTS.md.
 //
 //   nvcc -O3 -o /tmp/check-flagged bench/gemm/check-flagged.cu -lcuda -lcublas
 //   /tmp/check-flagged   # needs libcuda.so.1 to load, e.g. the CUDA stub:
