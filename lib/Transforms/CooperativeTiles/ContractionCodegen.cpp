@@ -241,22 +241,134 @@ SmallVector<Value> multiplyTile(OpBuilder &b, Location loc, const Context &cx,
 }
 
 /// Replaces the contraction's loop by one that carries the fragments.
+/// One thread's blocks of `leaf`'s tile at tile `indices`, loaded into
+/// registers at `b` (whole-tile test once, then unguarded or guarded
+/// vectors, as phase 1 of the other tile programs).
+FailureOr<SmallVector<Value>> loadStagedTile(OpBuilder &b, Location loc,
+                                             const Leaf &leaf,
+                                             ArrayRef<Value> indices,
+                                             const StagingMapping &staging,
+                                             Value tid, int64_t threads) {
+  GlobalSide side = leaf.side;
+  side.indices.assign(indices.begin(), indices.end());
+  std::string why;
+  FailureOr<GlobalAccess> in =
+      GlobalAccess::create(b, side, staging.width, why);
+  if (failed(in))
+    return LoadOp(leaf.load).emitOpError() << "cannot be distributed: " << why;
+  auto blocks = [&](OpBuilder &lb, bool inside) {
+    SmallVector<Value> values;
+    for (int64_t it = 0; it < staging.iterations; ++it) {
+      SmallVector<Value> origin = staging.mapping.blockOrigin(
+          lb, loc, tid, indexConstant(lb, loc, it), threads);
+      values.push_back(in->load(lb, origin, inside));
+    }
+    return values;
+  };
+  Value whole = in->tileInside(b);
+  if (!whole)
+    return blocks(b, true);
+  auto ifOp = scf::IfOp::create(
+      b, loc, whole,
+      [&](OpBuilder &tb, Location) {
+        scf::YieldOp::create(tb, loc, blocks(tb, true));
+      },
+      [&](OpBuilder &eb, Location) {
+        scf::YieldOp::create(eb, loc, blocks(eb, false));
+      });
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// Writes one thread's blocks `values` of `leaf`'s tile to its buffer.
+void storeStagedTile(OpBuilder &b, Location loc, const Leaf &leaf,
+                     const StagingMapping &staging, Value tid, int64_t threads,
+                     ValueRange values) {
+  for (auto [it, v] : llvm::enumerate(values)) {
+    SmallVector<Value> origin = staging.mapping.blockOrigin(
+        b, loc, tid, indexConstant(b, loc, it), threads);
+    writeStagedBlock(b, loc, leaf, origin, v, staging.width);
+  }
+}
+
+/// The software pipeline of one operand (register prefetch): its phase-1
+/// mapping, and the load's indices with the induction variable marked.
+struct Prefetch {
+  Leaf *leaf;
+  StagingMapping staging;
+  /// The tile indices; `isIV` marks those that are the loop's induction
+  /// variable (the others are loop-invariant).
+  SmallVector<Value> indices;
+  SmallVector<bool> isIV;
+
+  SmallVector<Value> at(Value iv) const {
+    SmallVector<Value> r;
+    for (auto [v, iv0] : llvm::zip_equal(indices, isIV))
+      r.push_back(iv0 ? iv : v);
+    return r;
+  }
+};
+
+/// Whether `load`'s indices are the loop's induction variable or
+/// loop-invariant (then the next tile's indices are known a step ahead).
+bool prefetchable(scf::ForOp loop, LoadOp load) {
+  return llvm::all_of(load.getIndices(), [&](Value v) {
+    return v == loop.getInductionVar() ||
+           !loop.getRegion().isAncestor(v.getParentRegion());
+  });
+}
+
+/// Replaces the contraction's loop by one that carries the fragments and,
+/// software-pipelined, the next K tile of A and B in registers: each
+/// iteration writes the tile the previous one loaded to LDS, issues the
+/// global loads of the next tile, then multiplies from LDS while they are
+/// in flight (one LDS stage; the loads of the last iteration are skipped).
 scf::ForOp rebuildLoop(OpBuilder &b, ContractionTree &t, const Context &cx,
                        gpu::GPUFuncOp func, ArrayRef<int64_t> block,
                        LogicalResult &status) {
+  status = failure();
   scf::ForOp old = t.loop;
   Location loc = old.getLoc();
   const Plan &plan = cx.plan;
-  VectorType fragType =
-      operandType(*plan.inst, MatrixOperand::C, plan.elementType);
-  Value zero = arith::ConstantOp::create(
-      b, loc, fragType, DenseElementsAttr::get(fragType, t.init));
+  int64_t threads = block[0] * block[1] * block[2];
+  SmallVector<Prefetch, 2> prefetch;
+  for (Leaf *leaf : {&t.a, &t.b}) {
+    if (!prefetchable(old, leaf->load)) {
+      leaf->load.emitOpError()
+          << "in a tile contraction: its tile indices must be the loop's "
+             "induction variable or defined outside the loop (the software "
+             "pipeline loads the next K tile one step ahead)";
+      return old;
+    }
+    FailureOr<StagingMapping> staging = stagingMapping(*leaf, threads);
+    if (failed(staging))
+      return old;
+    Prefetch p{leaf, *staging, llvm::to_vector(leaf->load.getIndices()), {}};
+    for (Value v : p.indices)
+      p.isIV.push_back(v == old.getInductionVar());
+    prefetch.push_back(std::move(p));
+  }
+  // The prologue: buffers and the first tiles' registers.
+  Value tid = linearThreadId(b, loc, block);
   SmallVector<Value> inits;
   for (auto [i, v] : llvm::enumerate(old.getInitArgs()))
     if (i != t.accIndex)
       inits.push_back(v);
   int64_t kept = inits.size();
+  VectorType fragType =
+      operandType(*plan.inst, MatrixOperand::C, plan.elementType);
+  Value zero = arith::ConstantOp::create(
+      b, loc, fragType, DenseElementsAttr::get(fragType, t.init));
   inits.append(plan.rm * plan.rn, zero);
+  SmallVector<int64_t> regCounts;
+  for (Prefetch &p : prefetch) {
+    allocateStagingBuffer(func, *p.leaf, b);
+    FailureOr<SmallVector<Value>> regs = loadStagedTile(
+        b, loc, *p.leaf, p.at(old.getLowerBound()), p.staging, tid, threads);
+    if (failed(regs))
+      return old;
+    regCounts.push_back(regs->size());
+    inits.append(*regs);
+  }
   auto loop = scf::ForOp::create(b, loc, old.getLowerBound(),
                                  old.getUpperBound(), old.getStep(), inits);
   Block *body = loop.getBody();
@@ -273,25 +385,51 @@ scf::ForOp rebuildLoop(OpBuilder &b, ContractionTree &t, const Context &cx,
   for (unsigned i = 0, j = 0; i < old.getNumResults(); ++i)
     if (i != t.accIndex)
       old.getResult(i).replaceAllUsesWith(loop.getResult(j++));
-  // The loads' indices now use the new loop's arguments.
-  for (Leaf *leaf : {&t.a, &t.b})
-    leaf->side.indices = llvm::to_vector(leaf->load.getIndices());
-  // Phase 1 at the loads, then the multiplications before the yield.
-  if (failed(stageLeaf(func, t.a, block)) ||
-      failed(stageLeaf(func, t.b, block))) {
-    status = failure();
-    return loop;
-  }
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   OpBuilder ib(yield);
+  // Every thread has read the previous tile; write this one; barrier.
   gpu::BarrierOp::create(ib, loc);
-  SmallVector<Value> accs(body->getArguments().drop_front(1 + kept));
-  SmallVector<Value> next = multiplyTile(ib, loc, cx, accs);
+  ValueRange args = body->getArguments().drop_front(1 + kept);
+  SmallVector<Value> accs(args.take_front(plan.rm * plan.rn));
+  ValueRange regArgs = args.drop_front(plan.rm * plan.rn);
+  for (auto [p, n] : llvm::zip_equal(prefetch, regCounts)) {
+    storeStagedTile(ib, loc, *p.leaf, p.staging, tid, threads,
+                    regArgs.take_front(n));
+    regArgs = regArgs.drop_front(n);
+  }
+  gpu::BarrierOp::create(ib, loc);
+  // The next tiles' loads, skipped after the last iteration.
+  Value nextIV =
+      arith::AddIOp::create(ib, loc, loop.getInductionVar(), loop.getStep());
+  Value more = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::slt, nextIV,
+                                     loop.getUpperBound());
+  SmallVector<Type> regTypes;
+  for (Value v : body->getArguments().drop_front(1 + kept + plan.rm * plan.rn))
+    regTypes.push_back(v.getType());
+  auto next = scf::IfOp::create(ib, loc, regTypes, more, /*withElse=*/true);
+  {
+    OpBuilder tb = next.getThenBodyBuilder();
+    SmallVector<Value> loaded;
+    for (Prefetch &p : prefetch) {
+      FailureOr<SmallVector<Value>> regs = loadStagedTile(
+          tb, loc, *p.leaf, p.at(nextIV), p.staging, tid, threads);
+      if (failed(regs))
+        return loop;
+      loaded.append(*regs);
+    }
+    scf::YieldOp::create(tb, loc, loaded);
+    OpBuilder eb = next.getElseBodyBuilder();
+    scf::YieldOp::create(eb, loc,
+                         ValueRange(body->getArguments().drop_front(
+                             1 + kept + plan.rm * plan.rn)));
+  }
+  SmallVector<Value> products = multiplyTile(ib, loc, cx, accs);
   SmallVector<Value> yielded;
   for (auto [i, v] : llvm::enumerate(yield.getOperands()))
     if (i != t.accIndex)
       yielded.push_back(v);
-  yielded.append(next);
+  yielded.append(products);
+  yielded.append(next.getResults().begin(), next.getResults().end());
   scf::YieldOp::create(ib, loc, yielded);
   yield.erase();
   t.contract.erase();
@@ -385,8 +523,10 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   if (failed(status))
     return failure();
   OpBuilder eb(t.epilogue.store);
-  int64_t kept = loop.getNumResults() - plan->rm * plan->rn;
-  if (failed(storeFragments(eb, t, cx, loop.getResults().drop_front(kept))))
+  // The results: the other iter_args, the fragments, the prefetched tiles.
+  int64_t kept = t.loop.getNumResults() - 1;
+  if (failed(storeFragments(
+          eb, t, cx, loop.getResults().slice(kept, plan->rm * plan->rn))))
     return failure();
   t.epilogue.store.erase();
   for (Operation *op : llvm::reverse(t.epilogue.ops))

@@ -280,16 +280,22 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
 
 } // namespace
 
-LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
-                               ArrayRef<int64_t> block) {
-  int64_t threads = block[0] * block[1] * block[2];
-  GlobalSide &src = leaf.side;
+FailureOr<StagingMapping> tiles::stagingMapping(const Leaf &leaf,
+                                                int64_t threads) {
+  const GlobalSide &src = leaf.side;
   int64_t rank = src.tile.size();
-  Type elementType = src.elementType;
-  Mapping m = Mapping::unitWidths(src.tile, fastestFirst(rank, src.contiguous));
-  int64_t width = m.fitWidth(src.contiguous, src.maxWidth, threads);
-  if (!width)
+  StagingMapping s{
+      Mapping::unitWidths(src.tile, fastestFirst(rank, src.contiguous)), 0, 0};
+  s.width = s.mapping.fitWidth(src.contiguous, src.maxWidth, threads);
+  if (!s.width)
     return divisionError(leaf.load, src.tile, threads);
+  s.iterations = s.mapping.blocks() / threads;
+  return s;
+}
+
+void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf,
+                                  OpBuilder &b) {
+  const GlobalSide &src = leaf.side;
   Location loc = leaf.load.getLoc();
   MLIRContext *ctx = func.getContext();
   SmallVector<int64_t> shape;
@@ -299,45 +305,59 @@ LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
     size *= src.tile[k];
   }
   auto bufferType = MemRefType::get(
-      {size}, elementType, MemRefLayoutAttrInterface(),
+      {size}, src.elementType, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   leaf.buffer = func.addWorkgroupAttribution(bufferType, loc);
+  leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
+                               b.getDenseI64ArrayAttr(shape));
+}
 
+void tiles::writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
+                             ArrayRef<Value> origin, Value v, int64_t width) {
+  const GlobalSide &src = leaf.side;
+  if (src.contiguous == leaf.bufDims.back()) {
+    Value offset = OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(origin));
+    vector::StoreOp::create(
+        b, loc, v, leaf.buffer, offset, /*nontemporal=*/false,
+        llvm::MaybeAlign(width * elementBytes(src.elementType)));
+    return;
+  }
+  for (int64_t i = 0; i < width; ++i) {
+    Value offset = OffsetOp::create(
+        b, loc, leaf.desc,
+        leaf.bufCoord(shifted(b, loc, origin, src.contiguous, i)));
+    memref::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, v, i),
+                            leaf.buffer, offset);
+  }
+}
+
+LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
+                               ArrayRef<int64_t> block) {
+  int64_t threads = block[0] * block[1] * block[2];
+  FailureOr<StagingMapping> staging = stagingMapping(leaf, threads);
+  if (failed(staging))
+    return failure();
+  Location loc = leaf.load.getLoc();
   OpBuilder b(leaf.load);
   std::string why;
-  FailureOr<GlobalAccess> in = GlobalAccess::create(b, src, width, why);
+  FailureOr<GlobalAccess> in =
+      GlobalAccess::create(b, leaf.side, staging->width, why);
   if (failed(in))
     return leaf.load.emitOpError() << "cannot be distributed: " << why;
   // In a loop, every thread must have read the previous tile's buffer.
   if (leaf.load->getParentOp() != func)
     gpu::BarrierOp::create(b, loc);
-  leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
-                               b.getDenseI64ArrayAttr(shape));
-  int64_t bytes = elementBytes(elementType);
+  allocateStagingBuffer(func, leaf, b);
   Value tid = linearThreadId(b, loc, block);
-  auto body = [&](OpBuilder &lb, Value iter, bool inside) {
-    SmallVector<Value> origin = m.blockOrigin(lb, loc, tid, iter, threads);
-    Value v = in->load(lb, origin, inside);
-    if (src.contiguous == leaf.bufDims.back()) {
-      Value offset =
-          OffsetOp::create(lb, loc, leaf.desc, leaf.bufCoord(origin));
-      vector::StoreOp::create(lb, loc, v, leaf.buffer, offset,
-                              /*nontemporal=*/false,
-                              llvm::MaybeAlign(width * bytes));
-      return;
-    }
-    for (int64_t i = 0; i < width; ++i) {
-      Value offset = OffsetOp::create(
-          lb, loc, leaf.desc,
-          leaf.bufCoord(shifted(lb, loc, origin, src.contiguous, i)));
-      memref::StoreOp::create(lb, loc, vector::ExtractOp::create(lb, loc, v, i),
-                              leaf.buffer, offset);
-    }
-  };
+  const Mapping &m = staging->mapping;
   ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
     forEachIteration(
-        ib, loc, m.blocks() / threads,
-        [&](OpBuilder &lb, Value iter) { body(lb, iter, inside); });
+        ib, loc, staging->iterations, [&](OpBuilder &lb, Value iter) {
+          SmallVector<Value> origin =
+              m.blockOrigin(lb, loc, tid, iter, threads);
+          writeStagedBlock(lb, loc, leaf, origin, in->load(lb, origin, inside),
+                           staging->width);
+        });
   });
   return success();
 }

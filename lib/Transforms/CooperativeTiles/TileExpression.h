@@ -69,6 +69,27 @@ struct TileTree {
 FailureOr<std::vector<TileTree>> collectTileTrees(gpu::GPUFuncOp func,
                                                   BlockUniformity &uniform);
 
+/// How the threads deal a staged leaf's tile for phase 1: the mapping, the
+/// vector width and the iterations per thread.
+struct StagingMapping {
+  Mapping mapping;
+  int64_t width;
+  int64_t iterations;
+};
+
+/// The phase-1 mapping of `leaf` for `threads` threads (a diagnostic when
+/// the block does not divide the tile).
+FailureOr<StagingMapping> stagingMapping(const Leaf &leaf, int64_t threads);
+
+/// A workgroup buffer over the leaf's tile (dimensions `leaf.bufDims`) and
+/// the packed descriptor that indexes it, created at `b`.
+void allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b);
+
+/// Writes one thread's block `v` (`width` elements along the load's
+/// contiguous dimension from tile coordinate `origin`) to the leaf's buffer.
+void writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
+                      ArrayRef<Value> origin, Value v, int64_t width);
+
 /// Phase 1 of a staged leaf, at its load: a workgroup buffer over the
 /// load's tile (unit dimensions dropped; `leaf.bufDims`), written with
 /// coalesced vectors, and the packed descriptor that indexes it (`leaf.desc`).
