@@ -295,6 +295,24 @@ static LdMatrixLoad mmaSyncLdMatrixB() {
   };
 }
 
+/// B with .x2.trans from the K x N tile (16 x 8, N contiguous: B itself):
+/// lane l < 16 points at k = l, n = 0, so matrix j is k = 8 j..; with .trans
+/// lane l receives column l / 4, rows 2 (l % 4) + v of matrix j, i.e.
+/// (k = 8 j + 2 (l % 4) + v, n = l / 4): B's register j (b0 .. b3). Lanes
+/// 16-31 repeat lane % 16's addresses. [PTX] ldmatrix .trans ("the matrix
+/// is loaded in column-major format"); checked on an H100 (notes of the
+/// GEMM research: ldmatrix.x2.trans, lane address (k0 + l % 16, n0)).
+static LdMatrixLoad mmaSyncLdMatrixBTrans() {
+  return LdMatrixLoad{
+      /*numTiles=*/2,
+      /*transpose=*/true,
+      /*rows=*/16,
+      /*cols=*/8,
+      /*storedTransposed=*/false,
+      /*rowAddress=*/rowAddresses(16, 1, 2),
+  };
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -389,7 +407,8 @@ static MatrixInstruction mmaSync(StringRef mnemonic, MatrixElementKind kind) {
                            mmaSyncB(),
                            mmaSyncC(),
                            mmaSyncLdMatrixA(),
-                           mmaSyncLdMatrixB()};
+                           mmaSyncLdMatrixB(),
+                           mmaSyncLdMatrixBTrans()};
 }
 
 static std::vector<MatrixInstruction> buildTable() {
@@ -509,8 +528,7 @@ MatrixCoord mlir::layout::ldmatrixRowAddress(const MatrixInstruction &inst,
   const LdMatrixLoad *load = inst.ldmatrix(operand);
   assert(load && "the instruction has no ldmatrix load of this operand");
   assert(lane >= 0 && lane < inst.waveSize && "lane out of range");
-  int64_t offset = load->rowAddress.offset({lane});
-  return {offset / load->cols, offset % load->cols};
+  return load->rowAddressOf(lane);
 }
 
 ArrayRef<MatrixInstruction> mlir::layout::getMatrixInstructions() {

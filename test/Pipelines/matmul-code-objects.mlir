@@ -1,7 +1,8 @@
 // The GEMM tile programs of examples/matmul.mlir, distributed onto each
 // chip's matrix instructions by -layout-tile-shared-memory{chip=...},
 // swizzled and compiled: matrix instructions, fragment reads of 64 or 128
-// bits from LDS (ldmatrix .x4 for A and .x2 for B on sm_90), LDS bytes (A 128x32 + B 32x128 f16 buffers: 16384 bytes;
+// bits from LDS (ldmatrix .x4 for A and .x2.trans for the N-fastest B
+// buffer on sm_90), LDS bytes (A 128x32 + B 32x128 f16 buffers: 16384 bytes;
 // 64x64 tiles: 8192), no scratch and no spills.
 
 // RUN: rm -rf %t/gfx942 && layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx942 -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t/gfx942 -o /dev/null 2>/dev/null \
@@ -52,7 +53,7 @@
 
 // PTX-LABEL: .entry gemm_f16(
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX-DAG: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// PTX-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-LABEL: .entry gemm_f16_64(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -179,4 +179,48 @@ TEST(LdMatrixTest, SimulatedLoadIsTheFragment) {
   }
 }
 
+/// PTX ldmatrix .x{numTiles}.trans: lane receives, in register j, column
+/// lane / 4 of matrix j, rows 2 (lane % 4) + v (the matrix loaded
+/// column-major).
+std::vector<std::vector<std::array<int64_t, 2>>>
+simulateLdMatrixTrans(const Tile &tile, const LdMatrixLoad &load) {
+  std::vector<std::vector<std::array<int64_t, 2>>> result(32);
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    result[lane].resize(load.numTiles);
+    for (int64_t j = 0; j < load.numTiles; ++j)
+      for (int64_t v = 0; v < 2; ++v) {
+        MatrixCoord row = load.rowAddressOf(8 * j + 2 * (lane % 4) + v);
+        result[lane][j][v] = tile.at(row.row, row.col + lane / 4);
+      }
+  }
+  return result;
+}
+
+TEST(LdMatrixTest, TransposedBIsTheFragment) {
+  int checked = 0;
+  for (const MatrixInstruction &inst : getMatrixInstructions()) {
+    if (!inst.ldmatrixBTrans)
+      continue;
+    const LdMatrixLoad &load = *inst.ldmatrixBTrans;
+    ASSERT_TRUE(load.transpose);
+    // Row addresses: k = lane % 16, n = 0.
+    for (int64_t lane = 0; lane < 32; ++lane)
+      EXPECT_EQ(load.rowAddressOf(lane), (MatrixCoord{lane % 16, 0}));
+    Tile tile{load.rows, load.cols};
+    auto result = simulateLdMatrixTrans(tile, load);
+    int mismatches = 0;
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t j = 0; j < load.numTiles; ++j)
+        for (int64_t v = 0; v < 2; ++v) {
+          MatrixCoord want =
+              operandCoord(inst, MatrixOperand::B, lane, 2 * j + v);
+          MatrixCoord stored = load.toOperand(want);
+          mismatches += result[lane][j][v] != tile.at(stored.row, stored.col);
+        }
+    EXPECT_EQ(mismatches, 0) << describe(inst, MatrixOperand::B);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2); // mma.sync f16 and bf16
+}
+
 } // namespace

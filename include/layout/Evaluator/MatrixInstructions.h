@@ -127,6 +127,11 @@ struct LdMatrixLoad {
   MatrixCoord toOperand(MatrixCoord stored) const {
     return storedTransposed ? MatrixCoord{stored.col, stored.row} : stored;
   }
+  /// The stored-tile (row, col) lane `lane`'s row address points at.
+  MatrixCoord rowAddressOf(int64_t lane) const {
+    int64_t offset = rowAddress.offset({lane});
+    return {offset / cols, offset % cols};
+  }
 };
 
 /// One matrix instruction: D = A * B + C for one wave (warp).
@@ -157,6 +162,10 @@ struct MatrixInstruction {
   /// How nvgpu.ldmatrix loads A and B (mma.sync only; std::nullopt for the
   /// others, which have no such instruction).
   std::optional<LdMatrixLoad> ldmatrixA, ldmatrixB;
+  /// How nvgpu.ldmatrix loads B from its K x N tile stored N-fastest (.trans;
+  /// mma.sync only): the layout of a row-major B in global memory, staged
+  /// with 16-byte writes.
+  std::optional<LdMatrixLoad> ldmatrixBTrans;
 
   const Descriptor &layout(MatrixOperand operand) const;
   /// ldmatrixA or ldmatrixB, or nullptr (C, or no ldmatrix load).

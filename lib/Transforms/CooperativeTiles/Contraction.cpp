@@ -85,16 +85,6 @@ FailureOr<Leaf> operandLeaf(vector::ContractionOp contract, Value v,
   return leaf;
 }
 
-/// The buffer of an operand keeps K fastest (`kPos` is K's position in the
-/// load's tile): every register layout holds consecutive K elements per lane
-/// (MatrixInstructions.h), so fragment reads are vectors; unit dimensions are
-/// dropped.
-void bufferKFastest(Leaf &leaf, int64_t kPos) {
-  for (int64_t k : {1 - kPos, kPos})
-    if (leaf.side.tile[k] != 1)
-      leaf.bufDims.push_back(k);
-}
-
 /// Matches the loop, accumulator, operands and epilogue of `contract`.
 FailureOr<ContractionTree> matchContraction(vector::ContractionOp contract,
                                             BlockUniformity &uniform) {
@@ -147,8 +137,6 @@ FailureOr<ContractionTree> matchContraction(vector::ContractionOp contract,
     return failure();
   t.a = std::move(*a);
   t.b = std::move(*b);
-  bufferKFastest(t.a, t.aK);
-  bufferKFastest(t.b, t.bK);
   return t;
 }
 

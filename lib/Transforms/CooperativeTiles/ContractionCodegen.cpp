@@ -61,8 +61,9 @@ struct Context {
   /// The register layouts of A, B and C as descriptors.
   Value layoutA, layoutB, layoutC;
   /// The instruction's ldmatrix row addresses of A and B as descriptors
-  /// (null where A or B is not read with ldmatrix).
+  /// (null where A or B is not read with ldmatrix), and the loads.
   Value rowsA, rowsB;
+  const LdMatrixLoad *loadA = nullptr, *loadB = nullptr;
 };
 
 /// `v` with the elements in the same (row-major) order as `type`, by
@@ -113,15 +114,34 @@ SmallVector<int64_t> layoutRuns(const MatrixInstruction &inst,
   return runs;
 }
 
-/// Whether `operand` is read with ldmatrix: the instruction has an ldmatrix
-/// form for it (mma.sync's A and B) and its buffer keeps K fastest with both
-/// dimensions (the stored tile ldmatrix reads rows of).
-bool usesLdMatrix(const Plan &plan, const ContractionTree &t,
-                  MatrixOperand operand) {
+/// How `operand` is read with ldmatrix, or nullptr: the instruction has an
+/// ldmatrix form for its buffer's order (mma.sync's A and B from K-fastest
+/// buffers, B also from an N-fastest one with .trans).
+const LdMatrixLoad *ldmatrixLoad(const Plan &plan, const ContractionTree &t,
+                                 MatrixOperand operand) {
+  const MatrixInstruction &inst = *plan.inst;
   bool isA = operand == MatrixOperand::A;
   const Leaf &leaf = isA ? t.a : t.b;
-  return plan.inst->ldmatrix(operand) && leaf.bufDims.size() == 2 &&
-         leaf.bufDims.back() == (isA ? t.aK : t.bK);
+  if (leaf.bufDims.size() != 2)
+    return nullptr;
+  if (leaf.bufDims.back() == (isA ? t.aK : t.bK))
+    return inst.ldmatrix(operand);
+  if (!isA && inst.ldmatrixBTrans)
+    return &*inst.ldmatrixBTrans;
+  return nullptr;
+}
+
+/// The order of an operand's buffer (`leaf.bufDims`, unit dimensions
+/// dropped): K fastest, since every register layout holds consecutive K
+/// elements per lane (MatrixInstructions.h) and fragment reads are then
+/// vectors; except a B whose global rows run along N on a chip that reads
+/// B from a K x N tile with ldmatrix.trans, which keeps N fastest so that
+/// the staging writes are whole vectors.
+void orderBuffer(Leaf &leaf, int64_t kPos, bool nFastest) {
+  int64_t last = nFastest ? 1 - kPos : kPos;
+  for (int64_t k : {1 - last, last})
+    if (leaf.side.tile[k] != 1)
+      leaf.bufDims.push_back(k);
 }
 
 /// One lane's fragment of A or B with one nvgpu.ldmatrix: each lane gives
@@ -131,21 +151,24 @@ Value readWithLdMatrix(OpBuilder &b, Location loc, const Context &cx,
                        MatrixOperand operand, Value rows, Value rowBase,
                        Value colBase) {
   const MatrixInstruction &inst = *cx.plan.inst;
-  const LdMatrixLoad &load = *inst.ldmatrix(operand);
   bool isA = operand == MatrixOperand::A;
+  const LdMatrixLoad &load = *(isA ? cx.loadA : cx.loadB);
   const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
   Value off = OffsetOp::create(b, loc, rows, ValueRange{cx.lane});
   Value r =
       arith::DivUIOp::create(b, loc, off, indexConstant(b, loc, load.cols));
   Value c =
       arith::RemUIOp::create(b, loc, off, indexConstant(b, loc, load.cols));
-  // The stored tile's rows are A's M (from rowBase) or B's N (from colBase);
-  // its columns are K.
+  // The stored tile's (r, c) is the operand tile's (r, c), or (c, r) for a
+  // B stored N x K; the operand's rows and columns sit at rowPos / colPos of
+  // the load's tile.
+  if (load.storedTransposed)
+    std::swap(r, c);
   SmallVector<Value> coord(2);
-  int64_t kPos = isA ? cx.tree.aK : cx.tree.bK;
-  int64_t otherPos = isA ? cx.tree.aM : cx.tree.bN;
-  coord[otherPos] = arith::AddIOp::create(b, loc, isA ? rowBase : colBase, r);
-  coord[kPos] = arith::AddIOp::create(b, loc, isA ? colBase : rowBase, c);
+  int64_t rowPos = isA ? cx.tree.aM : cx.tree.bK;
+  int64_t colPos = isA ? cx.tree.aK : cx.tree.bN;
+  coord[rowPos] = arith::AddIOp::create(b, loc, rowBase, r);
+  coord[colPos] = arith::AddIOp::create(b, loc, colBase, c);
   Value at = OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord));
   return nvgpu::LdMatrixOp::create(
       b, loc, operandType(inst, operand, cx.plan.elementType), leaf.buffer,
@@ -495,9 +518,13 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
     if (failed(leaf->side.analyze(options.assumeAlignment, why)))
       return leaf->load.emitOpError() << "cannot be distributed: " << why;
   const MatrixInstruction &inst = *plan->inst;
+  orderBuffer(t.a, t.aK, /*nFastest=*/false);
+  orderBuffer(t.b, t.bK,
+              /*nFastest=*/inst.ldmatrixBTrans && t.b.side.unitStride &&
+                  t.b.side.contiguous == t.bN);
   Location loc = t.contract.getLoc();
   OpBuilder b(t.loop);
-  Context cx{*plan, t, {}, {}, {}, {}, {}, {}, {}, {}};
+  Context cx{*plan, t, {}, {}, {}, {}, {}, {}, {}, {}, nullptr, nullptr};
   Value tid = linearThreadId(b, loc, block);
   Value wave =
       arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, inst.waveSize));
@@ -514,10 +541,12 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   cx.layoutA = materializeLayout(b, loc, inst.a);
   cx.layoutB = materializeLayout(b, loc, inst.b);
   cx.layoutC = materializeLayout(b, loc, inst.c);
-  if (usesLdMatrix(*plan, t, MatrixOperand::A))
-    cx.rowsA = materializeLayout(b, loc, inst.ldmatrixA->rowAddress);
-  if (usesLdMatrix(*plan, t, MatrixOperand::B))
-    cx.rowsB = materializeLayout(b, loc, inst.ldmatrixB->rowAddress);
+  cx.loadA = ldmatrixLoad(*plan, t, MatrixOperand::A);
+  cx.loadB = ldmatrixLoad(*plan, t, MatrixOperand::B);
+  if (cx.loadA)
+    cx.rowsA = materializeLayout(b, loc, cx.loadA->rowAddress);
+  if (cx.loadB)
+    cx.rowsB = materializeLayout(b, loc, cx.loadB->rowAddress);
   LogicalResult status = success();
   scf::ForOp loop = rebuildLoop(b, t, cx, func, block, status);
   if (failed(status))
