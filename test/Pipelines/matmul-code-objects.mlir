@@ -2,8 +2,8 @@
 // chip's matrix instructions by -layout-tile-shared-memory{chip=...},
 // swizzled and compiled: matrix instructions, fragment reads of 64 or 128
 // bits from LDS (ldmatrix .x4 for A and .x2.trans for the N-fastest B
-// buffer on sm_90), LDS bytes (A 128x32 + B 32x128 f16 buffers: 16384 bytes;
-// 64x64 tiles: 8192), no scratch and no spills.
+// buffer on sm_90), LDS bytes (A 128x64 + B 64x128 f16 buffers: 32768
+// bytes; 64x64x32 tiles: 8192), no scratch and no spills.
 
 // RUN: rm -rf %t/gfx942 && layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx942 -layout-xor-swizzle=chip=gfx942 -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t/gfx942 -o /dev/null 2>/dev/null \
 // RUN:   && llvm-readelf --notes %t/gfx942/matmul.gfx942.hsaco | FileCheck --check-prefix=NOTES %s \
@@ -20,7 +20,7 @@
 // RUN: rm -rf %t/sm_90 && layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=sm_90 -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t/sm_90 -o /dev/null 2>/dev/null \
 // RUN:   && FileCheck --check-prefix=PTX %s < %t/sm_90/matmul.sm_90.ptx
 
-// NOTES: .group_segment_fixed_size: 16384
+// NOTES: .group_segment_fixed_size: 32768
 // NOTES: .name: gemm_f16
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .vgpr_spill_count: 0
@@ -28,7 +28,7 @@
 // NOTES: .name: gemm_f16_64
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .vgpr_spill_count: 0
-// NOTES: .group_segment_fixed_size: 16384
+// NOTES: .group_segment_fixed_size: 32768
 // NOTES: .name: gemm_f16_scale_relu
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .vgpr_spill_count: 0

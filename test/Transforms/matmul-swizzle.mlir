@@ -6,7 +6,9 @@
 /// phase, and the swizzle it picks leaves no conflict on either buffer,
 /// reads and writes (ncu on the H100 agrees: bench/RESULTS.md).
 
-// CHECK: matmul.mlir:46:13: remark: workgroup buffer on sm_90: swizzled: 128x32 tile, column blocks of 8 elements xor (row / 2) mod 4; bank conflicts 96 -> 0 extra cycles
-// CHECK: matmul.mlir:47:13: remark: workgroup buffer on sm_90: swizzled: 32x128 tile, column blocks of 8 elements xor (row / 1) mod 16; bank conflicts 112 -> 0 extra cycles
-// CHECK: matmul.mlir:77:13: remark: workgroup buffer on sm_90: swizzled: 64x32 tile, {{.*}} -> 0 extra cycles
-// CHECK: matmul.mlir:78:13: remark: workgroup buffer on sm_90: swizzled: 32x64 tile, {{.*}} -> 0 extra cycles
+// CHECK: remark: workgroup buffer on sm_90: swizzled: 128x64 tile, column blocks of 8 elements xor (row / 1) mod 8; bank conflicts 448 -> 0 extra cycles
+// CHECK: remark: workgroup buffer on sm_90: swizzled: 64x128 tile, column blocks of 8 elements xor (row / 1) mod 16; bank conflicts 224 -> 0 extra cycles
+// CHECK: remark: workgroup buffer on sm_90: swizzled: 64x32 tile, {{.*}} -> 0 extra cycles
+// CHECK: remark: workgroup buffer on sm_90: swizzled: 32x64 tile, {{.*}} -> 0 extra cycles
+// CHECK: remark: workgroup buffer on sm_90: swizzled: 128x64 tile, {{.*}} -> 0 extra cycles
+// CHECK: remark: workgroup buffer on sm_90: swizzled: 64x128 tile, {{.*}} -> 0 extra cycles
