@@ -11,7 +11,7 @@ PKGS=(
   clang-format-22
   rocm-device-libs
   libgtest-dev
-  python3 python3-dev pybind11-dev python3-numpy python3-pytest
+  python3 python3-dev pybind11-dev python3-numpy python3-pytest python3-psutil
 )
 
 SUDO=""

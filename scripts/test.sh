@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything (apt packages, build) and runs every test: the lit suite
 # (FileCheck tests of layout-opt) and the GoogleTest unit tests (run by lit,
-# one lit test per gtest shard, counted per gtest case). Ends with the line
-# "N passed, N failed".
+# one lit test per gtest shard, counted per gtest case), each with a time
+# limit. Ends with the line "N passed, N failed".
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -10,7 +10,10 @@ bash scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 
 BUILD_DIR="${BUILD_DIR:-$root/build}"
 LIT=/usr/lib/llvm-22/bin/lit
 log="$(mktemp)"
-"$LIT" -v "$BUILD_DIR/test" "$BUILD_DIR/test/Unit" 2>&1 | tee "$log"
+# Every test has a time limit (lit's --timeout needs python3-psutil): a test
+# that hangs fails as "Timed Out" instead of stalling the run.
+"$LIT" -v --timeout="${LAYOUT_TEST_TIMEOUT:-900}" "$BUILD_DIR/test" \
+  "$BUILD_DIR/test/Unit" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 count() { grep -E "^ *$1: +[0-9]+" "$log" | awk '{print $2}' | head -1; }
 passed=$(count Passed); passed=${passed:-0}
