@@ -41,6 +41,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "../common/timing.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -86,31 +88,7 @@
 static const double kRelTol = 2e-2;
 static const float kAlpha = 1.5f; // gemm_f16_scale_relu's alpha
 
-struct Timer {
-  cudaEvent_t a, b;
-  Timer() {
-    CHECK_CUDA(cudaEventCreate(&a));
-    CHECK_CUDA(cudaEventCreate(&b));
-  }
-  // Median milliseconds of `runs` calls after `warm` warm-ups.
-  float median(const std::function<void()> &fn, int warm = 3, int runs = 20) {
-    for (int i = 0; i < warm; ++i)
-      fn();
-    CHECK_CUDA(cudaDeviceSynchronize());
-    std::vector<float> ms;
-    for (int i = 0; i < runs; ++i) {
-      CHECK_CUDA(cudaEventRecord(a));
-      fn();
-      CHECK_CUDA(cudaEventRecord(b));
-      CHECK_CUDA(cudaEventSynchronize(b));
-      float t;
-      CHECK_CUDA(cudaEventElapsedTime(&t, a, b));
-      ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  }
-};
+using bench::Timer;
 
 // A 2-D memref descriptor: allocated, aligned, offset, sizes, strides.
 struct Desc {

@@ -19,6 +19,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "../common/timing.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -80,31 +82,7 @@ __global__ void naive(const T *in, T *out, int rows, int cols) {
           in[batch + (size_t)(y + j) * cols + x];
 }
 
-struct Timer {
-  cudaEvent_t a, b;
-  Timer() {
-    CHECK_CUDA(cudaEventCreate(&a));
-    CHECK_CUDA(cudaEventCreate(&b));
-  }
-  // Median milliseconds of `runs` calls after `warm` warm-ups.
-  float median(const std::function<void()> &fn, int warm = 3, int runs = 20) {
-    for (int i = 0; i < warm; ++i)
-      fn();
-    CHECK_CUDA(cudaDeviceSynchronize());
-    std::vector<float> ms;
-    for (int i = 0; i < runs; ++i) {
-      CHECK_CUDA(cudaEventRecord(a));
-      fn();
-      CHECK_CUDA(cudaEventRecord(b));
-      CHECK_CUDA(cudaEventSynchronize(b));
-      float t;
-      CHECK_CUDA(cudaEventElapsedTime(&t, a, b));
-      ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  }
-};
+using bench::Timer;
 
 // A kernel of the generated module, launched with memref descriptors
 // (allocated ptr, aligned ptr, offset, sizes, strides) per argument.
