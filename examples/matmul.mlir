@@ -1,4 +1,4 @@
-// Matrix multiplies as tile programs: each kernel loads an A tile (BM x BK)
+// Matrix multiplies as tile programs (f16 and bf16): each kernel loads an A tile (BM x BK)
 // and a B tile (BK x BN) per K step from partition views, multiplies them
 // with vector.contract into an f32 accumulator carried by the scf.for, and
 // stores the C tile after an epilogue of elementwise ops. Dynamic M, N, K:
@@ -21,6 +21,10 @@
 !a64 = !layout.partition_view<?x?xf16, tile = [64, 32]>
 !b64 = !layout.partition_view<?x?xf16, tile = [32, 64]>
 !c64 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+
+!abf = !layout.partition_view<?x?xbf16, tile = [128, 32]>
+!bbf = !layout.partition_view<?x?xbf16, tile = [32, 128]>
+!cf32 = !layout.partition_view<?x?xf32, tile = [128, 128]>
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #kn = affine_map<(m, n, k) -> (k, n)>
@@ -123,6 +127,36 @@ gpu.module @matmul {
     %relu = arith.maximumf %scaled, %zeros : vector<128x128xf32>
     %o = arith.truncf %relu : vector<128x128xf32> to vector<128x128xf16>
     layout.store %o, %pc[%bm, %bn] masked : vector<128x128xf16>, !c128
+    gpu.return
+  }
+
+  // bf16 inputs, f32 output: C = A * B.
+  gpu.func @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                      %C: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xbf16> -> !layout.tensor_view<?x?xbf16>
+    %vb = layout.view %B : memref<?x?xbf16> -> !layout.tensor_view<?x?xbf16>
+    %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pa = layout.partition %va tile [128, 32] : !layout.tensor_view<?x?xbf16> -> !abf
+    %pb = layout.partition %vb tile [32, 128] : !layout.tensor_view<?x?xbf16> -> !bbf
+    %pc = layout.partition %vc tile [128, 128] : !layout.tensor_view<?x?xf32> -> !cf32
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !abf
+    %zero = arith.constant dense<0.0> : vector<128x128xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1
+        iter_args(%s = %zero) -> (vector<128x128xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !abf -> vector<128x32xbf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !bbf -> vector<32x128xbf16>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn],
+                            iterator_types = ["parallel", "parallel", "reduction"],
+                            kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<128x32xbf16>, vector<32x128xbf16> into vector<128x128xf32>
+      scf.yield %r : vector<128x128xf32>
+    }
+    layout.store %acc, %pc[%bm, %bn] masked : vector<128x128xf32>, !cf32
     gpu.return
   }
 }

@@ -18,7 +18,11 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -69,6 +73,73 @@ struct LowerVectorShapeCastsPass final
     vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
+  }
+};
+
+/// Rewrites bf16 `nvgpu.mma.sync` m16n8k16 into `nvvm.mma.sync` with
+/// i32-packed operands: MLIR 22's nvgpu-to-nvvm conversion does not lower
+/// bf16 ("failed to deduce operand PTX types"), while PTX has
+/// mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32. Register r of A
+/// (vector<4x2xbf16>) and B (vector<2x2xbf16>) is one 32-bit register of
+/// two bf16, low half first (PTX ISA, mma.m16n8k16 fragments), as nvgpu
+/// packs f16.
+struct BF16MmaSyncToNVVMPass final
+    : PassWrapper<BF16MmaSyncToNVVMPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BF16MmaSyncToNVVMPass)
+  StringRef getArgument() const override {
+    return "layout-bf16-mma-sync-to-nvvm";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry
+        .insert<NVVM::NVVMDialect, LLVM::LLVMDialect, vector::VectorDialect>();
+  }
+
+  /// The 32-bit registers of a (registers x 2) bf16 vector.
+  static SmallVector<Value> registers(OpBuilder &b, Location loc, Value v) {
+    auto type = cast<VectorType>(v.getType());
+    auto pair = VectorType::get({1}, b.getI32Type());
+    SmallVector<Value> regs;
+    for (int64_t r = 0; r < type.getDimSize(0); ++r) {
+      Value row = vector::ExtractOp::create(b, loc, v, r);
+      Value packed = vector::BitCastOp::create(b, loc, pair, row);
+      regs.push_back(vector::ExtractOp::create(b, loc, packed, 0));
+    }
+    return regs;
+  }
+
+  void runOnOperation() override {
+    SmallVector<nvgpu::MmaSyncOp> ops;
+    getOperation()->walk([&](nvgpu::MmaSyncOp op) {
+      if (op.getMatrixA().getType().getElementType().isBF16() &&
+          op.getMmaShapeAsArray() == std::array<int64_t, 3>{16, 8, 16})
+        ops.push_back(op);
+    });
+    for (nvgpu::MmaSyncOp op : ops) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      SmallVector<Value> c;
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t v = 0; v < 2; ++v)
+          c.push_back(vector::ExtractOp::create(b, loc, op.getMatrixC(),
+                                                ArrayRef<int64_t>{r, v}));
+      Type f32 = b.getF32Type();
+      auto result =
+          LLVM::LLVMStructType::getLiteral(&getContext(), {f32, f32, f32, f32});
+      auto mma = NVVM::MmaOp::create(
+          b, loc, result, registers(b, loc, op.getMatrixA()),
+          registers(b, loc, op.getMatrixB()), c, ArrayRef<int64_t>{16, 8, 16},
+          std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                        NVVM::MMATypes::bf16},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+      SmallVector<Value> d;
+      for (int64_t i = 0; i < 4; ++i)
+        d.push_back(LLVM::ExtractValueOp::create(b, loc, mma, i));
+      op.replaceAllUsesWith(Value(vector::FromElementsOp::create(
+          b, loc, cast<VectorType>(op.getType()), d)));
+      op.erase();
+    }
   }
 };
 
@@ -204,8 +275,11 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
   pm.addPass(std::move(attach));
   // nvgpu ops (mma.sync, ldmatrix) before the gpu-to-nvvm conversion, which
   // leaves them alone; amdgpu ops are part of the gpu-to-rocdl patterns.
-  if (name == "layout-to-nvvm")
+  if (name == "layout-to-nvvm") {
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        std::make_unique<BF16MmaSyncToNVVMPass>());
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
+  }
   pm.addNestedPass<gpu::GPUModuleOp>(std::move(convert));
   GpuToLLVMConversionPassOptions host;
   host.kernelBarePtrCallConv = barePtr;

@@ -32,12 +32,18 @@
 // NOTES: .name: gemm_f16_scale_relu
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .vgpr_spill_count: 0
+// NOTES: .group_segment_fixed_size: 16384
+// NOTES: .name: gemm_bf16
+// NOTES: .private_segment_fixed_size: 0
+// NOTES: .vgpr_spill_count: 0
 
 // CDNA3-LABEL: <gemm_f16>:
 // CDNA3: ds_read_b64
 // CDNA3: v_mfma_f32_32x32x8_f16
 // CDNA3: s_cbranch
 // CDNA3-NOT: scratch_
+// CDNA3-LABEL: <gemm_bf16>:
+// CDNA3: v_mfma_f32_32x32x8_bf16
 // CDNA2-LABEL: <gemm_f16>:
 // CDNA2: ds_read_b64
 // CDNA2: v_mfma_f32_32x32x8f16
@@ -57,3 +63,7 @@
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-LABEL: .entry gemm_f16_64(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// bf16: nvgpu.mma.sync rewritten to nvvm.mma.sync (MLIR 22's nvgpu-to-nvvm
+// does not lower bf16).
+// PTX-LABEL: .entry gemm_bf16(
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
