@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job: sets up everything (apt packages, build), compiles the two
-# transpose examples to AMDGPU code objects for gfx942 and shows what the
-# kernels use: LDS bytes, VGPRs and SGPRs, no scratch, the workgroup-memory
-# instructions.
+# transpose examples and the GEMM example to AMDGPU code objects for gfx942
+# and shows what the kernels use: LDS bytes, VGPRs and SGPRs, no scratch,
+# the workgroup-memory and matrix instructions.
 #   examples/transpose.mlir:        kernels written per thread with layout
 #                                   descriptors, swizzled by
 #                                   -layout-xor-swizzle
@@ -10,6 +10,8 @@
 #                                   layout.store) that
 #                                   -layout-tile-shared-memory distributes and
 #                                   stages through workgroup memory
+#   examples/matmul.mlir:           GEMM tile programs (vector.contract in a
+#                                   K loop) on the chip's matrix instructions
 #   bash scripts/run-example.sh [chip]      (default gfx942)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,3 +54,15 @@ echo "== examples/transpose-tiles.mlir: distributed, swizzled and compiled: $out
   -layout-dump-binaries=dir="$out" -o /dev/null 2>&1 \
   | grep -o 'remark: .*' | sort | uniq -c
 show "$out/tiles.$chip.hsaco"
+
+echo
+echo "== examples/matmul.mlir: GEMM tile programs on $chip's matrix instructions: $out/matmul.$chip.hsaco"
+"$opt" examples/matmul.mlir -layout-tile-shared-memory=chip="$chip" \
+  -layout-xor-swizzle=chip="$chip" -layout-to-rocdl=chip="$chip" \
+  -layout-dump-binaries=dir="$out" -o /dev/null 2>&1 \
+  | grep -o 'remark: .*' | sort | uniq -c
+show "$out/matmul.$chip.hsaco"
+echo
+echo "== matrix instructions (llvm-objdump -d --mcpu=$chip)"
+/usr/lib/llvm-22/bin/llvm-objdump -d --mcpu="$chip" "$out/matmul.$chip.hsaco" \
+  | grep -oE '^\s+v_(mfma|wmma)[a-z0-9_]+' | sort | uniq -c
