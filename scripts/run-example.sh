@@ -30,9 +30,19 @@ show() { # $1: the code object
     | grep -E '^\s+\.(name|group_segment_fixed_size|private_segment_fixed_size|vgpr_count|sgpr_count|wavefront_size):' \
     | sed 's/^ *//'
   echo
-  echo "== workgroup-memory instructions (llvm-objdump -d --mcpu=$chip)"
+  echo "== workgroup-memory and matrix instructions (llvm-objdump -d --mcpu=$chip)"
   /usr/lib/llvm-22/bin/llvm-objdump -d --mcpu="$chip" "$1" \
-    | grep -oE '^\s+(ds_[a-z0-9_]+|scratch_[a-z0-9_]+)' | sort | uniq -c
+    | grep -oE '^\s+(ds_[a-z0-9_]+|scratch_[a-z0-9_]+|v_(mfma|wmma)[a-z0-9_]+)' \
+    | sort | uniq -c
+}
+
+compile() { # $1: the example; then extra passes. Swizzles and compiles it
+            # for $chip into $out and prints the remarks.
+  local example=$1
+  shift
+  "$opt" "examples/$example" "$@" -layout-xor-swizzle=chip="$chip" \
+    -layout-to-rocdl=chip="$chip" -layout-dump-binaries=dir="$out" \
+    -o /dev/null 2>&1 | grep -o 'remark: .*' | sort | uniq -c
 }
 
 echo "== bank conflicts of examples/transpose.mlir on $chip, as written"
@@ -41,28 +51,15 @@ echo "== bank conflicts of examples/transpose.mlir on $chip, as written"
   | grep -o 'remark: .*' | sort | uniq -c
 echo
 echo "== swizzled and compiled: $out/transpose.$chip.hsaco"
-"$opt" examples/transpose.mlir \
-  -layout-xor-swizzle=chip="$chip" -layout-to-rocdl=chip="$chip" \
-  -layout-dump-binaries=dir="$out" -o /dev/null 2>&1 \
-  | grep -o 'remark: .*' | sort | uniq -c
+compile transpose.mlir
 show "$out/transpose.$chip.hsaco"
 
 echo
 echo "== examples/transpose-tiles.mlir: distributed, swizzled and compiled: $out/tiles.$chip.hsaco"
-"$opt" examples/transpose-tiles.mlir -layout-tile-shared-memory \
-  -layout-xor-swizzle=chip="$chip" -layout-to-rocdl=chip="$chip" \
-  -layout-dump-binaries=dir="$out" -o /dev/null 2>&1 \
-  | grep -o 'remark: .*' | sort | uniq -c
+compile transpose-tiles.mlir -layout-tile-shared-memory
 show "$out/tiles.$chip.hsaco"
 
 echo
 echo "== examples/matmul.mlir: GEMM tile programs on $chip's matrix instructions: $out/matmul.$chip.hsaco"
-"$opt" examples/matmul.mlir -layout-tile-shared-memory=chip="$chip" \
-  -layout-xor-swizzle=chip="$chip" -layout-to-rocdl=chip="$chip" \
-  -layout-dump-binaries=dir="$out" -o /dev/null 2>&1 \
-  | grep -o 'remark: .*' | sort | uniq -c
+compile matmul.mlir -layout-tile-shared-memory=chip="$chip"
 show "$out/matmul.$chip.hsaco"
-echo
-echo "== matrix instructions (llvm-objdump -d --mcpu=$chip)"
-/usr/lib/llvm-22/bin/llvm-objdump -d --mcpu="$chip" "$out/matmul.$chip.hsaco" \
-  | grep -oE '^\s+v_(mfma|wmma)[a-z0-9_]+' | sort | uniq -c

@@ -30,28 +30,29 @@ inline Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
 }
 
-/// Product of `values`, or std::nullopt on overflow.
-inline std::optional<int64_t> checkedProduct(ArrayRef<int64_t> values) {
-  int64_t p = 1;
+/// `init` combined with every value by `step` (checkedAdd, checkedMul), or
+/// std::nullopt on overflow.
+inline std::optional<int64_t>
+checkedFold(ArrayRef<int64_t> values, int64_t init,
+            std::optional<int64_t> (*step)(int64_t, int64_t)) {
+  int64_t acc = init;
   for (int64_t v : values) {
-    std::optional<int64_t> next = checkedMul(p, v);
+    std::optional<int64_t> next = step(acc, v);
     if (!next)
       return std::nullopt;
-    p = *next;
+    acc = *next;
   }
-  return p;
+  return acc;
+}
+
+/// Product of `values`, or std::nullopt on overflow.
+inline std::optional<int64_t> checkedProduct(ArrayRef<int64_t> values) {
+  return checkedFold(values, 1, checkedMul);
 }
 
 /// Sum of `values`, or std::nullopt on overflow.
 inline std::optional<int64_t> checkedSum(ArrayRef<int64_t> values) {
-  int64_t s = 0;
-  for (int64_t v : values) {
-    std::optional<int64_t> next = checkedAdd(s, v);
-    if (!next)
-      return std::nullopt;
-    s = *next;
-  }
-  return s;
+  return checkedFold(values, 0, checkedAdd);
 }
 
 /// 1 + sum (U_i - 1) * c_i: the lower length an embed spans.

@@ -16,7 +16,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -168,25 +167,16 @@ LogicalResult matchEpilogue(ContractionTree &t, BlockUniformity &uniform) {
     if (x == result)
       continue;
     Operation *def = x.getDefiningOp();
-    bool splat = false;
-    if (auto c = dyn_cast_or_null<arith::ConstantOp>(def))
-      if (auto d = dyn_cast<DenseElementsAttr>(c.getValue()))
-        splat = d.isSplat();
-    bool scalarBroadcast = isa_and_nonnull<vector::BroadcastOp>(def) &&
-                           !isa<VectorType>(def->getOperand(0).getType());
-    bool elementwise = def && def->hasTrait<OpTrait::Elementwise>() &&
-                       isPure(def) && def->getNumResults() == 1 &&
-                       def->getNumRegions() == 0;
-    if (!def || !x.hasOneUse() || !(splat || scalarBroadcast || elementwise))
+    FragmentOp kind = def ? classifyFragmentOp(def) : FragmentOp::None;
+    if (!x.hasOneUse() || kind == FragmentOp::None)
       return store.emitOpError()
              << "after a tile contraction: the stored tile must be computed "
                 "from the accumulated tile by elementwise ops, splat "
                 "constants and broadcasts of scalars, each used once";
     ops.push_back(def);
-    if (elementwise)
+    if (kind == FragmentOp::Elementwise)
       for (Value operand : def->getOperands())
-        if (isa<VectorType>(operand.getType()))
-          work.push_back(operand);
+        work.push_back(operand);
   }
   // Operands before users: the ops sorted by their position in the block.
   llvm::sort(ops,

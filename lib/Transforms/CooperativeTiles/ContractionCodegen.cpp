@@ -114,6 +114,17 @@ SmallVector<int64_t> layoutRuns(const MatrixInstruction &inst,
   return runs;
 }
 
+/// The (row, col) that `layout` (a register or row-address layout of the
+/// table) maps `top` to in its row-major `cols`-column tile, in IR: the
+/// layout's offset split as operandCoord splits it.
+std::pair<Value, Value> tileCoordAt(OpBuilder &b, Location loc, Value layout,
+                                    ValueRange top, int64_t cols) {
+  Value off = OffsetOp::create(b, loc, layout, top);
+  Value c = indexConstant(b, loc, cols);
+  return {arith::DivUIOp::create(b, loc, off, c),
+          arith::RemUIOp::create(b, loc, off, c)};
+}
+
 /// How `operand` is read with ldmatrix, or nullptr: the instruction has an
 /// ldmatrix form for its buffer's order (mma.sync's A and B from K-fastest
 /// buffers, B also from an N-fastest one with .trans).
@@ -154,11 +165,7 @@ Value readWithLdMatrix(OpBuilder &b, Location loc, const Context &cx,
   bool isA = operand == MatrixOperand::A;
   const LdMatrixLoad &load = *(isA ? cx.loadA : cx.loadB);
   const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
-  Value off = OffsetOp::create(b, loc, rows, ValueRange{cx.lane});
-  Value r =
-      arith::DivUIOp::create(b, loc, off, indexConstant(b, loc, load.cols));
-  Value c =
-      arith::RemUIOp::create(b, loc, off, indexConstant(b, loc, load.cols));
+  auto [r, c] = tileCoordAt(b, loc, rows, cx.lane, load.cols);
   // The stored tile's (r, c) is the operand tile's (r, c), or (c, r) for a
   // B stored N x K; the operand's rows and columns sit at rowPos / colPos of
   // the load's tile.
@@ -195,10 +202,8 @@ Value readFragment(OpBuilder &b, Location loc, const Context &cx,
   Value layout = isA ? cx.layoutA : cx.layoutB;
   SmallVector<Value> elements;
   for (int64_t e = 0; e < int64_t(runs.size()); e += runs[e]) {
-    Value off = OffsetOp::create(b, loc, layout,
-                                 ValueRange{cx.lane, indexConstant(b, loc, e)});
-    Value r = arith::DivUIOp::create(b, loc, off, indexConstant(b, loc, cols));
-    Value c = arith::RemUIOp::create(b, loc, off, indexConstant(b, loc, cols));
+    auto [r, c] =
+        tileCoordAt(b, loc, layout, {cx.lane, indexConstant(b, loc, e)}, cols);
     SmallVector<Value> coord(2);
     coord[rowPos] = arith::AddIOp::create(b, loc, rowBase, r);
     coord[colPos] = arith::AddIOp::create(b, loc, colBase, c);
@@ -490,12 +495,8 @@ LogicalResult storeFragments(OpBuilder &b, ContractionTree &t,
       Value col0 = arith::AddIOp::create(b, loc, cx.waveCol,
                                          indexConstant(b, loc, j * inst.n));
       for (int64_t e = 0; e < count; ++e) {
-        Value off = OffsetOp::create(
-            b, loc, cx.layoutC, ValueRange{cx.lane, indexConstant(b, loc, e)});
-        Value r =
-            arith::DivUIOp::create(b, loc, off, indexConstant(b, loc, cols));
-        Value c =
-            arith::RemUIOp::create(b, loc, off, indexConstant(b, loc, cols));
+        auto [r, c] = tileCoordAt(b, loc, cx.layoutC,
+                                  {cx.lane, indexConstant(b, loc, e)}, cols);
         SmallVector<Value> tileCoord{arith::AddIOp::create(b, loc, row0, r),
                                      arith::AddIOp::create(b, loc, col0, c)};
         SmallVector<Value> coord = tileElementCoord(b, loc, *access, tileCoord);

@@ -36,16 +36,24 @@ void TileTree::erase() {
     leaf.load.erase();
 }
 
-namespace {
-
-/// Whether `op` computes each element of its result from the same element
-/// of its vector operands only.
-bool isElementwise(Operation *op) {
-  return op->hasTrait<OpTrait::Elementwise>() && isPure(op) &&
-         op->getNumRegions() == 0 && op->getNumResults() == 1 &&
-         llvm::all_of(op->getOperandTypes(),
-                      [](Type t) { return isa<VectorType>(t); });
+FragmentOp tiles::classifyFragmentOp(Operation *op) {
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    return dense && dense.isSplat() ? FragmentOp::SplatConstant
+                                    : FragmentOp::None;
+  }
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op))
+    return isa<VectorType>(broadcast.getSource().getType())
+               ? FragmentOp::None
+               : FragmentOp::ScalarBroadcast;
+  bool elementwise = op->hasTrait<OpTrait::Elementwise>() && isPure(op) &&
+                     op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+                     llvm::all_of(op->getOperandTypes(),
+                                  [](Type t) { return isa<VectorType>(t); });
+  return elementwise ? FragmentOp::Elementwise : FragmentOp::None;
 }
+
+namespace {
 
 /// Collects one store's expression.
 class Collector {
@@ -83,26 +91,30 @@ LogicalResult Collector::collect(Value v, ArrayRef<int64_t> perm,
       next.push_back(transpose.getPermutation()[k]);
     if (failed(collect(transpose.getVector(), next, def)))
       return failure();
-  } else if (auto c = dyn_cast<arith::ConstantOp>(def)) {
-    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-    if (!dense || !dense.isSplat())
-      return def->emitOpError()
-             << "in a cooperative tile copy: only splat constants are "
-                "supported";
-  } else if (auto broadcast = dyn_cast<vector::BroadcastOp>(def)) {
-    if (isa<VectorType>(broadcast.getSource().getType()))
-      return def->emitOpError()
-             << "in a cooperative tile copy: only broadcasts of scalars "
-                "are supported";
-  } else if (isElementwise(def)) {
-    for (Value operand : def->getOperands())
-      if (failed(collect(operand, perm, def)))
-        return failure();
   } else {
-    return def->emitOpError()
-           << "in a cooperative tile copy: only vector.transpose, "
-              "elementwise ops, splat constants and broadcasts of scalars "
-              "may compute the stored tile from cooperative loads";
+    switch (classifyFragmentOp(def)) {
+    case FragmentOp::Elementwise:
+      for (Value operand : def->getOperands())
+        if (failed(collect(operand, perm, def)))
+          return failure();
+      break;
+    case FragmentOp::SplatConstant:
+    case FragmentOp::ScalarBroadcast:
+      break;
+    case FragmentOp::None:
+      if (isa<arith::ConstantOp>(def))
+        return def->emitOpError()
+               << "in a cooperative tile copy: only splat constants are "
+                  "supported";
+      if (isa<vector::BroadcastOp>(def))
+        return def->emitOpError()
+               << "in a cooperative tile copy: only broadcasts of scalars "
+                  "are supported";
+      return def->emitOpError()
+             << "in a cooperative tile copy: only vector.transpose, "
+                "elementwise ops, splat constants and broadcasts of scalars "
+                "may compute the stored tile from cooperative loads";
+    }
   }
   tree.ops.push_back(def);
   return success();

@@ -27,6 +27,20 @@ namespace mlir {
 namespace layout {
 namespace tiles {
 
+/// How an op of a tile expression is evaluated on fragments (the one
+/// classification the tile copies and the contraction epilogues share).
+enum class FragmentOp {
+  /// Not an op a tile expression may contain.
+  None,
+  /// A splat vector constant: the same constant on every fragment.
+  SplatConstant,
+  /// vector.broadcast of a scalar: the scalar on every fragment.
+  ScalarBroadcast,
+  /// A pure elementwise op of vector operands: cloned on the fragments.
+  Elementwise,
+};
+FragmentOp classifyFragmentOp(Operation *op);
+
 /// A leaf of a cooperative tile expression: a cooperative load.
 struct Leaf {
   LoadOp load;

@@ -43,8 +43,11 @@ protected:
   MLIRContext *ctx;
 };
 
-/// The affine operations of an index algebra over `index` SSA values, as
-/// `arith` ops created at `b`'s insertion point.
+/// The operations the partition formulas (Partition.h) ask of an index
+/// algebra, over `index` SSA values, as `arith` ops created at `b`'s
+/// insertion point. It has no division: coordinates may be negative before
+/// a view's bounds check, where unsigned division would differ from the
+/// evaluator's floor division.
 class ArithAlgebra {
 public:
   using Value = mlir::Value;
@@ -54,20 +57,8 @@ public:
     return arith::ConstantIndexOp::create(b, loc, c);
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, int64_t c) {
     return arith::MulIOp::create(b, loc, x, constant(c));
-  }
-  /// Floor division and remainder of non-negative values (coordinates
-  /// inside a view).
-  Value floorDiv(Value x, int64_t d) {
-    return arith::DivUIOp::create(b, loc, x, constant(d));
-  }
-  Value floorMod(Value x, int64_t d) {
-    return arith::RemUIOp::create(b, loc, x, constant(d));
-  }
-  Value ceilDiv(Value x, int64_t d) {
-    return arith::CeilDivUIOp::create(b, loc, x, constant(d));
   }
 
 private:
