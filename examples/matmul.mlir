@@ -4,8 +4,12 @@
 // stores the C tile after an epilogue of elementwise ops. Dynamic M, N, K:
 // the loads and the store are masked.
 //
-// The 128x128 kernels step K by 64 (on the H100: 242 against 185 TFLOPS
-// with steps of 32, bench/RESULTS.md; on AMD they hold more VGPRs).
+// The 128x128 kernels step K by 32: on sm_90 the pass then keeps 3 LDS
+// stages filled by asynchronous copies (48 KiB, the static limit).
+// gemm_f16_t128 runs 128 threads (4 waves of 64x64 wave tiles): on the
+// H100, 340 TFLOPS at 4096^3 against 244 for gemm_f16 (256 threads) and
+// 242 for the earlier K steps of 64 with register prefetch
+// (bench/RESULTS.md).
 //
 // -layout-tile-shared-memory{chip=...} distributes them onto the chip's
 // matrix instructions (docs/gpu.md, "Matrix multiplies"):
@@ -15,8 +19,8 @@
 // bench/gemm measures them on an H100 against cuBLAS; the CPU tests run
 // them lane by lane (test/Integration/GPU/matmul-on-cpu.mlir).
 
-!a128 = !layout.partition_view<?x?xf16, tile = [128, 64]>
-!b128 = !layout.partition_view<?x?xf16, tile = [64, 128]>
+!a128 = !layout.partition_view<?x?xf16, tile = [128, 32]>
+!b128 = !layout.partition_view<?x?xf16, tile = [32, 128]>
 !c128 = !layout.partition_view<?x?xf16, tile = [128, 128]>
 !a64 = !layout.partition_view<?x?xf16, tile = [64, 32]>
 !b64 = !layout.partition_view<?x?xf16, tile = [32, 64]>
@@ -32,7 +36,8 @@
 
 module attributes {gpu.container_module} {
 gpu.module @matmul {
-  // C = f16(A * B): 128x128 block tiles, K steps of 64, 256 threads.
+  // C = f16(A * B): 128x128 block tiles, K steps of 32, 256 threads (8 waves
+  // of 64x32 wave tiles).
   gpu.func @gemm_f16(%A: memref<?x?xf16>, %B: memref<?x?xf16>,
                      %C: memref<?x?xf16>) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>} {
@@ -41,8 +46,8 @@ gpu.module @matmul {
     %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
     %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
     %vc = layout.view %C : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
-    %pa = layout.partition %va tile [128, 64] : !layout.tensor_view<?x?xf16> -> !a128
-    %pb = layout.partition %vb tile [64, 128] : !layout.tensor_view<?x?xf16> -> !b128
+    %pa = layout.partition %va tile [128, 32] : !layout.tensor_view<?x?xf16> -> !a128
+    %pb = layout.partition %vb tile [32, 128] : !layout.tensor_view<?x?xf16> -> !b128
     %pc = layout.partition %vc tile [128, 128] : !layout.tensor_view<?x?xf16> -> !c128
     %bm = gpu.block_id y
     %bn = gpu.block_id x
@@ -50,12 +55,46 @@ gpu.module @matmul {
     %zero = arith.constant dense<0.0> : vector<128x128xf32>
     %acc = scf.for %kt = %c0 to %tiles#1 step %c1
         iter_args(%s = %zero) -> (vector<128x128xf32>) {
-      %ta = layout.load %pa[%bm, %kt] masked : !a128 -> vector<128x64xf16>
-      %tb = layout.load %pb[%kt, %bn] masked : !b128 -> vector<64x128xf16>
+      %ta = layout.load %pa[%bm, %kt] masked : !a128 -> vector<128x32xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !b128 -> vector<32x128xf16>
       %r = vector.contract {indexing_maps = [#mk, #kn, #mn],
                             iterator_types = ["parallel", "parallel", "reduction"],
                             kind = #vector.kind<add>} %ta, %tb, %s
-         : vector<128x64xf16>, vector<64x128xf16> into vector<128x128xf32>
+         : vector<128x32xf16>, vector<32x128xf16> into vector<128x128xf32>
+      scf.yield %r : vector<128x128xf32>
+    }
+    %o = arith.truncf %acc : vector<128x128xf32> to vector<128x128xf16>
+    layout.store %o, %pc[%bm, %bn] masked : vector<128x128xf16>, !c128
+    gpu.return
+  }
+
+  // The same with 128 threads: 4 waves of 64x64 wave tiles (half the
+  // fragment reads per matrix instruction; 245 registers on sm_90, 2 blocks
+  // per SM). On gfx1100 it spills (64x64 wave tiles of 16x16 WMMA
+  // accumulators and operands exceed 256 VGPRs); the others fit.
+  gpu.func @gemm_f16_t128(%A: memref<?x?xf16>, %B: memref<?x?xf16>,
+                     %C: memref<?x?xf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vc = layout.view %C : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %pa = layout.partition %va tile [128, 32] : !layout.tensor_view<?x?xf16> -> !a128
+    %pb = layout.partition %vb tile [32, 128] : !layout.tensor_view<?x?xf16> -> !b128
+    %pc = layout.partition %vc tile [128, 128] : !layout.tensor_view<?x?xf16> -> !c128
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !a128
+    %zero = arith.constant dense<0.0> : vector<128x128xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1
+        iter_args(%s = %zero) -> (vector<128x128xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !a128 -> vector<128x32xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !b128 -> vector<32x128xf16>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn],
+                            iterator_types = ["parallel", "parallel", "reduction"],
+                            kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<128x32xf16>, vector<32x128xf16> into vector<128x128xf32>
       scf.yield %r : vector<128x128xf32>
     }
     %o = arith.truncf %acc : vector<128x128xf32> to vector<128x128xf16>
@@ -104,8 +143,8 @@ gpu.module @matmul {
     %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
     %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
     %vc = layout.view %C : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
-    %pa = layout.partition %va tile [128, 64] : !layout.tensor_view<?x?xf16> -> !a128
-    %pb = layout.partition %vb tile [64, 128] : !layout.tensor_view<?x?xf16> -> !b128
+    %pa = layout.partition %va tile [128, 32] : !layout.tensor_view<?x?xf16> -> !a128
+    %pb = layout.partition %vb tile [32, 128] : !layout.tensor_view<?x?xf16> -> !b128
     %pc = layout.partition %vc tile [128, 128] : !layout.tensor_view<?x?xf16> -> !c128
     %bm = gpu.block_id y
     %bn = gpu.block_id x
@@ -113,12 +152,12 @@ gpu.module @matmul {
     %zero = arith.constant dense<0.0> : vector<128x128xf32>
     %acc = scf.for %kt = %c0 to %tiles#1 step %c1
         iter_args(%s = %zero) -> (vector<128x128xf32>) {
-      %ta = layout.load %pa[%bm, %kt] masked : !a128 -> vector<128x64xf16>
-      %tb = layout.load %pb[%kt, %bn] masked : !b128 -> vector<64x128xf16>
+      %ta = layout.load %pa[%bm, %kt] masked : !a128 -> vector<128x32xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !b128 -> vector<32x128xf16>
       %r = vector.contract {indexing_maps = [#mk, #kn, #mn],
                             iterator_types = ["parallel", "parallel", "reduction"],
                             kind = #vector.kind<add>} %ta, %tb, %s
-         : vector<128x64xf16>, vector<64x128xf16> into vector<128x128xf32>
+         : vector<128x32xf16>, vector<32x128xf16> into vector<128x128xf32>
       scf.yield %r : vector<128x128xf32>
     }
     %al = vector.broadcast %alpha : f32 to vector<128x128xf32>

@@ -110,6 +110,8 @@ struct Kernel {
   unsigned bm, bn;
   bool scaleRelu;
   CUfunction fn;
+  // The block size: the kernel's .maxntid (its known_block_size).
+  int threads = 256;
 };
 
 // Launches `k` on row-major A (M x K), B (K x N), C (M x N).
@@ -131,8 +133,8 @@ static void launch(Kernel &k, __half *A, __half *B, __half *C, int64_t M,
     args.push_back(&alpha);
   unsigned gx = (unsigned)((N + k.bn - 1) / k.bn),
            gy = (unsigned)((M + k.bm - 1) / k.bm);
-  CHECK_CU(cuLaunchKernel(k.fn, gx, gy, 1, 256, 1, 1, 0, nullptr, args.data(),
-                          nullptr));
+  CHECK_CU(cuLaunchKernel(k.fn, gx, gy, 1, k.threads, 1, 1, 0, nullptr,
+                          args.data(), nullptr));
 }
 
 // Row-major C = alpha * A * B through column-major cuBLAS: C^T = B^T A^T.
@@ -533,6 +535,7 @@ int main(int argc, char **argv) {
   CHECK_CU(cuModuleLoad(&mod, cubin.c_str()));
   std::vector<Kernel> kernels = {
       {"gemm_f16", 128, 128, false, nullptr},
+      {"gemm_f16_t128", 128, 128, false, nullptr},
       {"gemm_f16_64", 64, 64, false, nullptr},
       {"gemm_f16_scale_relu", 128, 128, true, nullptr}};
   std::vector<Kernel> chosen;
@@ -544,12 +547,14 @@ int main(int argc, char **argv) {
     CHECK_CU(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, k.fn));
     CHECK_CU(
         cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k.fn));
+    CHECK_CU(cuFuncGetAttribute(&k.threads,
+                                CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.fn));
     int blocks = 0;
-    CHECK_CU(
-        cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn, 256, 0));
-    printf("%s: %d registers, %d bytes static shared, %d blocks/SM of 256 "
+    CHECK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn,
+                                                         k.threads, 0));
+    printf("%s: %d registers, %d bytes static shared, %d blocks/SM of %d "
            "threads\n",
-           k.name.c_str(), regs, smem, blocks);
+           k.name.c_str(), regs, smem, blocks, k.threads);
     chosen.push_back(k);
   }
   if (chosen.empty()) {

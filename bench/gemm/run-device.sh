@@ -21,7 +21,7 @@ command -v cuobjdump >/dev/null && cuobjdump -sass "$out/matmul.sm_90.cubin" \
 rc=${PIPESTATUS[0]}
 echo "harness rc=$rc"
 if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
-  for k in gemm_f16 gemm_f16_64 gemm_f16_scale_relu; do
+  for k in gemm_f16 gemm_f16_t128 gemm_f16_64 gemm_f16_scale_relu; do
     /tmp/h "$out" bench "$k" 2>&1 | tee -a "$log/bench-per-kernel.txt"
   done
 fi

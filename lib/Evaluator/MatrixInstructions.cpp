@@ -103,6 +103,29 @@ std::optional<ChipGeneration> mlir::layout::classifyChip(StringRef chip) {
   return std::nullopt;
 }
 
+WorkgroupMemoryFacts
+mlir::layout::workgroupMemoryFacts(ChipGeneration generation) {
+  switch (generation) {
+  case ChipGeneration::CDNA2:
+  case ChipGeneration::CDNA3:
+    // MI200 / MI300 CDNA ISA guides, "Data Share Operations": 64 KiB of LDS
+    // per compute unit, all of it allocatable by one workgroup.
+    return {64 * 1024, false};
+  case ChipGeneration::CDNA4:
+    // CDNA4 ISA guide, "LDS": 160 KiB per compute unit.
+    return {160 * 1024, false};
+  case ChipGeneration::RDNA3:
+    // RDNA3 ISA guide, "Local Data Share": at most 64 KiB per workgroup.
+    return {64 * 1024, false};
+  case ChipGeneration::SM80:
+    // CUDA C++ Programming Guide, "Shared Memory" (compute capability 8.x
+    // and 9.x): static allocations are limited to 48 KB per block (more
+    // needs dynamic shared memory); PTX ISA "cp.async": sm_80 and later.
+    return {48 * 1024, true};
+  }
+  llvm_unreachable("unknown chip generation");
+}
+
 static unsigned bit(ChipGeneration generation) {
   return 1u << static_cast<unsigned>(generation);
 }

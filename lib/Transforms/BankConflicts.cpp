@@ -146,6 +146,15 @@ std::optional<SharedAccess> mlir::layout::getSharedAccess(Operation *op) {
         }
         return access;
       })
+      .Case([&](nvgpu::DeviceAsyncCopyOp copy) {
+        // PTX cp.async: each lane writes its dstElements to shared memory
+        // (the zero-filled ones included).
+        auto type = cast<MemRefType>(copy.getDst().getType());
+        return make(copy.getDst(), copy.getDstIndices(),
+                    VectorType::get({copy.getDstElements().getSExtValue()},
+                                    type.getElementType()),
+                    true);
+      })
       .Default([](Operation *) { return std::nullopt; });
 }
 

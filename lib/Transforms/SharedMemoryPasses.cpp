@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -96,16 +97,30 @@ struct LayoutAnalyzeBankConflictsPass final
 //===----------------------------------------------------------------------===//
 
 /// The stages that put `col -> ((col / v) xor ((row / p) mod (c / v))) * v
-/// + col mod v` on top of a descriptor of top lengths [r, c].
-std::vector<Stage> swizzleStages(int64_t r, int64_t c, int64_t v, int64_t p) {
+/// + col mod v` on top of a descriptor of top lengths [lead..., r, c]: the
+/// leading dimensions (pipeline stages) pass through.
+std::vector<Stage> swizzleStages(ArrayRef<int64_t> lead, int64_t r, int64_t c,
+                                 int64_t v, int64_t p) {
   int64_t blocks = c / v, groups = r / p;
-  return {{makeEntry(Transform::unmerge({groups, p}), {0}, {0, 1}),
-           makeEntry(Transform::unmerge({blocks, v}), {1}, {2, 3})},
-          {makeEntry(Transform::xorTransform({groups, blocks}), {0, 2}, {0, 2}),
-           makeEntry(Transform::passThrough(p), {1}, {1}),
-           makeEntry(Transform::passThrough(v), {3}, {3})},
-          {makeEntry(Transform::merge({groups, p}), {0, 1}, {0}),
-           makeEntry(Transform::merge({blocks, v}), {2, 3}, {1})}};
+  int64_t n = lead.size();
+  std::vector<Stage> stages(3);
+  for (auto [k, len] : llvm::enumerate(lead))
+    for (Stage &s : stages)
+      s.push_back(
+          makeEntry(Transform::passThrough(len), {int64_t(k)}, {int64_t(k)}));
+  stages[0].push_back(
+      makeEntry(Transform::unmerge({groups, p}), {n}, {n, n + 1}));
+  stages[0].push_back(
+      makeEntry(Transform::unmerge({blocks, v}), {n + 1}, {n + 2, n + 3}));
+  stages[1].push_back(makeEntry(Transform::xorTransform({groups, blocks}),
+                                {n, n + 2}, {n, n + 2}));
+  stages[1].push_back(makeEntry(Transform::passThrough(p), {n + 1}, {n + 1}));
+  stages[1].push_back(makeEntry(Transform::passThrough(v), {n + 3}, {n + 3}));
+  stages[2].push_back(
+      makeEntry(Transform::merge({groups, p}), {n, n + 1}, {n}));
+  stages[2].push_back(
+      makeEntry(Transform::merge({blocks, v}), {n + 2, n + 3}, {n + 1}));
+  return stages;
 }
 
 bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -204,12 +219,14 @@ struct LayoutXorSwizzlePass final
       return;
     }
     ArrayRef<int64_t> lengths = d->getLengths();
-    if (lengths.size() != 2) {
+    if (lengths.size() < 2) {
       remark() << "not swizzled: its descriptor has rank " << lengths.size()
-               << ", the search handles rows x columns";
+               << ", the search handles rows x columns (after leading "
+                  "dimensions such as pipeline stages)";
       return;
     }
-    int64_t rows = lengths[0], cols = lengths[1];
+    ArrayRef<int64_t> lead = lengths.drop_back(2);
+    int64_t rows = lengths[lengths.size() - 2], cols = lengths.back();
     // Vector accesses must stay contiguous: v at least their width.
     int64_t elementBytes = std::max<int64_t>(
         1,
@@ -228,7 +245,7 @@ struct LayoutXorSwizzlePass final
           continue;
         Descriptor candidate = *d;
         bool ok = true;
-        for (const Stage &s : swizzleStages(rows, cols, v, p))
+        for (const Stage &s : swizzleStages(lead, rows, cols, v, p))
           if (llvm::Error e = candidate.addStage(s)) {
             llvm::consumeError(std::move(e));
             ok = false;
@@ -248,8 +265,12 @@ struct LayoutXorSwizzlePass final
         break;
     }
     auto swizzleRemark = [&](int64_t v, int64_t p, int64_t after) {
-      remark() << "swizzled: " << rows << "x" << cols
-               << " tile, column blocks of " << v
+      remark() << "swizzled: " << rows << "x" << cols << " tile"
+               << (lead.empty()
+                       ? ""
+                       : " (each of " + std::to_string(computeProduct(lead)) +
+                             " pipeline stages)")
+               << ", column blocks of " << v
                << (v == 1 ? " element" : " elements") << " xor (row / " << p
                << ") mod " << cols / v << "; bank conflicts " << *before
                << " -> " << after << " extra cycles"
@@ -257,7 +278,7 @@ struct LayoutXorSwizzlePass final
     };
     if (best && std::get<0>(*best) == 0) {
       auto [after, v, p] = *best;
-      apply(buffer, rows, cols, v, p);
+      apply(buffer, lead, rows, cols, v, p);
       swizzleRemark(v, p, after);
       return;
     }
@@ -266,7 +287,7 @@ struct LayoutXorSwizzlePass final
       return;
     if (best && std::get<0>(*best) < *before) {
       auto [after, v, p] = *best;
-      apply(buffer, rows, cols, v, p);
+      apply(buffer, lead, rows, cols, v, p);
       swizzleRemark(v, p, after);
       return;
     }
@@ -276,11 +297,12 @@ struct LayoutXorSwizzlePass final
   }
 
   /// Puts the swizzle stages on the descriptor and moves every access to it.
-  void apply(Buffer &buffer, int64_t rows, int64_t cols, int64_t v, int64_t p) {
+  void apply(Buffer &buffer, ArrayRef<int64_t> lead, int64_t rows, int64_t cols,
+             int64_t v, int64_t p) {
     OpBuilder b(buffer.desc.getContext());
     b.setInsertionPointAfterValue(buffer.desc);
     Value cur = buffer.desc;
-    for (const Stage &s : swizzleStages(rows, cols, v, p))
+    for (const Stage &s : swizzleStages(lead, rows, cols, v, p))
       cur = TransformOp::create(b, buffer.desc.getLoc(), cur, s);
     for (OffsetOp off : buffer.offsets)
       off.getDescMutable().assign(cur);

@@ -343,3 +343,41 @@ gpu.module @m {
   }
 }
 }
+
+// -----
+
+/// Several pipeline stages need asynchronous copies, which CDNA3 lacks.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @stages_on_gfx942(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pa = layout.partition %va tile [64, 32] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [64, 32]>
+    %pb = layout.partition %vb tile [32, 64] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [32, 64]>
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 64]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %t:2 = layout.index_space %pb : !layout.partition_view<?x?xf16, tile = [32, 64]>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %t#0 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?xf16, tile = [64, 32]> -> vector<64x32xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !layout.partition_view<?x?xf16, tile = [32, 64]> -> vector<32x64xf16>
+      // expected-error @+1 {{in a tile program: layout.pipeline_stages = 2 needs asynchronous copies, but gfx942 has no asynchronous copies into workgroup memory (1 stage: register prefetch)}}
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>, layout.pipeline_stages = 2 : i64} %ta, %tb, %s
+         : vector<64x32xf16>, vector<32x64xf16> into vector<64x64xf32>
+      scf.yield %r : vector<64x64xf32>
+    }
+    layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
+    gpu.return
+  }
+}
+}
+

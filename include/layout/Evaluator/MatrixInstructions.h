@@ -69,6 +69,19 @@ llvm::StringRef stringifyMatrixOperand(MatrixOperand operand);
 /// a chip outside the table.
 std::optional<ChipGeneration> classifyChip(llvm::StringRef chip);
 
+/// What a generation's workgroup memory allows the tile programs.
+struct WorkgroupMemoryFacts {
+  /// The most workgroup memory one block may declare statically, in bytes.
+  int64_t maxStaticBytes;
+  /// Whether lanes copy global memory into workgroup memory asynchronously
+  /// (PTX cp.async, sm_80 and later), so that a K loop can keep several
+  /// tiles in flight without holding them in registers.
+  bool asyncCopy;
+};
+
+/// The workgroup-memory facts of `generation`.
+WorkgroupMemoryFacts workgroupMemoryFacts(ChipGeneration generation);
+
 /// What the MLIR 22 op that issues the instruction needs spelled out.
 struct MatrixOpSpelling {
   /// "amdgpu.mfma", "amdgpu.wmma" or "nvgpu.mma.sync".

@@ -265,6 +265,15 @@ FailureOr<Plan> planContraction(ContractionTree &t, int64_t threads,
   if (auto attr =
           contract->getAttrOfType<DenseI64ArrayAttr>("layout.wave_tile"))
     waveTile.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  if (Attribute attr = contract->getAttr("layout.pipeline_stages")) {
+    auto stages = dyn_cast<IntegerAttr>(attr);
+    if (!stages || stages.getInt() < 1 || stages.getInt() > 8)
+      return contract.emitOpError()
+             << "layout.pipeline_stages takes an integer from 1 (register "
+                "prefetch) to 8, got "
+             << attr;
+    plan.stages = stages.getInt();
+  }
   if ((!shape.empty() && shape.size() != 3) ||
       (!waveTile.empty() && waveTile.size() != 2))
     return contract.emitOpError()

@@ -15,9 +15,11 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -64,6 +66,9 @@ struct Context {
   /// (null where A or B is not read with ldmatrix), and the loads.
   Value rowsA, rowsB;
   const LdMatrixLoad *loadA = nullptr, *loadB = nullptr;
+  /// The pipeline stage the fragments are read from (null: the buffers
+  /// hold one).
+  Value stage;
 };
 
 /// `v` with the elements in the same (row-major) order as `type`, by
@@ -176,7 +181,8 @@ Value readWithLdMatrix(OpBuilder &b, Location loc, const Context &cx,
   int64_t colPos = isA ? cx.tree.aK : cx.tree.bN;
   coord[rowPos] = arith::AddIOp::create(b, loc, rowBase, r);
   coord[colPos] = arith::AddIOp::create(b, loc, colBase, c);
-  Value at = OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord));
+  Value at =
+      OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord, cx.stage));
   return nvgpu::LdMatrixOp::create(
       b, loc, operandType(inst, operand, cx.plan.elementType), leaf.buffer,
       ValueRange{at}, load.transpose, uint32_t(load.numTiles));
@@ -207,7 +213,8 @@ Value readFragment(OpBuilder &b, Location loc, const Context &cx,
     SmallVector<Value> coord(2);
     coord[rowPos] = arith::AddIOp::create(b, loc, rowBase, r);
     coord[colPos] = arith::AddIOp::create(b, loc, colBase, c);
-    Value at = OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord));
+    Value at =
+        OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord, cx.stage));
     if (runs[e] == 1) {
       elements.push_back(memref::LoadOp::create(b, loc, leaf.buffer, at));
       continue;
@@ -307,20 +314,47 @@ FailureOr<SmallVector<Value>> loadStagedTile(OpBuilder &b, Location loc,
   return SmallVector<Value>(ifOp.getResults());
 }
 
-/// Writes one thread's blocks `values` of `leaf`'s tile to its buffer.
+/// Writes one thread's blocks `values` of `leaf`'s tile to its buffer (in
+/// pipeline stage `stage` of a buffer of several).
 void storeStagedTile(OpBuilder &b, Location loc, const Leaf &leaf,
                      const StagingMapping &staging, Value tid, int64_t threads,
-                     ValueRange values) {
+                     ValueRange values, Value stage) {
   for (auto [it, v] : llvm::enumerate(values)) {
     SmallVector<Value> origin = staging.mapping.blockOrigin(
         b, loc, tid, indexConstant(b, loc, it), threads);
-    writeStagedBlock(b, loc, leaf, origin, v, staging.width);
+    writeStagedBlock(b, loc, leaf, origin, v, staging.width, stage);
   }
 }
 
-/// The software pipeline of one operand (register prefetch): its phase-1
-/// mapping, and the load's indices with the induction variable marked.
-struct Prefetch {
+/// Starts the asynchronous copies of one thread's blocks of `leaf`'s tile
+/// at tile `indices` into pipeline stage `stage` of its buffer (whole-tile
+/// test once, then unguarded or zero-filling copies).
+LogicalResult copyStagedTileAsync(OpBuilder &b, Location loc, const Leaf &leaf,
+                                  ArrayRef<Value> indices,
+                                  const StagingMapping &staging, Value tid,
+                                  int64_t threads, Value stage) {
+  GlobalSide side = leaf.side;
+  side.indices.assign(indices.begin(), indices.end());
+  std::string why;
+  FailureOr<GlobalAccess> in =
+      GlobalAccess::create(b, side, staging.width, why);
+  if (failed(in))
+    return LoadOp(leaf.load).emitOpError() << "cannot be distributed: " << why;
+  ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
+    for (int64_t it = 0; it < staging.iterations; ++it) {
+      SmallVector<Value> origin = staging.mapping.blockOrigin(
+          ib, loc, tid, indexConstant(ib, loc, it), threads);
+      Value at =
+          OffsetOp::create(ib, loc, leaf.desc, leaf.bufCoord(origin, stage));
+      in->copyAsync(ib, origin, inside, leaf.buffer, at);
+    }
+  });
+  return success();
+}
+
+/// One operand of the software-pipelined K loop: its phase-1 mapping, and
+/// the load's indices with the induction variable marked.
+struct Pipelined {
   Leaf *leaf;
   StagingMapping staging;
   /// The tile indices; `isIV` marks those that are the loop's induction
@@ -337,7 +371,7 @@ struct Prefetch {
 };
 
 /// Whether `load`'s indices are the loop's induction variable or
-/// loop-invariant (then the next tile's indices are known a step ahead).
+/// loop-invariant (then the tiles of later iterations are known ahead).
 bool prefetchable(scf::ForOp loop, LoadOp load) {
   return llvm::all_of(load.getIndices(), [&](Value v) {
     return v == loop.getInductionVar() ||
@@ -345,126 +379,254 @@ bool prefetchable(scf::ForOp loop, LoadOp load) {
   });
 }
 
-/// Replaces the contraction's loop by one that carries the fragments and,
-/// software-pipelined, the next K tile of A and B in registers: each
-/// iteration writes the tile the previous one loaded to LDS, issues the
-/// global loads of the next tile, then multiplies from LDS while they are
-/// in flight (one LDS stage; the loads of the last iteration are skipped).
-scf::ForOp rebuildLoop(OpBuilder &b, ContractionTree &t, const Context &cx,
-                       gpu::GPUFuncOp func, ArrayRef<int64_t> block,
-                       LogicalResult &status) {
-  status = failure();
-  scf::ForOp old = t.loop;
-  Location loc = old.getLoc();
-  const Plan &plan = cx.plan;
-  int64_t threads = block[0] * block[1] * block[2];
-  SmallVector<Prefetch, 2> prefetch;
-  for (Leaf *leaf : {&t.a, &t.b}) {
-    if (!prefetchable(old, leaf->load)) {
-      leaf->load.emitOpError()
-          << "in a tile contraction: its tile indices must be the loop's "
-             "induction variable or defined outside the loop (the software "
-             "pipeline loads the next K tile one step ahead)";
-      return old;
-    }
-    FailureOr<StagingMapping> staging = stagingMapping(*leaf, threads);
-    if (failed(staging))
-      return old;
-    Prefetch p{leaf, *staging, llvm::to_vector(leaf->load.getIndices()), {}};
-    for (Value v : p.indices)
-      p.isIV.push_back(v == old.getInductionVar());
-    prefetch.push_back(std::move(p));
-  }
-  // The prologue: buffers and the first tiles' registers.
-  Value tid = linearThreadId(b, loc, block);
+/// The tile program's K loop and what each rebuilt version of it starts
+/// from.
+struct KLoop {
+  ContractionTree &t;
+  Context cx;
+  SmallVector<Pipelined, 2> operands;
+  Value tid;
+  int64_t threads;
+  /// The other iter_args' initial values, then the fragments' (the splat).
   SmallVector<Value> inits;
-  for (auto [i, v] : llvm::enumerate(old.getInitArgs()))
-    if (i != t.accIndex)
-      inits.push_back(v);
-  int64_t kept = inits.size();
-  VectorType fragType =
-      operandType(*plan.inst, MatrixOperand::C, plan.elementType);
-  Value zero = arith::ConstantOp::create(
-      b, loc, fragType, DenseElementsAttr::get(fragType, t.init));
-  inits.append(plan.rm * plan.rn, zero);
-  SmallVector<int64_t> regCounts;
-  for (Prefetch &p : prefetch) {
-    allocateStagingBuffer(func, *p.leaf, b);
-    FailureOr<SmallVector<Value>> regs = loadStagedTile(
-        b, loc, *p.leaf, p.at(old.getLowerBound()), p.staging, tid, threads);
-    if (failed(regs))
-      return old;
-    regCounts.push_back(regs->size());
-    inits.append(*regs);
+  int64_t kept;
+
+  int64_t fragments() const { return cx.plan.rm * cx.plan.rn; }
+  Location loc() const { return t.loop.getLoc(); }
+  /// `x < ub` as the loop compares its induction variable.
+  Value below(OpBuilder &b, Value x) const {
+    return arith::CmpIOp::create(b, loc(),
+                                 t.loop.getUnsignedCmp()
+                                     ? arith::CmpIPredicate::ult
+                                     : arith::CmpIPredicate::slt,
+                                 x, t.loop.getUpperBound());
   }
-  auto loop = scf::ForOp::create(b, loc, old.getLowerBound(),
-                                 old.getUpperBound(), old.getStep(), inits);
+};
+
+/// A new loop over the old one's bounds with iter_args `k.inits` then
+/// `extra`, into which the old body's other ops are cloned (`map` maps the
+/// old body's values). Returns the loop; `yielded` receives the other
+/// iter_args' next values.
+scf::ForOp cloneLoop(OpBuilder &b, const KLoop &k, ValueRange extra,
+                     SmallVector<Value> &yielded) {
+  scf::ForOp old = k.t.loop;
+  SmallVector<Value> inits(k.inits);
+  inits.append(extra.begin(), extra.end());
+  auto loop =
+      scf::ForOp::create(b, k.loc(), old.getLowerBound(), old.getUpperBound(),
+                         old.getStep(), inits, nullptr, old.getUnsignedCmp());
   Block *body = loop.getBody();
   if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
     body->back().erase();
-  Block *oldBody = old.getBody();
-  // The old body moves in; its arguments become the new ones.
-  oldBody->getArgument(0).replaceAllUsesWith(loop.getInductionVar());
+  IRMapping map;
+  map.map(old.getInductionVar(), loop.getInductionVar());
   for (unsigned i = 0, j = 0; i < old.getInitArgs().size(); ++i)
-    if (i != t.accIndex)
-      oldBody->getArgument(i + 1).replaceAllUsesWith(
-          body->getArgument(1 + j++));
-  body->getOperations().splice(body->end(), oldBody->getOperations());
-  for (unsigned i = 0, j = 0; i < old.getNumResults(); ++i)
-    if (i != t.accIndex)
-      old.getResult(i).replaceAllUsesWith(loop.getResult(j++));
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  OpBuilder ib(yield);
+    if (i != k.t.accIndex)
+      map.map(old.getRegionIterArgs()[i], loop.getRegionIterArgs()[j++]);
+  OpBuilder ib = OpBuilder::atBlockEnd(body);
+  Operation *skip[] = {k.t.contract, k.t.a.load, k.t.b.load};
+  for (Operation &op : old.getBody()->without_terminator())
+    if (!llvm::is_contained(skip, &op))
+      ib.clone(op, map);
+  for (auto [i, v] :
+       llvm::enumerate(old.getBody()->getTerminator()->getOperands()))
+    if (i != k.t.accIndex)
+      yielded.push_back(map.lookupOrDefault(v));
+  return loop;
+}
+
+/// The K loop with register prefetch through one LDS stage (stage 0 of a
+/// buffer of several): each iteration writes the tile the previous one
+/// loaded to LDS, issues the global loads of the next tile, then
+/// multiplies from LDS while they are in flight (the loads of the last
+/// iteration are skipped). Returns the other iter_args' and the fragments'
+/// results.
+FailureOr<SmallVector<Value>> registerLoop(OpBuilder &b, const KLoop &k) {
+  Location loc = k.loc();
+  scf::ForOp old = k.t.loop;
+  Context cx = k.cx;
+  if (k.operands.front().leaf->stages > 1)
+    cx.stage = indexConstant(b, loc, 0);
+  SmallVector<Value> regs;
+  SmallVector<int64_t> counts;
+  for (const Pipelined &p : k.operands) {
+    FailureOr<SmallVector<Value>> r =
+        loadStagedTile(b, loc, *p.leaf, p.at(old.getLowerBound()), p.staging,
+                       k.tid, k.threads);
+    if (failed(r))
+      return failure();
+    counts.push_back(r->size());
+    regs.append(*r);
+  }
+  SmallVector<Value> yielded;
+  scf::ForOp loop = cloneLoop(b, k, regs, yielded);
+  OpBuilder ib = OpBuilder::atBlockEnd(loop.getBody());
+  ValueRange args = loop.getRegionIterArgs().drop_front(k.kept);
+  SmallVector<Value> accs(args.take_front(k.fragments()));
+  ValueRange regArgs = args.drop_front(k.fragments());
   // Every thread has read the previous tile; write this one; barrier.
   gpu::BarrierOp::create(ib, loc);
-  ValueRange args = body->getArguments().drop_front(1 + kept);
-  SmallVector<Value> accs(args.take_front(plan.rm * plan.rn));
-  ValueRange regArgs = args.drop_front(plan.rm * plan.rn);
-  for (auto [p, n] : llvm::zip_equal(prefetch, regCounts)) {
-    storeStagedTile(ib, loc, *p.leaf, p.staging, tid, threads,
-                    regArgs.take_front(n));
-    regArgs = regArgs.drop_front(n);
+  ValueRange left = regArgs;
+  for (auto [p, n] : llvm::zip_equal(k.operands, counts)) {
+    storeStagedTile(ib, loc, *p.leaf, p.staging, k.tid, k.threads,
+                    left.take_front(n), cx.stage);
+    left = left.drop_front(n);
   }
   gpu::BarrierOp::create(ib, loc);
   // The next tiles' loads, skipped after the last iteration.
   Value nextIV =
       arith::AddIOp::create(ib, loc, loop.getInductionVar(), loop.getStep());
-  Value more = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::slt, nextIV,
-                                     loop.getUpperBound());
-  SmallVector<Type> regTypes;
-  for (Value v : body->getArguments().drop_front(1 + kept + plan.rm * plan.rn))
-    regTypes.push_back(v.getType());
-  auto next = scf::IfOp::create(ib, loc, regTypes, more, /*withElse=*/true);
+  auto next = scf::IfOp::create(ib, loc, TypeRange(regArgs),
+                                k.below(ib, nextIV), /*withElse=*/true);
   {
     OpBuilder tb = next.getThenBodyBuilder();
     SmallVector<Value> loaded;
-    for (Prefetch &p : prefetch) {
-      FailureOr<SmallVector<Value>> regs = loadStagedTile(
-          tb, loc, *p.leaf, p.at(nextIV), p.staging, tid, threads);
-      if (failed(regs))
-        return loop;
-      loaded.append(*regs);
+    for (const Pipelined &p : k.operands) {
+      FailureOr<SmallVector<Value>> r = loadStagedTile(
+          tb, loc, *p.leaf, p.at(nextIV), p.staging, k.tid, k.threads);
+      if (failed(r))
+        return failure();
+      loaded.append(*r);
     }
     scf::YieldOp::create(tb, loc, loaded);
     OpBuilder eb = next.getElseBodyBuilder();
-    scf::YieldOp::create(eb, loc,
-                         ValueRange(body->getArguments().drop_front(
-                             1 + kept + plan.rm * plan.rn)));
+    scf::YieldOp::create(eb, loc, regArgs);
   }
-  SmallVector<Value> products = multiplyTile(ib, loc, cx, accs);
-  SmallVector<Value> yielded;
-  for (auto [i, v] : llvm::enumerate(yield.getOperands()))
-    if (i != t.accIndex)
-      yielded.push_back(v);
-  yielded.append(products);
+  yielded.append(multiplyTile(ib, loc, cx, accs));
   yielded.append(next.getResults().begin(), next.getResults().end());
   scf::YieldOp::create(ib, loc, yielded);
-  yield.erase();
-  t.contract.erase();
-  t.a.load.erase();
-  t.b.load.erase();
-  status = success();
-  return loop;
+  return SmallVector<Value>(
+      loop.getResults().take_front(k.kept + k.fragments()));
+}
+
+/// The K loop with `stages` LDS stages filled by asynchronous copies
+/// (cp.async), after the multistage scheme of CUTLASS's sm80 GEMMs: the
+/// prologue starts the copies of the first stages - 1 tiles; iteration i
+/// waits for its own copies of tile i (all but the newest stages - 2
+/// groups), meets the block at a barrier (tile i is then complete, and
+/// every thread has finished reading tile i - 1's stage), starts the
+/// copies of tile i + stages - 1 into that stage, and multiplies tile i.
+/// Every thread commits one group per tile, empty past the last, so that
+/// the wait counts are the same in every iteration.
+FailureOr<SmallVector<Value>> asyncLoop(OpBuilder &b, const KLoop &k) {
+  Location loc = k.loc();
+  scf::ForOp old = k.t.loop;
+  int64_t stages = k.operands.front().leaf->stages;
+  Value lb = old.getLowerBound(), step = old.getStep();
+  auto issue = [&](OpBuilder &ob, Value kt, Value stage) -> LogicalResult {
+    auto ifOp = scf::IfOp::create(ob, loc, k.below(ob, kt), false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    for (const Pipelined &p : k.operands)
+      if (failed(copyStagedTileAsync(tb, loc, *p.leaf, p.at(kt), p.staging,
+                                     k.tid, k.threads, stage)))
+        return failure();
+    NVVM::CpAsyncCommitGroupOp::create(ob, loc);
+    return success();
+  };
+  auto ahead = [&](OpBuilder &ob, Value kt, int64_t tiles) -> Value {
+    return arith::AddIOp::create(
+        ob, loc, kt,
+        arith::MulIOp::create(ob, loc, step, indexConstant(ob, loc, tiles)));
+  };
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    if (failed(issue(b, ahead(b, lb, s), indexConstant(b, loc, s))))
+      return failure();
+  // One K step: wait for tile `kt` (in `readStage`), meet the block, start
+  // the copies of tile kt + stages - 1 into `writeStage`, multiply.
+  auto step1 = [&](OpBuilder &ob, Value kt, Value readStage, Value writeStage,
+                   ValueRange accs) -> FailureOr<SmallVector<Value>> {
+    NVVM::CpAsyncWaitGroupOp::create(ob, loc, uint32_t(stages - 2));
+    gpu::BarrierOp::create(ob, loc);
+    if (failed(issue(ob, ahead(ob, kt, stages - 1), writeStage)))
+      return failure();
+    Context cx = k.cx;
+    cx.stage = readStage;
+    return multiplyTile(ob, loc, cx, accs);
+  };
+  // A loop of nothing but the contraction is unrolled by the stages, so
+  // that every stage index is a constant (the buffers' stage offsets fold
+  // into the addresses); each K step past the first is guarded.
+  Block *oldBody = old.getBody();
+  bool unroll = k.kept == 0 && oldBody->getOperations().size() == 4;
+  if (unroll) {
+    auto loop = scf::ForOp::create(
+        b, loc, lb, old.getUpperBound(),
+        arith::MulIOp::create(b, loc, step, indexConstant(b, loc, stages)),
+        k.inits, nullptr, old.getUnsignedCmp());
+    Block *body = loop.getBody();
+    if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
+      body->back().erase();
+    OpBuilder ib = OpBuilder::atBlockEnd(body);
+    SmallVector<Value> accs(loop.getRegionIterArgs());
+    for (int64_t j = 0; j < stages; ++j) {
+      Value kt =
+          j ? ahead(ib, loop.getInductionVar(), j) : loop.getInductionVar();
+      auto at = [&](OpBuilder &ob) {
+        return step1(ob, kt, indexConstant(ob, loc, j),
+                     indexConstant(ob, loc, (j + stages - 1) % stages), accs);
+      };
+      if (j == 0) {
+        FailureOr<SmallVector<Value>> r = at(ib);
+        if (failed(r))
+          return failure();
+        accs = *r;
+        continue;
+      }
+      auto ifOp = scf::IfOp::create(ib, loc, TypeRange(ValueRange(accs)),
+                                    k.below(ib, kt), /*withElse=*/true);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      FailureOr<SmallVector<Value>> r = at(tb);
+      if (failed(r))
+        return failure();
+      scf::YieldOp::create(tb, loc, *r);
+      OpBuilder eb = ifOp.getElseBodyBuilder();
+      scf::YieldOp::create(eb, loc, accs);
+      accs.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+    }
+    scf::YieldOp::create(ib, loc, accs);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+    return SmallVector<Value>(loop.getResults());
+  }
+  SmallVector<Value> yielded;
+  scf::ForOp loop = cloneLoop(b, k, {}, yielded);
+  OpBuilder ib = OpBuilder::atBlockEnd(loop.getBody());
+  Value iv = loop.getInductionVar();
+  Value i = arith::DivUIOp::create(
+      ib, loc, arith::SubIOp::create(ib, loc, iv, lb), step);
+  Value count = indexConstant(ib, loc, stages);
+  Value readStage = arith::RemUIOp::create(ib, loc, i, count);
+  Value writeStage = arith::RemUIOp::create(
+      ib, loc,
+      arith::AddIOp::create(ib, loc, i, indexConstant(ib, loc, stages - 1)),
+      count);
+  SmallVector<Value> accs(
+      loop.getRegionIterArgs().drop_front(k.kept).take_front(k.fragments()));
+  FailureOr<SmallVector<Value>> products =
+      step1(ib, iv, readStage, writeStage, accs);
+  if (failed(products))
+    return failure();
+  yielded.append(*products);
+  scf::YieldOp::create(ib, loc, yielded);
+  // The groups left are empty; nothing stays in flight past the kernel.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// Whether `leaf`'s tile can be copied asynchronously: straight into its
+/// buffer (the global rows run along the buffer's) as copiesAsync vectors.
+bool copiesAsync(const Leaf &leaf, const GlobalAccess &access) {
+  return access.copiesAsync() && leaf.bufDims.back() == leaf.side.contiguous;
+}
+
+/// The bytes of the workgroup attributions `func` already has.
+int64_t workgroupBytes(gpu::GPUFuncOp func) {
+  int64_t bytes = 0;
+  for (BlockArgument a : func.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(a.getType());
+    bytes += type.getNumElements() *
+             std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  }
+  return bytes;
 }
 
 /// After the loop: each lane evaluates the epilogue on its fragments and
@@ -525,7 +687,81 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
                   t.b.side.contiguous == t.bN);
   Location loc = t.contract.getLoc();
   OpBuilder b(t.loop);
-  Context cx{*plan, t, {}, {}, {}, {}, {}, {}, {}, {}, nullptr, nullptr};
+  Context cx{*plan, t, {}, {}, {}, {}, {}, {}, {}, {}, nullptr, nullptr, {}};
+  int64_t threads = block[0] * block[1] * block[2];
+  scf::ForOp old = t.loop;
+  SmallVector<Pipelined, 2> operands;
+  for (Leaf *leaf : {&t.a, &t.b}) {
+    if (!prefetchable(old, leaf->load))
+      return leaf->load.emitOpError()
+             << "in a tile contraction: its tile indices must be the loop's "
+                "induction variable or defined outside the loop (the software "
+                "pipeline loads the next K tile one step ahead)";
+    FailureOr<StagingMapping> staging = stagingMapping(*leaf, threads);
+    if (failed(staging))
+      return failure();
+    Pipelined p{leaf, *staging, llvm::to_vector(leaf->load.getIndices()), {}};
+    for (Value v : p.indices)
+      p.isIV.push_back(v == old.getInductionVar());
+    operands.push_back(std::move(p));
+  }
+  // The pipeline: asynchronous copies into several stages where the chip
+  // has them, the operands allow them and the stages fit.
+  WorkgroupMemoryFacts memory =
+      workgroupMemoryFacts(*classifyChip(options.chip));
+  int64_t stageBytes = 0;
+  for (Leaf *leaf : {&t.a, &t.b}) {
+    int64_t n = elementBytes(leaf->side.elementType);
+    for (int64_t d : leaf->bufDims)
+      n *= leaf->side.tile[d];
+    stageBytes += n;
+  }
+  int64_t room = memory.maxStaticBytes - workgroupBytes(func);
+  SmallVector<Value, 2> alignment;
+  std::string notAsync;
+  if (!memory.asyncCopy)
+    notAsync = options.chip + " has no asynchronous copies into workgroup "
+                              "memory";
+  for (const Pipelined &p : operands) {
+    if (!notAsync.empty())
+      break;
+    GlobalSide side = p.leaf->side;
+    side.indices = p.at(old.getLowerBound());
+    FailureOr<GlobalAccess> access =
+        GlobalAccess::create(b, side, p.staging.width, why);
+    if (failed(access))
+      return p.leaf->load.emitOpError() << "cannot be distributed: " << why;
+    if (!copiesAsync(*p.leaf, *access))
+      notAsync = std::string(p.leaf == &t.a ? "A" : "B") +
+                 " is not copied as 4-, 8- or 16-byte vectors straight into "
+                 "its buffer (its rows run across the buffer's, or its view "
+                 "does not allow such vectors)";
+    else if (Value test = access->alignment())
+      alignment.push_back(test);
+  }
+  int64_t stages = plan->stages;
+  if (stages > 1) {
+    if (!notAsync.empty())
+      return t.contract.emitOpError()
+             << "in a tile program: layout.pipeline_stages = " << stages
+             << " needs asynchronous copies, but " << notAsync
+             << " (1 stage: register prefetch)";
+    if (stages * stageBytes > room)
+      return t.contract.emitOpError()
+             << "in a tile program: layout.pipeline_stages = " << stages
+             << " needs " << stages * stageBytes
+             << " bytes of workgroup memory (A and B tiles of " << stageBytes
+             << " bytes per stage); " << options.chip << " allows "
+             << memory.maxStaticBytes << " bytes per block statically"
+             << (room < memory.maxStaticBytes
+                     ? ", of which the kernel uses " +
+                           std::to_string(memory.maxStaticBytes - room)
+                     : std::string());
+  } else if (plan->stages == 0) {
+    stages = notAsync.empty() ? std::min<int64_t>(3, room / stageBytes) : 1;
+    if (stages < 2)
+      stages = 1;
+  }
   Value tid = linearThreadId(b, loc, block);
   Value wave =
       arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, inst.waveSize));
@@ -548,15 +784,51 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
     cx.rowsA = materializeLayout(b, loc, cx.loadA->rowAddress);
   if (cx.loadB)
     cx.rowsB = materializeLayout(b, loc, cx.loadB->rowAddress);
-  LogicalResult status = success();
-  scf::ForOp loop = rebuildLoop(b, t, cx, func, block, status);
-  if (failed(status))
+  KLoop k{t, cx, std::move(operands), tid, threads, {}, 0};
+  for (auto [i, v] : llvm::enumerate(old.getInitArgs()))
+    if (i != t.accIndex)
+      k.inits.push_back(v);
+  k.kept = k.inits.size();
+  VectorType fragType = operandType(inst, MatrixOperand::C, plan->elementType);
+  Value zero = arith::ConstantOp::create(
+      b, loc, fragType, DenseElementsAttr::get(fragType, t.init));
+  k.inits.append(k.fragments(), zero);
+  // One buffer per operand, shared by both versions of the loop.
+  for (Leaf *leaf : {&t.a, &t.b})
+    allocateStagingBuffer(func, *leaf, b, stages);
+  FailureOr<SmallVector<Value>> results;
+  Value aligned = allOf(b, loc, alignment);
+  if (stages == 1) {
+    results = registerLoop(b, k);
+  } else if (!aligned) {
+    results = asyncLoop(b, k);
+  } else {
+    // Versioned on the run-time alignment of the operands' rows: copies
+    // need aligned vectors; other rows take the register pipeline.
+    SmallVector<Type> types;
+    for (Value v : k.inits)
+      types.push_back(v.getType());
+    auto ifOp = scf::IfOp::create(b, loc, types, aligned, /*withElse=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    FailureOr<SmallVector<Value>> fast = asyncLoop(tb, k);
+    if (failed(fast))
+      return failure();
+    scf::YieldOp::create(tb, loc, *fast);
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    FailureOr<SmallVector<Value>> slow = registerLoop(eb, k);
+    if (failed(slow))
+      return failure();
+    scf::YieldOp::create(eb, loc, *slow);
+    results = SmallVector<Value>(ifOp.getResults());
+  }
+  if (failed(results))
     return failure();
+  for (unsigned i = 0, j = 0; i < old.getNumResults(); ++i)
+    if (i != t.accIndex)
+      old.getResult(i).replaceAllUsesWith((*results)[j++]);
   OpBuilder eb(t.epilogue.store);
-  // The results: the other iter_args, the fragments, the prefetched tiles.
-  int64_t kept = t.loop.getNumResults() - 1;
-  if (failed(storeFragments(
-          eb, t, cx, loop.getResults().slice(kept, plan->rm * plan->rn))))
+  if (failed(storeFragments(eb, t, cx,
+                            ArrayRef<Value>(*results).drop_front(k.kept))))
     return failure();
   t.epilogue.store.erase();
   for (Operation *op : llvm::reverse(t.epilogue.ops))

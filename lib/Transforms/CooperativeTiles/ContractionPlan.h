@@ -50,6 +50,9 @@ struct Plan {
   int64_t wavesM = 1, wavesN = 1, tm = 0, tn = 0;
   /// Instructions per wave tile and per K tile.
   int64_t rm = 0, rn = 0, ks = 0;
+  /// The LDS stages of the K loop's pipeline (`layout.pipeline_stages`;
+  /// 0: chosen by the pass, ContractionCodegen.cpp).
+  int64_t stages = 0;
   Type elementType;
 };
 

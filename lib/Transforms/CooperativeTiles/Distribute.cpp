@@ -293,13 +293,16 @@ FailureOr<StagingMapping> tiles::stagingMapping(const Leaf &leaf,
   return s;
 }
 
-void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf,
-                                  OpBuilder &b) {
+void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
+                                  int64_t stages) {
   const GlobalSide &src = leaf.side;
   Location loc = leaf.load.getLoc();
   MLIRContext *ctx = func.getContext();
   SmallVector<int64_t> shape;
-  int64_t size = 1;
+  if (stages > 1)
+    shape.push_back(stages);
+  leaf.stages = stages;
+  int64_t size = stages;
   for (int64_t k : leaf.bufDims) {
     shape.push_back(src.tile[k]);
     size *= src.tile[k];
@@ -313,10 +316,12 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf,
 }
 
 void tiles::writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
-                             ArrayRef<Value> origin, Value v, int64_t width) {
+                             ArrayRef<Value> origin, Value v, int64_t width,
+                             Value stage) {
   const GlobalSide &src = leaf.side;
   if (src.contiguous == leaf.bufDims.back()) {
-    Value offset = OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(origin));
+    Value offset =
+        OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(origin, stage));
     vector::StoreOp::create(
         b, loc, v, leaf.buffer, offset, /*nontemporal=*/false,
         llvm::MaybeAlign(width * elementBytes(src.elementType)));
@@ -325,7 +330,7 @@ void tiles::writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
   for (int64_t i = 0; i < width; ++i) {
     Value offset = OffsetOp::create(
         b, loc, leaf.desc,
-        leaf.bufCoord(shifted(b, loc, origin, src.contiguous, i)));
+        leaf.bufCoord(shifted(b, loc, origin, src.contiguous, i), stage));
     memref::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, v, i),
                             leaf.buffer, offset);
   }

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -162,6 +163,56 @@ void GlobalAccess::store(OpBuilder &b, Value value, ValueRange tileCoord,
     return Value();
   };
   dispatch(b, coord, inside, vector, elements);
+}
+
+bool GlobalAccess::copiesAsync() const {
+  int64_t bytes = width * elementBytes(side.elementType);
+  return vectorizes() && (bytes == 4 || bytes == 8 || bytes == 16) &&
+         (!side.padding || *side.padding == Padding::Zero);
+}
+
+void GlobalAccess::copyAsync(OpBuilder &b, ValueRange tileCoord, bool inside,
+                             Value dst, ValueRange dstIndices) const {
+  Location l = loc();
+  SmallVector<Value> coord = tileElementCoord(b, l, access, tileCoord);
+  // PTX cp.async: .cg (L2 only) takes 16-byte copies, .ca 4 and 8.
+  bool bypassL1 = width * elementBytes(side.elementType) == 16;
+  auto copy = [&](ValueRange from, Value count) {
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, l, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, dstIndices,
+        access.strided, from, b.getIndexAttr(width), count,
+        bypassL1 ? b.getUnitAttr() : UnitAttr());
+  };
+  if (inside || !side.masked) {
+    copy(coord, Value());
+    return;
+  }
+  // The elements inside: min(extent - x, width) along the contiguous
+  // dimension (0 past it), none when another coordinate is outside.
+  Value zero = indexConstant(b, l, 0);
+  Value count;
+  Value outside;
+  for (auto [k, x, e] : llvm::enumerate(coord, access.extents)) {
+    if (int64_t(k) == side.contiguous) {
+      Value left = arith::SubIOp::create(b, l, e, x);
+      Value past = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, e, x);
+      count = arith::SelectOp::create(
+          b, l, past, zero,
+          arith::MinUIOp::create(b, l, left, indexConstant(b, l, width)));
+      continue;
+    }
+    Value out = arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, x, e);
+    outside =
+        outside ? arith::OrIOp::create(b, l, outside, out).getResult() : out;
+  }
+  if (outside)
+    count = arith::SelectOp::create(b, l, outside, zero, count);
+  Value none =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, count, zero);
+  SmallVector<Value> from;
+  for (Value x : coord)
+    from.push_back(arith::SelectOp::create(b, l, none, zero, x));
+  copy(from, count);
 }
 
 void tiles::forEachIteration(OpBuilder &b, Location loc, int64_t iterations,

@@ -49,6 +49,24 @@ public:
   void store(OpBuilder &b, Value value, ValueRange tileCoord,
              bool inside) const;
 
+  /// Whether the access can be an asynchronous copy into workgroup memory
+  /// (copyAsync): `width`-vectors of 4, 8 or 16 bytes along a unit-stride
+  /// dimension of a memref, masked elements read as zero.
+  bool copiesAsync() const;
+  /// The run-time test that the dynamic strides and offset keep
+  /// `width`-vectors aligned (null when statically true).
+  Value alignment() const { return aligned; }
+
+  /// Starts the asynchronous copy (nvgpu.device_async_copy: PTX cp.async)
+  /// of the `width` elements at tile coordinate `tileCoord` to `dst` at
+  /// `dstIndices`. The vectors must be aligned (alignment(); the caller
+  /// versions on it). Masked, a vector that crosses the view's edge copies
+  /// its elements inside and zero-fills the rest; one wholly outside copies
+  /// none (from the view's first element, a valid address). `inside`: as
+  /// for load.
+  void copyAsync(OpBuilder &b, ValueRange tileCoord, bool inside, Value dst,
+                 ValueRange dstIndices) const;
+
 private:
   GlobalAccess(const GlobalSide &side, int64_t width)
       : side(side), width(width) {}

@@ -14,8 +14,12 @@ using namespace mlir;
 using namespace mlir::layout;
 using namespace mlir::layout::tiles;
 
-SmallVector<Value> Leaf::bufCoord(ArrayRef<Value> loadCoord) const {
+SmallVector<Value> Leaf::bufCoord(ArrayRef<Value> loadCoord,
+                                  Value stage) const {
+  assert(bool(stage) == (stages > 1) && "a stage for a buffer of stages");
   SmallVector<Value> r;
+  if (stage)
+    r.push_back(stage);
   for (int64_t k : bufDims)
     r.push_back(loadCoord[k]);
   return r;

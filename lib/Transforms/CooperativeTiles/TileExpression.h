@@ -51,15 +51,19 @@ struct Leaf {
   /// not the store's).
   bool staged = false;
   /// The staging: buffer, descriptor, and the load dimensions it keeps
-  /// (the non-unit ones).
+  /// (the non-unit ones). A buffer of several pipeline stages has the stage
+  /// as its descriptor's first dimension.
   Value buffer;
   Value desc;
   SmallVector<int64_t> bufDims;
+  int64_t stages = 1;
   /// The load's access (direct leaves, traced at the store).
   std::optional<GlobalAccess> direct;
 
-  /// The buffer coordinate of load coordinate `loadCoord`.
-  SmallVector<Value> bufCoord(ArrayRef<Value> loadCoord) const;
+  /// The buffer coordinate of load coordinate `loadCoord` (in pipeline
+  /// stage `stage` of a buffer of several).
+  SmallVector<Value> bufCoord(ArrayRef<Value> loadCoord,
+                              Value stage = Value()) const;
   /// The load coordinate of store coordinate `storeCoord`.
   SmallVector<Value> fromStore(ArrayRef<Value> storeCoord) const;
 };
@@ -95,14 +99,17 @@ struct StagingMapping {
 /// the block does not divide the tile).
 FailureOr<StagingMapping> stagingMapping(const Leaf &leaf, int64_t threads);
 
-/// A workgroup buffer over the leaf's tile (dimensions `leaf.bufDims`) and
-/// the packed descriptor that indexes it, created at `b`.
-void allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b);
+/// A workgroup buffer over the leaf's tile (dimensions `leaf.bufDims`), or
+/// `stages` such tiles, and the packed descriptor that indexes it, created
+/// at `b`.
+void allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
+                           int64_t stages = 1);
 
 /// Writes one thread's block `v` (`width` elements along the load's
 /// contiguous dimension from tile coordinate `origin`) to the leaf's buffer.
 void writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
-                      ArrayRef<Value> origin, Value v, int64_t width);
+                      ArrayRef<Value> origin, Value v, int64_t width,
+                      Value stage = Value());
 
 /// Phase 1 of a staged leaf, at its load: a workgroup buffer over the
 /// load's tile (unit dimensions dropped; `leaf.bufDims`), written with

@@ -135,11 +135,34 @@ gpu.module @k {
 
 module attributes {gpu.container_module} {
 gpu.module @k {
-  gpu.func @barrier_in_if(%p: i1) kernel
+  gpu.func @barrier_in_divergent_if(%n: index) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = gpu.thread_id x
+    %p = arith.cmpi ult, %t, %n : index
+    // expected-error @+1 {{has a gpu.barrier or a wave-collective op in a branch but a condition that is not the same in every thread of a block: it cannot run as loops}}
     scf.if %p {
-      // expected-error @+1 {{is nested in an op other than a block-uniform scf.for: it cannot run as loops}}
       gpu.barrier
+    }
+    gpu.return
+  }
+}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+gpu.module @k {
+  gpu.func @barrier_in_while(%n: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %r = scf.while (%i = %c0) : (index) -> index {
+      %p = arith.cmpi ult, %i, %n : index
+      scf.condition(%p) %i : index
+    } do {
+    ^bb0(%i: index):
+      // expected-error @+1 {{is nested in an op other than a block-uniform scf.for or scf.if: it cannot run as loops}}
+      gpu.barrier
+      scf.yield %i : index
     }
     gpu.return
   }

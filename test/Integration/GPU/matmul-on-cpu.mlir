@@ -230,36 +230,49 @@ func.func private @nn_bf16_host(memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf
 func.func private @tt_bf16_host(memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>, f32, index, index, index)
 func.func private @nn_f16_relu_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, f32, index, index, index)
 
-/// A[i][k] = (7i + 3k) mod 5 - 2, B[k][j] = (3k + 7j + 1) mod 5 - 2: small
-/// integers, exact in f16, bf16 and f32.
+/// A[i][k] = (131 i + 31 k + floor(k^2 / 7)) mod 9 - 4 and
+/// B[k][j] = (29 k + 137 j + floor(k^2 / 5) + 1) mod 9 - 4: small integers,
+/// exact in f16, bf16 and f32 (and every sum of products in f32). The k^2
+/// terms keep K tiles apart (their periods in k, 63 and 45, share no
+/// multiple with a tile's 16 or 32 below K = 720), so a K loop that
+/// multiplied one tile twice and another never would be caught.
 func.func @a_value(%i: index, %k: index) -> f32 {
+  %c131 = arith.constant 131 : index
+  %c31 = arith.constant 31 : index
   %c7 = arith.constant 7 : index
-  %c3 = arith.constant 3 : index
-  %c5 = arith.constant 5 : index
-  %c2 = arith.constant 2 : index
-  %x = arith.muli %i, %c7 : index
-  %y = arith.muli %k, %c3 : index
-  %s = arith.addi %x, %y : index
-  %r = arith.remui %s, %c5 : index
-  %v = arith.subi %r, %c2 : index
-  %n = arith.index_cast %v : index to i64
-  %f = arith.sitofp %n : i64 to f32
+  %c9 = arith.constant 9 : index
+  %c4 = arith.constant 4 : index
+  %x = arith.muli %i, %c131 : index
+  %y = arith.muli %k, %c31 : index
+  %kk = arith.muli %k, %k : index
+  %q = arith.divui %kk, %c7 : index
+  %s0 = arith.addi %x, %y : index
+  %s = arith.addi %s0, %q : index
+  %r = arith.remui %s, %c9 : index
+  %n = arith.index_cast %r : index to i64
+  %n4 = arith.constant 4 : i64
+  %v = arith.subi %n, %n4 : i64
+  %f = arith.sitofp %v : i64 to f32
   return %f : f32
 }
 func.func @b_value(%k: index, %j: index) -> f32 {
-  %c7 = arith.constant 7 : index
-  %c3 = arith.constant 3 : index
+  %c29 = arith.constant 29 : index
+  %c137 = arith.constant 137 : index
   %c5 = arith.constant 5 : index
-  %c2 = arith.constant 2 : index
+  %c9 = arith.constant 9 : index
   %c1 = arith.constant 1 : index
-  %x = arith.muli %k, %c3 : index
-  %y = arith.muli %j, %c7 : index
+  %x = arith.muli %k, %c29 : index
+  %y = arith.muli %j, %c137 : index
+  %kk = arith.muli %k, %k : index
+  %q = arith.divui %kk, %c5 : index
   %s0 = arith.addi %x, %y : index
-  %s = arith.addi %s0, %c1 : index
-  %r = arith.remui %s, %c5 : index
-  %v = arith.subi %r, %c2 : index
-  %n = arith.index_cast %v : index to i64
-  %f = arith.sitofp %n : i64 to f32
+  %s1 = arith.addi %s0, %q : index
+  %s = arith.addi %s1, %c1 : index
+  %r = arith.remui %s, %c9 : index
+  %n = arith.index_cast %r : index to i64
+  %n4 = arith.constant 4 : i64
+  %v = arith.subi %n, %n4 : i64
+  %f = arith.sitofp %v : i64 to f32
   return %f : f32
 }
 

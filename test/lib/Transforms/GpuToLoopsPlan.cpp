@@ -77,10 +77,16 @@ LogicalResult KernelPlan::split(Block &block, Pieces &out) {
       addPiece(out, Piece::Kind::Threads);
       continue;
     }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op); ifOp && sync) {
+      if (failed(addIf(ifOp, out)))
+        return failure();
+      addPiece(out, Piece::Kind::Threads);
+      continue;
+    }
     if (sync)
       return sync->emitError()
-             << "is nested in an op other than a block-uniform scf.for: it "
-                "cannot run as loops";
+             << "is nested in an op other than a block-uniform scf.for or "
+                "scf.if: it cannot run as loops";
     out.back()->ops.push_back(&op);
     pieceOf[&op] = out.back().get();
   }
@@ -102,6 +108,25 @@ LogicalResult KernelPlan::addLoop(scf::ForOp loop, Pieces &out) {
   for (Value arg : loop.getRegionIterArgs())
     kept.insert(arg);
   return split(*loop.getBody(), piece.body);
+}
+
+LogicalResult KernelPlan::addIf(scf::IfOp ifOp, Pieces &out) {
+  if (!isUniform(ifOp.getCondition()))
+    return ifOp.emitError()
+           << "has a gpu.barrier or a wave-collective op in a branch but a "
+              "condition that is not the same in every thread of a block: "
+              "it cannot run as loops";
+  Piece &piece = addPiece(out, Piece::Kind::If);
+  piece.ops.push_back(ifOp);
+  pieceOf[ifOp] = &piece;
+  // Each thread's results, written by the branches' scf.yield.
+  for (Value result : ifOp.getResults())
+    kept.insert(result);
+  if (failed(split(ifOp.getThenRegion().front(), piece.body)))
+    return failure();
+  if (ifOp.getElseRegion().empty())
+    return success();
+  return split(ifOp.getElseRegion().front(), piece.elseBody);
 }
 
 bool KernelPlan::isUniform(Value v) {
@@ -200,6 +225,11 @@ void KernelPlan::plan(Pieces &pieces) {
     }
     if (piece->kind == Piece::Kind::Loop) {
       plan(piece->body);
+      continue;
+    }
+    if (piece->kind == Piece::Kind::If) {
+      plan(piece->body);
+      plan(piece->elseBody);
       continue;
     }
     for (Operation *op : piece->ops)

@@ -14,14 +14,16 @@
 // nvgpu.ldmatrix: a piece of their own, run once per wave) and at its
 // block-uniform `scf.for`s that hold a barrier or a wave-collective op (a
 // piece of their own, run once per block as a host loop whose body is the
-// pieces of the loop's body).
+// pieces of the loop's body), and at its block-uniform `scf.if`s that hold
+// one (a piece of their own: a host if whose branches are the pieces of
+// the if's; a kernel versioned on a uniform test).
 // A value a piece uses from another piece is
 //  - mapped directly when uniform (kernel arguments, workgroup and private
 //    attributions, induction variables of the uniform loops),
 //  - recomputed in the using piece when pure,
 //  - else kept per thread in host memory (`keptValues`); a uniform loop's
 //    iter_args are always kept, and its results live in its iter_args'
-//    memory (`storageOf`).
+//    memory (`storageOf`); a uniform if's results are kept.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +55,8 @@ struct Piece {
     Wave,
     /// One block-uniform scf.for, run once per block as a host loop.
     Loop,
+    /// One block-uniform scf.if, run once per block as a host if.
+    If,
   };
   Kind kind = Kind::Threads;
   /// Threads: the ops, in order (the body's scf.yield included). Wave,
@@ -61,8 +65,9 @@ struct Piece {
   /// Threads: the uniform loop right after this piece, whose iter_args
   /// this piece initializes from the loop's init operands.
   scf::ForOp initializes;
-  /// Loop: the pieces of its body.
+  /// Loop: the pieces of its body. If: those of its then and else blocks.
   Pieces body;
+  Pieces elseBody;
   /// Threads: values of other pieces read from per-thread host memory, and
   /// pure ops of other pieces recomputed here (operands first).
   llvm::SetVector<Value> loads;
@@ -93,6 +98,7 @@ public:
 private:
   LogicalResult split(Block &block, Pieces &out);
   LogicalResult addLoop(scf::ForOp loop, Pieces &out);
+  LogicalResult addIf(scf::IfOp ifOp, Pieces &out);
   void plan(Pieces &pieces);
   void planWave(Piece &piece);
   /// Makes `v`, used by `user`, available there.

@@ -19,12 +19,20 @@
 // thread of the block and whose body holds a barrier or a wave-collective
 // op (a GEMM's K loop) is a piece of its own too: one host loop per block, its
 // body the pieces of the loop's body, its bounds computed once, its
-// iter_args and results kept per thread in host memory. Pure values of
+// iter_args and results kept per thread in host memory; so is an scf.if
+// on a block-uniform condition with a barrier or such an op in a branch
+// (a K loop versioned on its operands' alignment). Pure values of
 // other pieces are recomputed where used; other values are kept per thread
 // in host memory. A test declares the host functions it calls
 // (`func.func private @<kernel>_host(...)`); the pass replaces the
 // declarations. The gpu.modules are then removed. Kernels with a barrier
 // or a matrix instruction in any other region get a diagnostic.
+//
+// Asynchronous copies (nvgpu.device_async_copy, PTX cp.async) run as
+// synchronous ones, zero-filling past `srcElements`, and their group
+// commits and waits (nvvm.cp.async.commit.group / wait.group) go: the CPU
+// run checks what a pipeline copies where, not that it waits long enough
+// (the GPU runs check that).
 //
 // A test pass: it lives in test/lib and only layout-opt registers it.
 //
@@ -36,6 +44,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -70,6 +79,8 @@ public:
 
 private:
   LogicalResult createHost(OpBuilder &b);
+  /// Asynchronous copies as synchronous ones (file comment).
+  void synchronizeAsyncCopies();
   /// This block's memory: attributions and the kept values' buffers.
   void allocateBlockMemory(OpBuilder &b);
   LogicalResult emitPieces(OpBuilder &b, const Pieces &pieces);
@@ -79,6 +90,8 @@ private:
   LogicalResult emitWavePiece(OpBuilder &b, Operation *op);
   /// A uniform loop: one host loop, its body the pieces of the loop's.
   LogicalResult emitLoopPiece(OpBuilder &b, const Piece &piece);
+  /// A uniform if: one host if, its branches the pieces of the if's.
+  LogicalResult emitIfPiece(OpBuilder &b, const Piece &piece);
   /// Stores one thread's `values` into the buffers of `loop`'s iter_args.
   void storeIterArgs(OpBuilder &b, scf::ForOp loop, ValueRange values,
                      IRMapping &map, Value tid);
@@ -171,6 +184,13 @@ void KernelToLoops::emitThreadPiece(OpBuilder &b, const Piece &piece) {
     cloneForThread(b, op, map, threadId);
   for (Operation *op : piece.ops) {
     if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+      if (auto ifOp = dyn_cast<scf::IfOp>(yield->getParentOp())) {
+        for (auto [result, v] :
+             llvm::zip_equal(ifOp.getResults(), yield.getOperands()))
+          memref::StoreOp::create(b, loc, map.lookup(v),
+                                  keptBuffer.lookup(result), tid);
+        continue;
+      }
       storeIterArgs(b, cast<scf::ForOp>(yield->getParentOp()),
                     yield.getOperands(), map, tid);
       continue;
@@ -242,6 +262,19 @@ LogicalResult KernelToLoops::emitLoopPiece(OpBuilder &b, const Piece &piece) {
   return emitPieces(b, piece.body);
 }
 
+LogicalResult KernelToLoops::emitIfPiece(OpBuilder &b, const Piece &piece) {
+  auto ifOp = cast<scf::IfOp>(piece.op());
+  IRMapping uniform = base;
+  Value cond = hostUniform(b, ifOp.getCondition(), uniform);
+  auto host = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(host.thenBlock()->getTerminator());
+  if (failed(emitPieces(b, piece.body)))
+    return failure();
+  b.setInsertionPoint(host.elseBlock()->getTerminator());
+  return emitPieces(b, piece.elseBody);
+}
+
 LogicalResult KernelToLoops::emitPieces(OpBuilder &b, const Pieces &pieces) {
   for (const std::unique_ptr<Piece> &piece : pieces) {
     switch (piece->kind) {
@@ -255,6 +288,10 @@ LogicalResult KernelToLoops::emitPieces(OpBuilder &b, const Pieces &pieces) {
       break;
     case Piece::Kind::Loop:
       if (failed(emitLoopPiece(b, *piece)))
+        return failure();
+      break;
+    case Piece::Kind::If:
+      if (failed(emitIfPiece(b, *piece)))
         return failure();
       break;
     }
@@ -314,6 +351,36 @@ LogicalResult KernelToLoops::createHost(OpBuilder &b) {
   return success();
 }
 
+void KernelToLoops::synchronizeAsyncCopies() {
+  SmallVector<Operation *> ops;
+  kernel.walk([&](Operation *op) {
+    if (isa<nvgpu::DeviceAsyncCopyOp, NVVM::CpAsyncCommitGroupOp,
+            NVVM::CpAsyncWaitGroupOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+      OpBuilder b(copy);
+      Location l = copy.getLoc();
+      auto dst = cast<MemRefType>(copy.getDst().getType());
+      auto type = VectorType::get({copy.getDstElements().getSExtValue()},
+                                  dst.getElementType());
+      Value count = copy.getSrcElements();
+      if (!count)
+        count = arith::ConstantIndexOp::create(b, l, type.getNumElements());
+      Value mask = vector::CreateMaskOp::create(
+          b, l, VectorType::get(type.getShape(), b.getI1Type()), count);
+      Value zeros = arith::ConstantOp::create(
+          b, l, type,
+          DenseElementsAttr::get(type, b.getZeroAttr(dst.getElementType())));
+      Value v = vector::MaskedLoadOp::create(b, l, type, copy.getSrc(),
+                                             copy.getSrcIndices(), mask, zeros);
+      vector::StoreOp::create(b, l, v, copy.getDst(), copy.getDstIndices());
+    }
+    op->erase();
+  }
+}
+
 LogicalResult KernelToLoops::run() {
   std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize();
   if (!known)
@@ -321,6 +388,7 @@ LogicalResult KernelToLoops::run() {
   block.assign(known->begin(), known->end());
   block.resize(3, 1);
   threads = block[0] * block[1] * block[2];
+  synchronizeAsyncCopies();
   if (failed(plan.build()))
     return failure();
   OpBuilder b = OpBuilder::atBlockEnd(top.getBody());
