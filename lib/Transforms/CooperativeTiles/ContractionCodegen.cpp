@@ -275,7 +275,19 @@ SmallVector<Value> multiplyTile(OpBuilder &b, Location loc, const Context &cx,
   return out;
 }
 
-/// Replaces the contraction's loop by one that carries the fragments.
+/// The global access of `leaf`'s tile at tile `indices` with `width`
+/// vectors, traced at `b` (a diagnostic at the load when it cannot be).
+FailureOr<GlobalAccess> tileAccess(OpBuilder &b, const Leaf &leaf,
+                                   ArrayRef<Value> indices, int64_t width) {
+  GlobalSide side = leaf.side;
+  side.indices.assign(indices.begin(), indices.end());
+  std::string why;
+  FailureOr<GlobalAccess> in = GlobalAccess::create(b, side, width, why);
+  if (failed(in))
+    return LoadOp(leaf.load).emitOpError() << "cannot be distributed: " << why;
+  return in;
+}
+
 /// One thread's blocks of `leaf`'s tile at tile `indices`, loaded into
 /// registers at `b` (whole-tile test once, then unguarded or guarded
 /// vectors, as phase 1 of the other tile programs).
@@ -284,13 +296,9 @@ FailureOr<SmallVector<Value>> loadStagedTile(OpBuilder &b, Location loc,
                                              ArrayRef<Value> indices,
                                              const StagingMapping &staging,
                                              Value tid, int64_t threads) {
-  GlobalSide side = leaf.side;
-  side.indices.assign(indices.begin(), indices.end());
-  std::string why;
-  FailureOr<GlobalAccess> in =
-      GlobalAccess::create(b, side, staging.width, why);
+  FailureOr<GlobalAccess> in = tileAccess(b, leaf, indices, staging.width);
   if (failed(in))
-    return LoadOp(leaf.load).emitOpError() << "cannot be distributed: " << why;
+    return failure();
   auto blocks = [&](OpBuilder &lb, bool inside) {
     SmallVector<Value> values;
     for (int64_t it = 0; it < staging.iterations; ++it) {
@@ -333,13 +341,9 @@ LogicalResult copyStagedTileAsync(OpBuilder &b, Location loc, const Leaf &leaf,
                                   ArrayRef<Value> indices,
                                   const StagingMapping &staging, Value tid,
                                   int64_t threads, Value stage) {
-  GlobalSide side = leaf.side;
-  side.indices.assign(indices.begin(), indices.end());
-  std::string why;
-  FailureOr<GlobalAccess> in =
-      GlobalAccess::create(b, side, staging.width, why);
+  FailureOr<GlobalAccess> in = tileAccess(b, leaf, indices, staging.width);
   if (failed(in))
-    return LoadOp(leaf.load).emitOpError() << "cannot be distributed: " << why;
+    return failure();
   ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
     for (int64_t it = 0; it < staging.iterations; ++it) {
       SmallVector<Value> origin = staging.mapping.blockOrigin(
@@ -725,12 +729,10 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   for (const Pipelined &p : operands) {
     if (!notAsync.empty())
       break;
-    GlobalSide side = p.leaf->side;
-    side.indices = p.at(old.getLowerBound());
     FailureOr<GlobalAccess> access =
-        GlobalAccess::create(b, side, p.staging.width, why);
+        tileAccess(b, *p.leaf, p.at(old.getLowerBound()), p.staging.width);
     if (failed(access))
-      return p.leaf->load.emitOpError() << "cannot be distributed: " << why;
+      return failure();
     if (!copiesAsync(*p.leaf, *access))
       notAsync = std::string(p.leaf == &t.a ? "A" : "B") +
                  " is not copied as 4-, 8- or 16-byte vectors straight into "
