@@ -407,18 +407,26 @@ struct KLoop {
   }
 };
 
-/// A new loop over the old one's bounds with iter_args `k.inits` then
-/// `extra`, into which the old body's other ops are cloned (`map` maps the
-/// old body's values). Returns the loop; `yielded` receives the other
-/// iter_args' next values.
-scf::ForOp cloneLoop(OpBuilder &b, const KLoop &k, ValueRange extra,
+/// Whether the old loop's body holds nothing but the loads, the
+/// contraction and the terminator.
+bool onlyContraction(ContractionTree &t) {
+  Operation *ops[] = {t.contract, t.a.load, t.b.load};
+  return llvm::all_of(
+      t.loop.getBody()->without_terminator(),
+      [&](Operation &op) { return llvm::is_contained(ops, &op); });
+}
+
+/// A new loop over the old one's bounds, by `step`, with iter_args
+/// `k.inits` then `extra`, into which the old body's other ops are cloned.
+/// Returns the loop; `yielded` receives the other iter_args' next values.
+scf::ForOp cloneLoop(OpBuilder &b, const KLoop &k, Value step, ValueRange extra,
                      SmallVector<Value> &yielded) {
   scf::ForOp old = k.t.loop;
   SmallVector<Value> inits(k.inits);
   inits.append(extra.begin(), extra.end());
   auto loop =
       scf::ForOp::create(b, k.loc(), old.getLowerBound(), old.getUpperBound(),
-                         old.getStep(), inits, nullptr, old.getUnsignedCmp());
+                         step, inits, nullptr, old.getUnsignedCmp());
   Block *body = loop.getBody();
   if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
     body->back().erase();
@@ -463,7 +471,7 @@ FailureOr<SmallVector<Value>> registerLoop(OpBuilder &b, const KLoop &k) {
     regs.append(*r);
   }
   SmallVector<Value> yielded;
-  scf::ForOp loop = cloneLoop(b, k, regs, yielded);
+  scf::ForOp loop = cloneLoop(b, k, old.getStep(), regs, yielded);
   OpBuilder ib = OpBuilder::atBlockEnd(loop.getBody());
   ValueRange args = loop.getRegionIterArgs().drop_front(k.kept);
   SmallVector<Value> accs(args.take_front(k.fragments()));
@@ -550,16 +558,13 @@ FailureOr<SmallVector<Value>> asyncLoop(OpBuilder &b, const KLoop &k) {
   // A loop of nothing but the contraction is unrolled by the stages, so
   // that every stage index is a constant (the buffers' stage offsets fold
   // into the addresses); each K step past the first is guarded.
-  Block *oldBody = old.getBody();
-  bool unroll = k.kept == 0 && oldBody->getOperations().size() == 4;
-  if (unroll) {
-    auto loop = scf::ForOp::create(
-        b, loc, lb, old.getUpperBound(),
-        arith::MulIOp::create(b, loc, step, indexConstant(b, loc, stages)),
-        k.inits, nullptr, old.getUnsignedCmp());
+  if (onlyContraction(k.t) && k.kept == 0) {
+    SmallVector<Value> none;
+    scf::ForOp loop = cloneLoop(
+        b, k,
+        arith::MulIOp::create(b, loc, step, indexConstant(b, loc, stages)), {},
+        none);
     Block *body = loop.getBody();
-    if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
-      body->back().erase();
     OpBuilder ib = OpBuilder::atBlockEnd(body);
     SmallVector<Value> accs(loop.getRegionIterArgs());
     for (int64_t j = 0; j < stages; ++j) {
@@ -592,7 +597,7 @@ FailureOr<SmallVector<Value>> asyncLoop(OpBuilder &b, const KLoop &k) {
     return SmallVector<Value>(loop.getResults());
   }
   SmallVector<Value> yielded;
-  scf::ForOp loop = cloneLoop(b, k, {}, yielded);
+  scf::ForOp loop = cloneLoop(b, k, step, {}, yielded);
   OpBuilder ib = OpBuilder::atBlockEnd(loop.getBody());
   Value iv = loop.getInductionVar();
   Value i = arith::DivUIOp::create(
@@ -714,13 +719,10 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   WorkgroupMemoryFacts memory =
       workgroupMemoryFacts(*classifyChip(options.chip));
   int64_t stageBytes = 0;
-  for (Leaf *leaf : {&t.a, &t.b}) {
-    int64_t n = elementBytes(leaf->side.elementType);
-    for (int64_t d : leaf->bufDims)
-      n *= leaf->side.tile[d];
-    stageBytes += n;
-  }
-  int64_t room = memory.maxStaticBytes - workgroupBytes(func);
+  for (Leaf *leaf : {&t.a, &t.b})
+    stageBytes += leaf->stageElements() * elementBytes(leaf->side.elementType);
+  int64_t used = workgroupBytes(func);
+  int64_t room = memory.maxStaticBytes - used;
   SmallVector<Value, 2> alignment;
   std::string notAsync;
   if (!memory.asyncCopy)
@@ -748,17 +750,17 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
              << "in a tile program: layout.pipeline_stages = " << stages
              << " needs asynchronous copies, but " << notAsync
              << " (1 stage: register prefetch)";
-    if (stages * stageBytes > room)
-      return t.contract.emitOpError()
-             << "in a tile program: layout.pipeline_stages = " << stages
-             << " needs " << stages * stageBytes
-             << " bytes of workgroup memory (A and B tiles of " << stageBytes
-             << " bytes per stage); " << options.chip << " allows "
-             << memory.maxStaticBytes << " bytes per block statically"
-             << (room < memory.maxStaticBytes
-                     ? ", of which the kernel uses " +
-                           std::to_string(memory.maxStaticBytes - room)
-                     : std::string());
+    if (stages * stageBytes > room) {
+      InFlightDiagnostic d = t.contract.emitOpError();
+      d << "in a tile program: layout.pipeline_stages = " << stages << " needs "
+        << stages * stageBytes
+        << " bytes of workgroup memory (A and B tiles of " << stageBytes
+        << " bytes per stage); " << options.chip << " allows "
+        << memory.maxStaticBytes << " bytes per block statically";
+      if (used)
+        d << ", of which the kernel uses " << used;
+      return d;
+    }
   } else if (plan->stages == 0) {
     stages = notAsync.empty() ? std::min<int64_t>(3, room / stageBytes) : 1;
     if (stages < 2)

@@ -302,13 +302,11 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
   if (stages > 1)
     shape.push_back(stages);
   leaf.stages = stages;
-  int64_t size = stages;
-  for (int64_t k : leaf.bufDims) {
+  for (int64_t k : leaf.bufDims)
     shape.push_back(src.tile[k]);
-    size *= src.tile[k];
-  }
   auto bufferType = MemRefType::get(
-      {size}, src.elementType, MemRefLayoutAttrInterface(),
+      {stages * leaf.stageElements()}, src.elementType,
+      MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   leaf.buffer = func.addWorkgroupAttribution(bufferType, loc);
   leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),

@@ -25,6 +25,13 @@ SmallVector<Value> Leaf::bufCoord(ArrayRef<Value> loadCoord,
   return r;
 }
 
+int64_t Leaf::stageElements() const {
+  int64_t n = 1;
+  for (int64_t k : bufDims)
+    n *= side.tile[k];
+  return n;
+}
+
 SmallVector<Value> Leaf::fromStore(ArrayRef<Value> storeCoord) const {
   SmallVector<Value> r(side.tile.size(), Value());
   for (auto [k, c] : llvm::enumerate(storeCoord))

@@ -64,6 +64,9 @@ struct Leaf {
   /// stage `stage` of a buffer of several).
   SmallVector<Value> bufCoord(ArrayRef<Value> loadCoord,
                               Value stage = Value()) const;
+  /// The elements of one stage of its buffer (the tile, unit dimensions
+  /// dropped; `bufDims` must be set).
+  int64_t stageElements() const;
   /// The load coordinate of store coordinate `storeCoord`.
   SmallVector<Value> fromStore(ArrayRef<Value> storeCoord) const;
 };
