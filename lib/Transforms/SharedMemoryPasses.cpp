@@ -123,7 +123,55 @@ std::vector<Stage> swizzleStages(ArrayRef<int64_t> lead, int64_t r, int64_t c,
   return stages;
 }
 
+/// The stages that put CuTe's `Swizzle<B, M, S>` on the row-major offset
+/// `u = row * c + col` of a descriptor of top lengths [lead..., r, c]:
+/// `u xor ((u >> S) & ((2^B - 1) << M))`, so that the xor may take row bits
+/// into column blocks across rows shorter than the banks (a 64-byte row
+/// pair as one 128-byte line); the leading dimensions pass through.
+std::vector<Stage> linearSwizzleStages(ArrayRef<int64_t> lead, int64_t r,
+                                       int64_t c, int64_t bits, int64_t base,
+                                       int64_t shift) {
+  int64_t n = lead.size();
+  std::vector<Stage> stages(3);
+  for (auto [k, len] : llvm::enumerate(lead))
+    for (Stage &s : stages)
+      s.push_back(
+          makeEntry(Transform::passThrough(len), {int64_t(k)}, {int64_t(k)}));
+  stages[0].push_back(makeEntry(Transform::merge({r, c}), {n, n + 1}, {n}));
+  stages[1].push_back(
+      makeEntry(Transform::swizzle(bits, base, shift, r * c), {n}, {n}));
+  stages[2].push_back(makeEntry(Transform::unmerge({r, c}), {n}, {n, n + 1}));
+  return stages;
+}
+
 bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+int64_t log2Of(int64_t x) { return llvm::Log2_64(uint64_t(x)); }
+
+/// One layout of the swizzle search: the column-block xor of swizzleStages
+/// (v, p), or the linear Swizzle<B, M, S> of linearSwizzleStages.
+struct Candidate {
+  bool linear = false;
+  int64_t v = 0, p = 0;
+  int64_t bits = 0, base = 0, shift = 0;
+
+  std::vector<Stage> stages(ArrayRef<int64_t> lead, int64_t rows,
+                            int64_t cols) const {
+    return linear ? linearSwizzleStages(lead, rows, cols, bits, base, shift)
+                  : swizzleStages(lead, rows, cols, v, p);
+  }
+  std::string str(int64_t cols) const {
+    if (linear)
+      return llvm::formatv("offset bits [{0}, {1}) xor bits [{2}, {3}) "
+                           "(Swizzle<{4}, {0}, {5}>)",
+                           base, base + bits, base + shift, base + shift + bits,
+                           bits, shift)
+          .str();
+    return llvm::formatv("column blocks of {0} {1} xor (row / {2}) mod {3}", v,
+                         v == 1 ? "element" : "elements", p, cols / v)
+        .str();
+  }
+};
 
 /// A workgroup buffer, its accesses and the descriptor they go through.
 struct Buffer {
@@ -235,60 +283,64 @@ struct LayoutXorSwizzlePass final
     for (const SharedAccess &a : buffer.accesses)
       minV = std::max<int64_t>(minV, a.accessBytes / elementBytes);
     // The best xor swizzle: the first that reaches zero, else the one with
-    // the fewest extra cycles.
-    std::optional<std::tuple<int64_t, int64_t, int64_t>> best; // extra, v, p
+    // the fewest extra cycles. Column-block xors first, then linear
+    // swizzles of the row-major offset.
+    SmallVector<Candidate> candidates;
     for (int64_t v = minV; v <= cols; v *= 2) {
       if (cols % v || !isPowerOfTwo(cols / v))
         continue;
-      for (int64_t p = 1; p <= rows; p *= 2) {
-        if (rows % p)
-          continue;
-        Descriptor candidate = *d;
-        bool ok = true;
-        for (const Stage &s : swizzleStages(lead, rows, cols, v, p))
-          if (llvm::Error e = candidate.addStage(s)) {
-            llvm::consumeError(std::move(e));
-            ok = false;
-            break;
-          }
-        if (!ok)
-          continue;
-        std::optional<int64_t> after = total(model, buffer, &candidate, why);
-        if (!after)
-          continue;
-        if (!best || *after < std::get<0>(*best))
-          best = {*after, v, p};
-        if (*after == 0)
+      for (int64_t p = 1; p <= rows; p *= 2)
+        if (rows % p == 0)
+          candidates.push_back({false, v, p});
+    }
+    if (isPowerOfTwo(minV) && isPowerOfTwo(rows) && isPowerOfTwo(cols)) {
+      int64_t total = log2Of(rows) + log2Of(cols);
+      for (int64_t base = log2Of(minV); base < total; ++base)
+        for (int64_t bits = 1; base + 2 * bits <= total; ++bits)
+          for (int64_t shift = bits; base + shift + bits <= total; ++shift)
+            candidates.push_back({true, 0, 0, bits, base, shift});
+    }
+    std::optional<std::pair<int64_t, Candidate>> best; // extra, layout
+    for (const Candidate &cand : candidates) {
+      Descriptor candidate = *d;
+      bool ok = true;
+      for (const Stage &s : cand.stages(lead, rows, cols))
+        if (llvm::Error e = candidate.addStage(s)) {
+          llvm::consumeError(std::move(e));
+          ok = false;
           break;
-      }
-      if (best && std::get<0>(*best) == 0)
+        }
+      if (!ok)
+        continue;
+      std::optional<int64_t> after = total(model, buffer, &candidate, why);
+      if (!after)
+        continue;
+      if (!best || *after < best->first)
+        best = {*after, cand};
+      if (*after == 0)
         break;
     }
-    auto swizzleRemark = [&](int64_t v, int64_t p, int64_t after) {
+    auto swizzleRemark = [&](const Candidate &cand, int64_t after) {
       remark() << "swizzled: " << rows << "x" << cols << " tile"
                << (lead.empty()
                        ? ""
                        : " (each of " + std::to_string(computeProduct(lead)) +
                              " pipeline stages)")
-               << ", column blocks of " << v
-               << (v == 1 ? " element" : " elements") << " xor (row / " << p
-               << ") mod " << cols / v << "; bank conflicts " << *before
+               << ", " << cand.str(cols) << "; bank conflicts " << *before
                << " -> " << after << " extra cycles"
                << (after ? " (no layout of the search reaches 0)" : "");
     };
-    if (best && std::get<0>(*best) == 0) {
-      auto [after, v, p] = *best;
-      apply(buffer, lead, rows, cols, v, p);
-      swizzleRemark(v, p, after);
+    if (best && best->first == 0) {
+      apply(buffer, best->second.stages(lead, rows, cols));
+      swizzleRemark(best->second, 0);
       return;
     }
     // No swizzle reaches zero: padding, where it does.
     if (pad(model, buffer, *d, *before, minV))
       return;
-    if (best && std::get<0>(*best) < *before) {
-      auto [after, v, p] = *best;
-      apply(buffer, lead, rows, cols, v, p);
-      swizzleRemark(v, p, after);
+    if (best && best->first < *before) {
+      apply(buffer, best->second.stages(lead, rows, cols));
+      swizzleRemark(best->second, best->first);
       return;
     }
     remark() << "not swizzled: no xor swizzle of its " << rows << "x" << cols
@@ -297,12 +349,11 @@ struct LayoutXorSwizzlePass final
   }
 
   /// Puts the swizzle stages on the descriptor and moves every access to it.
-  void apply(Buffer &buffer, ArrayRef<int64_t> lead, int64_t rows, int64_t cols,
-             int64_t v, int64_t p) {
+  void apply(Buffer &buffer, ArrayRef<Stage> stages) {
     OpBuilder b(buffer.desc.getContext());
     b.setInsertionPointAfterValue(buffer.desc);
     Value cur = buffer.desc;
-    for (const Stage &s : swizzleStages(lead, rows, cols, v, p))
+    for (const Stage &s : stages)
       cur = TransformOp::create(b, buffer.desc.getLoc(), cur, s);
     for (OffsetOp off : buffer.offsets)
       off.getDescMutable().assign(cur);

@@ -299,7 +299,7 @@ gpu.module @m {
       scf.yield %r : vector<64x64xf32>
     }
     %tr = vector.transpose %acc, [1, 0] : vector<64x64xf32> to vector<64x64xf32>
-    // expected-error @+1 {{after a tile contraction: the stored tile must be computed from the accumulated tile by elementwise ops, splat constants and broadcasts of scalars, each used once}}
+    // expected-error @+1 {{after a tile contraction: the stored tile must be computed from the accumulated tile by elementwise ops, splat constants, broadcasts of scalars and broadcast bias rows or columns, each used once}}
     layout.store %tr, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
     gpu.return
   }
@@ -381,3 +381,46 @@ gpu.module @m {
 }
 }
 
+// -----
+
+/// A broadcast epilogue operand that is not a bias row or column loaded by
+/// a layout.load (here a row built from two copies of a 32-element tile).
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @bias_in_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %R: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %vr = layout.view %R : memref<?xf32> -> !layout.tensor_view<?xf32>
+    %pa = layout.partition %va tile [64, 32] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [64, 32]>
+    %pb = layout.partition %vb tile [32, 64] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [32, 64]>
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 64]>
+    %pr = layout.partition %vr tile [32] : !layout.tensor_view<?xf32> -> !layout.partition_view<?xf32, tile = [32]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %t:2 = layout.index_space %pa : !layout.partition_view<?x?xf16, tile = [64, 32]>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %t#1 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?xf16, tile = [64, 32]> -> vector<64x32xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !layout.partition_view<?x?xf16, tile = [32, 64]> -> vector<32x64xf16>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<64x32xf16>, vector<32x64xf16> into vector<64x64xf32>
+      scf.yield %r : vector<64x64xf32>
+    }
+    %row = layout.load %pr[%bn] masked : !layout.partition_view<?xf32, tile = [32]> -> vector<32xf32>
+    %half = vector.broadcast %row : vector<32xf32> to vector<2x32xf32>
+    %wide = vector.shape_cast %half : vector<2x32xf32> to vector<64xf32>
+    // expected-error @+1 {{after a tile contraction: a broadcast tile must be a bias row (N or 1 x N elements) or column (M x 1) loaded once with a cooperative, non-atomic layout.load next to the loop and used once}}
+    %rows = vector.broadcast %wide : vector<64xf32> to vector<64x64xf32>
+    %sum = arith.addf %acc, %rows : vector<64x64xf32>
+    layout.store %sum, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
+    gpu.return
+  }
+}
+}

@@ -158,8 +158,10 @@ LogicalResult matchEpilogue(ContractionTree &t, BlockUniformity &uniform) {
               "cooperative, non-atomic layout.store after the loop through "
               "elementwise ops";
   t.epilogue.store = store;
-  // The store's expression, with the loop result as its only leaf.
+  // The store's expression: the loop result is leaf 0, the broadcast bias
+  // rows and columns the others.
   t.epilogue.leafOf[result] = 0;
+  ArrayRef<int64_t> cTile = store.getPartition().getType().getTile();
   SmallVector<Value> work{store.getValue()};
   SmallVector<Operation *> ops;
   while (!work.empty()) {
@@ -167,12 +169,40 @@ LogicalResult matchEpilogue(ContractionTree &t, BlockUniformity &uniform) {
     if (x == result)
       continue;
     Operation *def = x.getDefiningOp();
+    if (auto broadcast = dyn_cast_or_null<vector::BroadcastOp>(def);
+        broadcast && x.hasOneUse() &&
+        isa<VectorType>(broadcast.getSource().getType())) {
+      auto load = broadcast.getSource().getDefiningOp<LoadOp>();
+      ArrayRef<int64_t> shape =
+          cast<VectorType>(broadcast.getSource().getType()).getShape();
+      int64_t along = -1;
+      if (cTile.size() == 2 && shape.size() == 1 && shape[0] == cTile[1])
+        along = 1;
+      else if (cTile.size() == 2 && shape.size() == 2 && shape[0] == 1 &&
+               shape[1] == cTile[1])
+        along = 1;
+      else if (cTile.size() == 2 && shape.size() == 2 && shape[1] == 1 &&
+               shape[0] == cTile[0])
+        along = 0;
+      if (!load || along < 0 || !broadcast.getSource().hasOneUse() ||
+          !uniform.allUniform(load.getIndices()) || load.getOrder() ||
+          t.loop->isAncestor(load) || load->getBlock() != t.loop->getBlock())
+        return broadcast.emitOpError()
+               << "after a tile contraction: a broadcast tile must be a bias "
+                  "row (N or 1 x N elements) or column (M x 1) loaded once "
+                  "with a cooperative, non-atomic layout.load next to the "
+                  "loop and used once";
+      t.epilogue.leafOf[x] = t.broadcasts.size() + 1;
+      t.broadcasts.push_back({broadcast, load, along});
+      continue;
+    }
     FragmentOp kind = def ? classifyFragmentOp(def) : FragmentOp::None;
     if (!x.hasOneUse() || kind == FragmentOp::None)
       return store.emitOpError()
              << "after a tile contraction: the stored tile must be computed "
                 "from the accumulated tile by elementwise ops, splat "
-                "constants and broadcasts of scalars, each used once";
+                "constants, broadcasts of scalars and broadcast bias rows or "
+                "columns, each used once";
     ops.push_back(def);
     if (kind == FragmentOp::Elementwise)
       for (Value operand : def->getOperands())

@@ -229,6 +229,88 @@ Value readFragment(OpBuilder &b, Location loc, const Context &cx,
                                         elements);
 }
 
+/// K packing (CK's KPack, Triton's kWidth): the contraction sums over K in
+/// any order, so A and B may both read K through the same permutation. When
+/// every lane of both register layouts holds one run of R consecutive k at
+/// a multiple of R (MFMA f16 / bf16: R = 4, 8 bytes), P consecutive
+/// instruction K steps can take their k from one contiguous run of P * R
+/// per lane: step s of a group reads the tile's k = P * K * group + P * k0
+/// + R * s + e for the lane's k0 + e of the instruction (a bijection of the
+/// group's P * K values), so each lane reads its P fragments as one
+/// 16-byte vector (ds_read_b128 instead of P ds_read_b64). Returns P, 1
+/// when the layouts or the buffers (K fastest, no ldmatrix) do not allow
+/// it.
+int64_t kPack(const Context &cx) {
+  const Plan &plan = cx.plan;
+  const MatrixInstruction &inst = *plan.inst;
+  if (cx.loadA || cx.loadB)
+    return 1;
+  int64_t run = 0;
+  for (MatrixOperand operand : {MatrixOperand::A, MatrixOperand::B}) {
+    bool isA = operand == MatrixOperand::A;
+    const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+    if (leaf.bufDims.back() != (isA ? cx.tree.aK : cx.tree.bK))
+      return 1;
+    int64_t n = inst.elementsPerLane(operand);
+    int axis = isA ? 1 : 0;
+    if (layoutRuns(inst, operand, axis, n).front() != n || (run && run != n))
+      return 1;
+    run = n;
+    for (int64_t lane = 0; lane < inst.waveSize; ++lane) {
+      MatrixCoord first = operandCoord(inst, operand, lane, 0);
+      if ((isA ? first.col : first.row) % n)
+        return 1;
+    }
+  }
+  int64_t bytes = run * elementBytes(plan.elementType);
+  int64_t pack = bytes < 16 ? 16 / bytes : 1;
+  while (pack > 1 && plan.ks % pack)
+    pack /= 2;
+  return pack;
+}
+
+/// One lane's fragments of A or B for `pack` K steps of instruction tile
+/// (`rowBase`, `colBase`) of the operand tile (the K coordinate the first
+/// step's), read as one vector (kPack).
+SmallVector<Value> readPackedFragments(OpBuilder &b, Location loc,
+                                       const Context &cx, MatrixOperand operand,
+                                       Value rowBase, Value colBase,
+                                       int64_t pack) {
+  const MatrixInstruction &inst = *cx.plan.inst;
+  bool isA = operand == MatrixOperand::A;
+  const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+  Type et = cx.plan.elementType;
+  int64_t n = inst.elementsPerLane(operand);
+  auto [r, c] = tileCoordAt(b, loc, isA ? cx.layoutA : cx.layoutB,
+                            {cx.lane, indexConstant(b, loc, 0)},
+                            inst.tileShape(operand).second);
+  // The lane's k0 moves to pack * k0.
+  Value p = indexConstant(b, loc, pack);
+  if (isA)
+    c = arith::MulIOp::create(b, loc, c, p);
+  else
+    r = arith::MulIOp::create(b, loc, r, p);
+  SmallVector<Value> coord(2);
+  coord[isA ? cx.tree.aM : cx.tree.bK] =
+      arith::AddIOp::create(b, loc, rowBase, r);
+  coord[isA ? cx.tree.aK : cx.tree.bN] =
+      arith::AddIOp::create(b, loc, colBase, c);
+  Value at =
+      OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord, cx.stage));
+  Value v = vector::LoadOp::create(
+      b, loc, VectorType::get({pack * n}, et), leaf.buffer, at,
+      /*nontemporal=*/false, llvm::MaybeAlign(pack * n * elementBytes(et)));
+  SmallVector<Value> fragments;
+  for (int64_t s = 0; s < pack; ++s) {
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < n; ++e)
+      elements.push_back(vector::ExtractOp::create(b, loc, v, s * n + e));
+    fragments.push_back(vector::FromElementsOp::create(
+        b, loc, operandType(inst, operand, et), elements));
+  }
+  return fragments;
+}
+
 /// One matrix instruction: acc + a * b.
 Value multiply(OpBuilder &b, Location loc, const MatrixInstruction &inst,
                Value a, Value bv, Value acc) {
@@ -254,23 +336,32 @@ SmallVector<Value> multiplyTile(OpBuilder &b, Location loc, const Context &cx,
   const Plan &plan = cx.plan;
   const MatrixInstruction &inst = *plan.inst;
   SmallVector<Value> out(accs);
-  for (int64_t ks = 0; ks < plan.ks; ++ks) {
-    Value k0 = indexConstant(b, loc, ks * inst.k);
-    SmallVector<Value> as, bs;
+  int64_t pack = kPack(cx);
+  for (int64_t group = 0; group < plan.ks; group += pack) {
+    Value k0 = indexConstant(b, loc, group * inst.k);
+    // as[i][s], bs[j][s]: the fragments of K step group + s.
+    SmallVector<SmallVector<Value>> as, bs;
     for (int64_t i = 0; i < plan.rm; ++i) {
       Value row = arith::AddIOp::create(b, loc, cx.waveRow,
                                         indexConstant(b, loc, i * inst.m));
-      as.push_back(readFragment(b, loc, cx, MatrixOperand::A, row, k0));
+      as.push_back(pack > 1 ? readPackedFragments(b, loc, cx, MatrixOperand::A,
+                                                  row, k0, pack)
+                            : SmallVector<Value>{readFragment(
+                                  b, loc, cx, MatrixOperand::A, row, k0)});
     }
     for (int64_t j = 0; j < plan.rn; ++j) {
       Value col = arith::AddIOp::create(b, loc, cx.waveCol,
                                         indexConstant(b, loc, j * inst.n));
-      bs.push_back(readFragment(b, loc, cx, MatrixOperand::B, k0, col));
+      bs.push_back(pack > 1 ? readPackedFragments(b, loc, cx, MatrixOperand::B,
+                                                  k0, col, pack)
+                            : SmallVector<Value>{readFragment(
+                                  b, loc, cx, MatrixOperand::B, k0, col)});
     }
-    for (int64_t i = 0; i < plan.rm; ++i)
-      for (int64_t j = 0; j < plan.rn; ++j)
-        out[i * plan.rn + j] =
-            multiply(b, loc, inst, as[i], bs[j], out[i * plan.rn + j]);
+    for (int64_t s = 0; s < pack; ++s)
+      for (int64_t i = 0; i < plan.rm; ++i)
+        for (int64_t j = 0; j < plan.rn; ++j)
+          out[i * plan.rn + j] =
+              multiply(b, loc, inst, as[i][s], bs[j][s], out[i * plan.rn + j]);
   }
   return out;
 }
@@ -304,7 +395,10 @@ FailureOr<SmallVector<Value>> loadStagedTile(OpBuilder &b, Location loc,
     for (int64_t it = 0; it < staging.iterations; ++it) {
       SmallVector<Value> origin = staging.mapping.blockOrigin(
           lb, loc, tid, indexConstant(lb, loc, it), threads);
-      values.push_back(in->load(lb, origin, inside));
+      for (int64_t r = 0; r < staging.depth; ++r)
+        values.push_back(in->load(
+            lb, r ? shifted(lb, loc, origin, staging.across, r) : origin,
+            inside));
     }
     return values;
   };
@@ -327,10 +421,33 @@ FailureOr<SmallVector<Value>> loadStagedTile(OpBuilder &b, Location loc,
 void storeStagedTile(OpBuilder &b, Location loc, const Leaf &leaf,
                      const StagingMapping &staging, Value tid, int64_t threads,
                      ValueRange values, Value stage) {
-  for (auto [it, v] : llvm::enumerate(values)) {
+  Type et = leaf.side.elementType;
+  for (int64_t it = 0; it < staging.iterations; ++it) {
     SmallVector<Value> origin = staging.mapping.blockOrigin(
         b, loc, tid, indexConstant(b, loc, it), threads);
-    writeStagedBlock(b, loc, leaf, origin, v, staging.width, stage);
+    ValueRange rows = values.slice(it * staging.depth, staging.depth);
+    if (staging.depth == 1) {
+      writeStagedBlock(b, loc, leaf, origin, rows.front(), staging.width,
+                       stage);
+      continue;
+    }
+    // Transposed in registers: element j of every row is one vector along
+    // the buffer's rows.
+    for (int64_t j = 0; j < staging.width; ++j) {
+      SmallVector<Value> column;
+      for (Value row : rows)
+        column.push_back(vector::ExtractOp::create(b, loc, row, j));
+      Value v = vector::FromElementsOp::create(
+          b, loc, VectorType::get({staging.depth}, et), column);
+      Value at = OffsetOp::create(
+          b, loc, leaf.desc,
+          leaf.bufCoord(j ? shifted(b, loc, origin, leaf.side.contiguous, j)
+                          : origin,
+                        stage));
+      vector::StoreOp::create(
+          b, loc, v, leaf.buffer, at, /*nontemporal=*/false,
+          llvm::MaybeAlign(staging.depth * elementBytes(et)));
+    }
   }
 }
 
@@ -652,25 +769,60 @@ LogicalResult storeFragments(OpBuilder &b, ContractionTree &t,
                   /*atomic=*/false, why);
   if (failed(access))
     return store.emitOpError() << "cannot be distributed: " << why;
+  // The bias rows and columns, each traced once.
+  SmallVector<TileAccess> biases;
+  for (ContractionTree::Broadcast bc : t.broadcasts) {
+    FailureOr<TileAccess> in =
+        traceAccess(b, bc.load, bc.load.getPartition(), bc.load.getIndices(),
+                    /*atomic=*/false, why);
+    if (failed(in))
+      return bc.load.emitOpError() << "cannot be distributed: " << why;
+    biases.push_back(*in);
+  }
   int64_t count = inst.cElementsPerLane;
   int64_t cols = inst.n;
   for (int64_t i = 0; i < plan.rm; ++i)
     for (int64_t j = 0; j < plan.rn; ++j) {
-      Value acc = accs[i * plan.rn + j];
-      Value flat =
-          reshape(b, loc, acc, VectorType::get({count}, b.getF32Type()));
-      Value value = evaluateFragment(b, loc, t.epilogue, store.getValue(),
-                                     count, [&](unsigned) { return flat; });
       Value row0 = arith::AddIOp::create(b, loc, cx.waveRow,
                                          indexConstant(b, loc, i * inst.m));
       Value col0 = arith::AddIOp::create(b, loc, cx.waveCol,
                                          indexConstant(b, loc, j * inst.n));
+      // The C tile coordinates of the lane's elements.
+      SmallVector<SmallVector<Value>> at;
       for (int64_t e = 0; e < count; ++e) {
         auto [r, c] = tileCoordAt(b, loc, cx.layoutC,
                                   {cx.lane, indexConstant(b, loc, e)}, cols);
-        SmallVector<Value> tileCoord{arith::AddIOp::create(b, loc, row0, r),
-                                     arith::AddIOp::create(b, loc, col0, c)};
-        SmallVector<Value> coord = tileElementCoord(b, loc, *access, tileCoord);
+        at.push_back({arith::AddIOp::create(b, loc, row0, r),
+                      arith::AddIOp::create(b, loc, col0, c)});
+      }
+      Value acc = accs[i * plan.rn + j];
+      Value flat =
+          reshape(b, loc, acc, VectorType::get({count}, b.getF32Type()));
+      auto leafValue = [&](unsigned leaf) -> Value {
+        if (leaf == 0)
+          return flat;
+        ContractionTree::Broadcast bc = t.broadcasts[leaf - 1];
+        const TileAccess &in = biases[leaf - 1];
+        Type et = in.type.getElementType();
+        Value padding = paddingValue(b, loc, et, bc.load.getPadding());
+        SmallVector<Value> elements;
+        for (ArrayRef<Value> tc : at) {
+          // The bias tile's coordinate of C's (row, col).
+          SmallVector<Value> inTile;
+          if (in.type.getRank() == 2)
+            inTile.push_back(bc.along == 1 ? indexConstant(b, loc, 0) : tc[0]);
+          inTile.push_back(bc.along == 1 ? tc[1] : indexConstant(b, loc, 0));
+          elements.push_back(loadElement(b, loc, in,
+                                         tileElementCoord(b, loc, in, inTile),
+                                         bc.load.getMasked(), padding));
+        }
+        return vector::FromElementsOp::create(
+            b, loc, VectorType::get({count}, et), elements);
+      };
+      Value value = evaluateFragment(b, loc, t.epilogue, store.getValue(),
+                                     count, leafValue);
+      for (int64_t e = 0; e < count; ++e) {
+        SmallVector<Value> coord = tileElementCoord(b, loc, *access, at[e]);
         Value x = vector::ExtractOp::create(b, loc, value, e);
         storeElement(b, loc, *access, coord, store.getMasked(), x);
       }
@@ -706,7 +858,8 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
              << "in a tile contraction: its tile indices must be the loop's "
                 "induction variable or defined outside the loop (the software "
                 "pipeline loads the next K tile one step ahead)";
-    FailureOr<StagingMapping> staging = stagingMapping(*leaf, threads);
+    FailureOr<StagingMapping> staging =
+        stagingMapping(*leaf, threads, /*transpose=*/true);
     if (failed(staging))
       return failure();
     Pipelined p{leaf, *staging, llvm::to_vector(leaf->load.getIndices()), {}};
@@ -837,6 +990,10 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   t.epilogue.store.erase();
   for (Operation *op : llvm::reverse(t.epilogue.ops))
     op->erase();
+  for (ContractionTree::Broadcast bc : t.broadcasts) {
+    bc.op.erase();
+    bc.load.erase();
+  }
   t.loop.erase();
   return success();
 }

@@ -39,7 +39,18 @@ struct ContractionTree {
   Leaf a, b;
   int64_t aM = 0, aK = 1, bK = 0, bN = 1;
   /// The epilogue: the loop result through elementwise ops to the store.
+  /// Its leaf 0 is the loop result; leaf i > 0 is operands[i - 1].
   TileTree epilogue;
+  /// Tiles the epilogue broadcasts across C: a bias row (a layout.load of
+  /// a tile of N elements, or 1 x N, broadcast over the rows of C) or a
+  /// bias column (M x 1, broadcast over the columns).
+  struct Broadcast {
+    vector::BroadcastOp op;
+    LoadOp load;
+    /// The C dimension the loaded tile runs along (0: rows, 1: columns).
+    int64_t along;
+  };
+  SmallVector<Broadcast> broadcasts;
 };
 
 /// The distribution of one contraction.

@@ -280,15 +280,27 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
 
 } // namespace
 
-FailureOr<StagingMapping> tiles::stagingMapping(const Leaf &leaf,
-                                                int64_t threads) {
+FailureOr<StagingMapping>
+tiles::stagingMapping(const Leaf &leaf, int64_t threads, bool transpose) {
   const GlobalSide &src = leaf.side;
   int64_t rank = src.tile.size();
+  int64_t across = leaf.bufDims.empty() ? -1 : leaf.bufDims.back();
+  transpose = transpose && across >= 0 && across != src.contiguous &&
+              vectorizable(src.elementType);
   StagingMapping s{
-      Mapping::unitWidths(src.tile, fastestFirst(rank, src.contiguous)), 0, 0};
+      Mapping::unitWidths(src.tile,
+                          transpose ? fastestFirst(rank, across, src.contiguous)
+                                    : fastestFirst(rank, src.contiguous)),
+      0, 0};
   s.width = s.mapping.fitWidth(src.contiguous, src.maxWidth, threads);
   if (!s.width)
     return divisionError(leaf.load, src.tile, threads);
+  if (transpose) {
+    s.across = across;
+    s.depth = std::max<int64_t>(
+        1,
+        s.mapping.fitWidth(across, widestVector(src.elementType, 16), threads));
+  }
   s.iterations = s.mapping.blocks() / threads;
   return s;
 }

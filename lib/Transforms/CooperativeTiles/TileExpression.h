@@ -91,16 +91,31 @@ FailureOr<std::vector<TileTree>> collectTileTrees(gpu::GPUFuncOp func,
                                                   BlockUniformity &uniform);
 
 /// How the threads deal a staged leaf's tile for phase 1: the mapping, the
-/// vector width and the iterations per thread.
+/// vector width and the iterations per thread. A transposing staging (the
+/// buffer's fastest dimension `across` is not the global rows' one) gives
+/// each thread `depth` rows of `width`-element vectors per block, which it
+/// transposes in registers into `width` vectors of `depth` elements along
+/// the buffer's rows (CK's thread-wise transfer with different source and
+/// destination vector dimensions): whole-vector writes instead of one per
+/// element.
 struct StagingMapping {
   Mapping mapping;
   int64_t width;
   int64_t iterations;
+  int64_t depth = 1;
+  int64_t across = -1;
+
+  /// The global vectors one thread loads per tile.
+  int64_t vectors() const { return iterations * depth; }
 };
 
 /// The phase-1 mapping of `leaf` for `threads` threads (a diagnostic when
-/// the block does not divide the tile).
-FailureOr<StagingMapping> stagingMapping(const Leaf &leaf, int64_t threads);
+/// the block does not divide the tile). With `transpose`, a leaf whose
+/// buffer's fastest dimension (`leaf.bufDims.back()`) is not its global
+/// contiguous one is dealt in blocks `depth` deep along the buffer's
+/// fastest dimension (up to 16-byte writes), numbered along it first.
+FailureOr<StagingMapping> stagingMapping(const Leaf &leaf, int64_t threads,
+                                         bool transpose = false);
 
 /// A workgroup buffer over the leaf's tile (dimensions `leaf.bufDims`), or
 /// `stages` such tiles, and the packed descriptor that indexes it, created

@@ -1,5 +1,8 @@
-// Generated kernels: one per operand major-ness, element type and epilogue.
+// Kernels: one per operand major-ness, element type and epilogue, a K tile of 32, and bias rows and columns.
 // RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx942 -layout-test-gpu-to-loops -layout-to-llvm \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s
+// RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx942 -layout-xor-swizzle=chip=gfx942 -layout-test-gpu-to-loops -layout-to-llvm \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
 // RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx950 -layout-test-gpu-to-loops -layout-to-llvm \
@@ -38,6 +41,10 @@
 // CHECK: tt_bf16 130x70x200: 0 mismatches of 9100
 // CHECK: nn_f16_relu 67x45x33: 0 mismatches of 3015
 // CHECK: nn_f16_relu 130x70x200: 0 mismatches of 9100
+// CHECK: nn_f16_k32 67x45x33: 0 mismatches of 3015
+// CHECK: nn_f16_k32 130x70x200: 0 mismatches of 9100
+// CHECK: nn_f16_bias 67x45x33: 0 mismatches of 3015
+// CHECK: nn_f16_bias 130x70x200: 0 mismatches of 9100
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #km = affine_map<(m, n, k) -> (k, m)>
@@ -220,6 +227,77 @@ gpu.module @kernels {
     layout.store %o, %pc[%bm, %bn] masked : vector<32x32xf16>, !layout.partition_view<?x?xf16, tile = [32, 32]>
     gpu.return
   }
+  // K tiles of 32: on gfx942 / gfx90a four MFMA K steps per tile, read two
+  // at a time as 16-byte fragments (K packing); B's 32x32 tile gives each of
+  // the 64 threads 8 x 2 elements, transposed in registers into 4-byte
+  // writes along K.
+  gpu.func @nn_f16_k32(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %alpha: f32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pa = layout.partition %va tile [32, 32] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [32, 32]>
+    %pb = layout.partition %vb tile [32, 32] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [32, 32]>
+    %pc = layout.partition %vc tile [32, 32] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [32, 32]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !layout.partition_view<?x?xf16, tile = [32, 32]>
+    %zero = arith.constant dense<0.0> : vector<32x32xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1 iter_args(%s = %zero) -> (vector<32x32xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?xf16, tile = [32, 32]> -> vector<32x32xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !layout.partition_view<?x?xf16, tile = [32, 32]> -> vector<32x32xf16>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<32x32xf16>, vector<32x32xf16> into vector<32x32xf32>
+      scf.yield %r : vector<32x32xf32>
+    }
+    layout.store %acc, %pc[%bm, %bn] masked : vector<32x32xf32>, !layout.partition_view<?x?xf32, tile = [32, 32]>
+    gpu.return
+  }
+
+  // The fused epilogue with a bias row and a bias column:
+  // C = f16(relu(alpha * A * B + row[j] + col[i])).
+  gpu.func @nn_f16_bias(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>, %alpha: f32,
+                        %Row: memref<?xf32>, %Col: memref<?x1xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vc = layout.view %C : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vr = layout.view %Row : memref<?xf32> -> !layout.tensor_view<?xf32>
+    %vl = layout.view %Col : memref<?x1xf32> -> !layout.tensor_view<?x1xf32>
+    %pa = layout.partition %va tile [32, 16] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [32, 16]>
+    %pb = layout.partition %vb tile [16, 32] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [16, 32]>
+    %pc = layout.partition %vc tile [32, 32] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [32, 32]>
+    %pr = layout.partition %vr tile [32] : !layout.tensor_view<?xf32> -> !layout.partition_view<?xf32, tile = [32]>
+    %pl = layout.partition %vl tile [32, 1] : !layout.tensor_view<?x1xf32> -> !layout.partition_view<?x1xf32, tile = [32, 1]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !layout.partition_view<?x?xf16, tile = [32, 16]>
+    %zero = arith.constant dense<0.0> : vector<32x32xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1 iter_args(%s = %zero) -> (vector<32x32xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?xf16, tile = [32, 16]> -> vector<32x16xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !layout.partition_view<?x?xf16, tile = [16, 32]> -> vector<16x32xf16>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<32x16xf16>, vector<16x32xf16> into vector<32x32xf32>
+      scf.yield %r : vector<32x32xf32>
+    }
+    %row = layout.load %pr[%bn] masked : !layout.partition_view<?xf32, tile = [32]> -> vector<32xf32>
+    %col = layout.load %pl[%bm, %c0] masked : !layout.partition_view<?x1xf32, tile = [32, 1]> -> vector<32x1xf32>
+    %rows = vector.broadcast %row : vector<32xf32> to vector<32x32xf32>
+    %cols = vector.broadcast %col : vector<32x1xf32> to vector<32x32xf32>
+    %al = vector.broadcast %alpha : f32 to vector<32x32xf32>
+    %scaled = arith.mulf %acc, %al : vector<32x32xf32>
+    %biased = arith.addf %scaled, %rows : vector<32x32xf32>
+    %both = arith.addf %biased, %cols : vector<32x32xf32>
+    %zeros = arith.constant dense<0.0> : vector<32x32xf32>
+    %relu = arith.maximumf %both, %zeros : vector<32x32xf32>
+    %o = arith.truncf %relu : vector<32x32xf32> to vector<32x32xf16>
+    layout.store %o, %pc[%bm, %bn] masked : vector<32x32xf16>, !layout.partition_view<?x?xf16, tile = [32, 32]>
+    gpu.return
+  }
 }
 
 func.func private @nn_f16_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>, f32, index, index, index)
@@ -229,6 +307,8 @@ func.func private @tt_f16_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
 func.func private @nn_bf16_host(memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>, f32, index, index, index)
 func.func private @tt_bf16_host(memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>, f32, index, index, index)
 func.func private @nn_f16_relu_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, f32, index, index, index)
+func.func private @nn_f16_k32_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>, f32, index, index, index)
+func.func private @nn_f16_bias_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, f32, memref<?xf32>, memref<?x1xf32>, index, index, index)
 
 /// A[i][k] = (131 i + 31 k + floor(k^2 / 7)) mod 9 - 4 and
 /// B[k][j] = (29 k + 137 j + floor(k^2 / 5) + 1) mod 9 - 4: small integers,
@@ -625,6 +705,129 @@ func.func @run_nn_f16_relu(%m: index, %n: index, %k: index) {
   return
 }
 
+func.func @run_nn_f16_k32(%m: index, %n: index, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %at = arith.constant false
+  %bt = arith.constant false
+  %epi = arith.constant false
+  %a = memref.alloc(%m, %k) : memref<?x?xf16>
+  %b = memref.alloc(%k, %n) : memref<?x?xf16>
+  %c = memref.alloc(%m, %n) : memref<?x?xf32>
+  call @fill_f16(%a, %b, %m, %n, %k, %at, %bt) : (memref<?x?xf16>, memref<?x?xf16>, index, index, index, i1, i1) -> ()
+  %init = arith.constant -7.0 : f32
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      memref.store %init, %c[%i, %j] : memref<?x?xf32>
+    }
+  }
+  %gx = arith.ceildivui %n, %c32 : index
+  %gy = arith.ceildivui %m, %c32 : index
+  %alpha = arith.constant 2.0 : f32
+  call @nn_f16_k32_host(%a, %b, %c, %alpha, %gx, %gy, %c1) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>, f32, index, index, index) -> ()
+  %bad = call @check_f32(%c, %m, %n, %k, %epi) : (memref<?x?xf32>, index, index, index, i1) -> index
+  vector.print str "nn_f16_k32"
+  call @report(%bad, %m, %n, %k) : (index, index, index, index) -> ()
+  memref.dealloc %a : memref<?x?xf16>
+  memref.dealloc %b : memref<?x?xf16>
+  memref.dealloc %c : memref<?x?xf32>
+  return
+}
+
+/// The bias row and column: row[j] = (j mod 7) - 3, col[i] = (i mod 5) - 2.
+func.func @bias_row(%j: index) -> f32 {
+  %c7 = arith.constant 7 : index
+  %c3 = arith.constant 3 : index
+  %r = arith.remui %j, %c7 : index
+  %v = arith.subi %r, %c3 : index
+  %i = arith.index_cast %v : index to i64
+  %f = arith.sitofp %i : i64 to f32
+  return %f : f32
+}
+
+func.func @bias_col(%i: index) -> f32 {
+  %c5 = arith.constant 5 : index
+  %c2 = arith.constant 2 : index
+  %r = arith.remui %i, %c5 : index
+  %v = arith.subi %r, %c2 : index
+  %x = arith.index_cast %v : index to i64
+  %f = arith.sitofp %x : i64 to f32
+  return %f : f32
+}
+
+/// Counts the elements of C that differ from f16(relu(2 * A * B + row[j] +
+/// col[i])), the sum from the reference.
+func.func @check_bias(%c: memref<?x?xf16>, %m: index, %n: index, %k: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %no = arith.constant false
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %bad = scf.for %i = %c0 to %m step %c1 iter_args(%b0 = %c0) -> (index) {
+    %r = scf.for %j = %c0 to %n step %c1 iter_args(%b1 = %b0) -> (index) {
+      %x0 = memref.load %c[%i, %j] : memref<?x?xf16>
+      %x = arith.extf %x0 : f16 to f32
+      %sum = func.call @reference(%i, %j, %k, %no) : (index, index, index, i1) -> f32
+      %br = func.call @bias_row(%j) : (index) -> f32
+      %bc = func.call @bias_col(%i) : (index) -> f32
+      %d = arith.mulf %sum, %two : f32
+      %e = arith.addf %d, %br : f32
+      %g = arith.addf %e, %bc : f32
+      %h = arith.maximumf %g, %zero : f32
+      %t = arith.truncf %h : f32 to f16
+      %y = arith.extf %t : f16 to f32
+      %ne = arith.cmpf une, %x, %y : f32
+      %one = arith.select %ne, %c1, %c0 : index
+      %b2 = arith.addi %b1, %one : index
+      scf.yield %b2 : index
+    }
+    scf.yield %r : index
+  }
+  return %bad : index
+}
+
+func.func @run_nn_f16_bias(%m: index, %n: index, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %at = arith.constant false
+  %bt = arith.constant false
+  %a = memref.alloc(%m, %k) : memref<?x?xf16>
+  %b = memref.alloc(%k, %n) : memref<?x?xf16>
+  %c = memref.alloc(%m, %n) : memref<?x?xf16>
+  %row = memref.alloc(%n) : memref<?xf32>
+  %col = memref.alloc(%m) : memref<?x1xf32>
+  call @fill_f16(%a, %b, %m, %n, %k, %at, %bt) : (memref<?x?xf16>, memref<?x?xf16>, index, index, index, i1, i1) -> ()
+  scf.for %j = %c0 to %n step %c1 {
+    %v = func.call @bias_row(%j) : (index) -> f32
+    memref.store %v, %row[%j] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %m step %c1 {
+    %v = func.call @bias_col(%i) : (index) -> f32
+    memref.store %v, %col[%i, %c0] : memref<?x1xf32>
+  }
+  %init = arith.constant -7.0 : f16
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      memref.store %init, %c[%i, %j] : memref<?x?xf16>
+    }
+  }
+  %gx = arith.ceildivui %n, %c32 : index
+  %gy = arith.ceildivui %m, %c32 : index
+  %alpha = arith.constant 2.0 : f32
+  call @nn_f16_bias_host(%a, %b, %c, %alpha, %row, %col, %gx, %gy, %c1) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, f32, memref<?xf32>, memref<?x1xf32>, index, index, index) -> ()
+  %bad = call @check_bias(%c, %m, %n, %k) : (memref<?x?xf16>, index, index, index) -> index
+  vector.print str "nn_f16_bias"
+  call @report(%bad, %m, %n, %k) : (index, index, index, index) -> ()
+  memref.dealloc %a : memref<?x?xf16>
+  memref.dealloc %b : memref<?x?xf16>
+  memref.dealloc %c : memref<?x?xf16>
+  memref.dealloc %row : memref<?xf32>
+  memref.dealloc %col : memref<?x1xf32>
+  return
+}
+
 func.func @main() {
   %c33 = arith.constant 33 : index
   %c45 = arith.constant 45 : index
@@ -646,6 +849,10 @@ func.func @main() {
   call @run_tt_bf16(%c130, %c70, %c200) : (index, index, index) -> ()
   call @run_nn_f16_relu(%c67, %c45, %c33) : (index, index, index) -> ()
   call @run_nn_f16_relu(%c130, %c70, %c200) : (index, index, index) -> ()
+  call @run_nn_f16_k32(%c67, %c45, %c33) : (index, index, index) -> ()
+  call @run_nn_f16_k32(%c130, %c70, %c200) : (index, index, index) -> ()
+  call @run_nn_f16_bias(%c67, %c45, %c33) : (index, index, index) -> ()
+  call @run_nn_f16_bias(%c130, %c70, %c200) : (index, index, index) -> ()
   return
 }
 }
