@@ -29,6 +29,7 @@
 !abf = !layout.partition_view<?x?xbf16, tile = [128, 32]>
 !bbf = !layout.partition_view<?x?xbf16, tile = [32, 128]>
 !cf32 = !layout.partition_view<?x?xf32, tile = [128, 128]>
+!bias128 = !layout.partition_view<?xf32, tile = [128]>
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #kn = affine_map<(m, n, k) -> (k, n)>
@@ -102,6 +103,54 @@ gpu.module @matmul {
     gpu.return
   }
 
+  // gemm_f16_t128 with its blocks walked in groups of 8 block rows.
+  gpu.func @gemm_f16_t128_g8(%A: memref<?x?xf16>, %B: memref<?x?xf16>,
+                     %C: memref<?x?xf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vc = layout.view %C : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %pa = layout.partition %va tile [128, 32] : !layout.tensor_view<?x?xf16> -> !a128
+    %pb = layout.partition %vb tile [32, 128] : !layout.tensor_view<?x?xf16> -> !b128
+    %pc = layout.partition %vc tile [128, 128] : !layout.tensor_view<?x?xf16> -> !c128
+    // Grouped order (Triton's GROUP_M): consecutive blocks walk 8 block rows
+    // down one block column before moving right, so the A and B tiles they
+    // share stay in L2.
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %gx = gpu.grid_dim x
+    %gy = gpu.grid_dim y
+    %c8 = arith.constant 8 : index
+    %id0 = arith.muli %by, %gx : index
+    %id = arith.addi %id0, %bx : index
+    %span = arith.muli %gx, %c8 : index
+    %group = arith.divui %id, %span : index
+    %first = arith.muli %group, %c8 : index
+    %left = arith.subi %gy, %first : index
+    %size = arith.minui %left, %c8 : index
+    %inGroup = arith.remui %id, %span : index
+    %dm = arith.remui %inGroup, %size : index
+    %bm = arith.addi %first, %dm : index
+    %bn = arith.divui %inGroup, %size : index
+    %tiles:2 = layout.index_space %pa : !a128
+    %zero = arith.constant dense<0.0> : vector<128x128xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1
+        iter_args(%s = %zero) -> (vector<128x128xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !a128 -> vector<128x32xf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !b128 -> vector<32x128xf16>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn],
+                            iterator_types = ["parallel", "parallel", "reduction"],
+                            kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<128x32xf16>, vector<32x128xf16> into vector<128x128xf32>
+      scf.yield %r : vector<128x128xf32>
+    }
+    %o = arith.truncf %acc : vector<128x128xf32> to vector<128x128xf16>
+    layout.store %o, %pc[%bm, %bn] masked : vector<128x128xf16>, !c128
+    gpu.return
+  }
+
   // 64x64 block tiles, K steps of 32 (more blocks for small problems, fewer
   // registers).
   gpu.func @gemm_f16_64(%A: memref<?x?xf16>, %B: memref<?x?xf16>,
@@ -134,9 +183,12 @@ gpu.module @matmul {
     gpu.return
   }
 
-  // A fused epilogue: C = f16(relu(alpha * A * B)).
-  gpu.func @gemm_f16_scale_relu(%A: memref<?x?xf16>, %B: memref<?x?xf16>,
-                                %C: memref<?x?xf16>, %alpha: f32) kernel
+  // A fused epilogue: C = f16(relu(alpha * A * B + bias)), the bias a row of
+  // N f32 values added to every row of C (each lane loads the bias of its
+  // columns of C once, after the loop).
+  gpu.func @gemm_f16_bias_relu(%A: memref<?x?xf16>, %B: memref<?x?xf16>,
+                               %C: memref<?x?xf16>, %alpha: f32,
+                               %Bias: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -146,6 +198,8 @@ gpu.module @matmul {
     %pa = layout.partition %va tile [128, 32] : !layout.tensor_view<?x?xf16> -> !a128
     %pb = layout.partition %vb tile [32, 128] : !layout.tensor_view<?x?xf16> -> !b128
     %pc = layout.partition %vc tile [128, 128] : !layout.tensor_view<?x?xf16> -> !c128
+    %vbias = layout.view %Bias : memref<?xf32> -> !layout.tensor_view<?xf32>
+    %pbias = layout.partition %vbias tile [128] : !layout.tensor_view<?xf32> -> !bias128
     %bm = gpu.block_id y
     %bn = gpu.block_id x
     %tiles:2 = layout.index_space %pa : !a128
@@ -160,10 +214,13 @@ gpu.module @matmul {
          : vector<128x32xf16>, vector<32x128xf16> into vector<128x128xf32>
       scf.yield %r : vector<128x128xf32>
     }
+    %row = layout.load %pbias[%bn] masked : !bias128 -> vector<128xf32>
+    %rows = vector.broadcast %row : vector<128xf32> to vector<128x128xf32>
     %al = vector.broadcast %alpha : f32 to vector<128x128xf32>
     %scaled = arith.mulf %acc, %al : vector<128x128xf32>
+    %biased = arith.addf %scaled, %rows : vector<128x128xf32>
     %zeros = arith.constant dense<0.0> : vector<128x128xf32>
-    %relu = arith.maximumf %scaled, %zeros : vector<128x128xf32>
+    %relu = arith.maximumf %biased, %zeros : vector<128x128xf32>
     %o = arith.truncf %relu : vector<128x128xf32> to vector<128x128xf16>
     layout.store %o, %pc[%bm, %bn] masked : vector<128x128xf16>, !c128
     gpu.return

@@ -3,16 +3,19 @@
 // -layout-xor-swizzle and -layout-to-nvvm; loaded as a cubin with the driver
 // API) against cuBLAS in the same run:
 //   gemm_f16             C = f16(A * B), 128x128 block tile, BK 32
+//   gemm_f16_t128        128x128 with 128 threads (64x64 wave tiles)
+//   gemm_f16_t128_g8     the same, blocks walked in groups of 8 block rows
 //   gemm_f16_64          the same with 64x64 block tiles
-//   gemm_f16_scale_relu  C = f16(relu(alpha * A * B)), 128x128
+//   gemm_f16_bias_relu   C = f16(relu(alpha * A * B + bias[j])), 128x128
 // A is M x K, B is K x N, C is M x N, all f16 and row-major; f32 accumulate.
 //
 // The anchor is cublasGemmEx with f16 A/B/C and CUBLAS_COMPUTE_32F on the
 // same row-major buffers: cuBLAS is column-major, so it computes
 // C^T = B^T A^T (m = N, n = M, ldb = N, lda = K, ldc = N). For
-// gemm_f16_scale_relu the reference is cuBLAS with that alpha, then relu on
-// the host (relu commutes with the monotone f16 rounding); its cuBLAS time is
-// the plain alpha-scaled GEMM (cuBLAS has no relu without cuBLASLt epilogues).
+// gemm_f16_bias_relu the reference is cuBLAS with that alpha, then the bias
+// and relu on the host (the bias adds one more f16 rounding, far inside the
+// tolerance); its cuBLAS time is the plain alpha-scaled GEMM (cuBLAS has no
+// bias or relu without cuBLASLt epilogues).
 //
 // Every element of every generated kernel's C is compared with cuBLAS's C:
 //   |x - y| <= 2e-2 * max(1, |y|)
@@ -86,7 +89,14 @@
   } while (0)
 
 static const double kRelTol = 2e-2;
-static const float kAlpha = 1.5f; // gemm_f16_scale_relu's alpha
+static const float kAlpha = 1.5f; // gemm_f16_bias_relu's alpha
+
+// gemm_f16_bias_relu's bias row: bias[j] = ((37 j) mod 17 - 8) / 8.
+static float biasAt(int64_t j) { return (float)((37 * j) % 17 - 8) / 8.0f; }
+// The bias-relu epilogue on a value of column j.
+static double biasRelu(double y, int64_t j) {
+  return std::max(y + (double)biasAt(j), 0.0);
+}
 
 using bench::Timer;
 
@@ -108,19 +118,23 @@ struct Desc {
 struct Kernel {
   std::string name;
   unsigned bm, bn;
-  bool scaleRelu;
+  // C = f16(relu(alpha * A * B + bias)): an alpha and a bias row argument.
+  bool biasRelu;
   CUfunction fn;
   // The block size: the kernel's .maxntid (its known_block_size).
   int threads = 256;
 };
 
 // Launches `k` on row-major A (M x K), B (K x N), C (M x N).
-static void launch(Kernel &k, __half *A, __half *B, __half *C, int64_t M,
-                   int64_t N, int64_t K) {
+static void launch(Kernel &k, __half *A, __half *B, __half *C, float *bias,
+                   int64_t M, int64_t N, int64_t K) {
   // Storage that outlives the launch (cuLaunchKernel copies the values, but
   // keep them static to be safe across asynchronous launches).
   static Desc da(nullptr, 0, 0), db(nullptr, 0, 0), dc(nullptr, 0, 0);
   static float alpha;
+  // The bias memref<?xf32>: allocated, aligned, offset, size, stride.
+  static void *biasPtr;
+  static int64_t biasOffset, biasSize, biasStride;
   da = Desc(A, M, K);
   db = Desc(B, K, N);
   dc = Desc(C, M, N);
@@ -129,8 +143,16 @@ static void launch(Kernel &k, __half *A, __half *B, __half *C, int64_t M,
   da.push(args);
   db.push(args);
   dc.push(args);
-  if (k.scaleRelu)
+  if (k.biasRelu) {
     args.push_back(&alpha);
+    biasPtr = bias;
+    biasOffset = 0;
+    biasSize = N;
+    biasStride = 1;
+    for (void *p : {(void *)&biasPtr, (void *)&biasPtr, (void *)&biasOffset,
+                    (void *)&biasSize, (void *)&biasStride})
+      args.push_back(p);
+  }
   unsigned gx = (unsigned)((N + k.bn - 1) / k.bn),
            gy = (unsigned)((M + k.bm - 1) / k.bm);
   CHECK_CU(cuLaunchKernel(k.fn, gx, gy, 1, k.threads, 1, 1, 0, nullptr,
@@ -208,7 +230,7 @@ static CheckResult check(const std::vector<uint16_t> &got,
       float x = t[got[idx]];
       float y = t[want[idx]];
       if (relu)
-        y = std::max(y, 0.0f);
+        y = (float)biasRelu(y, j);
       if (got[idx] == want[idx] || x == y)
         ++r.exact;
       double d = std::fabs((double)x - (double)y);
@@ -345,22 +367,25 @@ struct Exact {
 };
 
 // Max |x - exact| of `c` (and of cuBLAS's `ref`) over the sampled grid, and
-// over the flagged elements; for relu kernels exact = max(alpha * exact, 0).
+// over the flagged elements; for bias-relu kernels exact =
+// max(alpha * exact + bias[j], 0).
 static std::string adjudicate(const Exact &e, const std::vector<uint16_t> &c,
                               const std::vector<uint16_t> &ref, bool relu,
                               const std::vector<size_t> &flagged,
                               int64_t flaggedTotal) {
   const std::vector<float> &t = h2f();
-  auto want = [&](double x) { return relu ? std::max(kAlpha * x, 0.0) : x; };
+  auto want = [&](double x, size_t idx) {
+    return relu ? biasRelu(kAlpha * x, (int64_t)(idx % e.N)) : x;
+  };
   auto refv = [&](size_t idx) {
     double y = t[ref[idx]];
-    return relu ? std::max(y, 0.0) : y;
+    return relu ? biasRelu(y, (int64_t)(idx % e.N)) : y;
   };
   double kGrid = 0, cGrid = 0;
   for (size_t r = 0; r < e.rows.size(); ++r)
     for (size_t q = 0; q < e.cols.size(); ++q) {
       size_t idx = (size_t)e.rows[r] * e.N + e.cols[q];
-      double x = want(e.grid[r * e.cols.size() + q]);
+      double x = want(e.grid[r * e.cols.size() + q], idx);
       double dk = std::fabs(t[c[idx]] - x), dc = std::fabs(refv(idx) - x);
       kGrid = std::isnan(dk) ? INFINITY : std::max(kGrid, dk);
       cGrid = std::max(cGrid, dc);
@@ -374,7 +399,7 @@ static std::string adjudicate(const Exact &e, const std::vector<uint16_t> &c,
     double kF = 0, cF = 0;
     int64_t kWorse = 0;
     for (size_t idx : flagged) {
-      double x = want(e.at(idx / e.N, idx % e.N));
+      double x = want(e.at(idx / e.N, idx % e.N), idx);
       double dk = std::fabs(t[c[idx]] - x), dc = std::fabs(refv(idx) - x);
       if (std::isnan(dk))
         dk = INFINITY;
@@ -422,12 +447,19 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
   CHECK_CUDA(cudaMalloc(&Cref, nc * 2));
   CHECK_CUDA(cudaMemcpy(A, ha.data(), na * 2, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(B, hb.data(), nb * 2, cudaMemcpyHostToDevice));
+  std::vector<float> hbias(N);
+  for (int64_t j = 0; j < N; ++j)
+    hbias[j] = biasAt(j);
+  float *bias;
+  CHECK_CUDA(cudaMalloc(&bias, N * sizeof(float)));
+  CHECK_CUDA(cudaMemcpy(bias, hbias.data(), N * sizeof(float),
+                        cudaMemcpyHostToDevice));
   double flop = 2.0 * M * N * K;
   Timer timer;
 
   if (ncu) {
     for (Kernel &k : kernels) {
-      launch(k, A, B, C, M, N, K);
+      launch(k, A, B, C, bias, M, N, K);
       CHECK_CUDA(cudaDeviceSynchronize());
       printf("ncu mode: launched %s once at %s\n", k.name.c_str(), shape);
     }
@@ -447,7 +479,7 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
     Exact exact(ha, hb, M, N, K);
     bool needScaled = false;
     for (Kernel &k : kernels)
-      needScaled |= k.scaleRelu;
+      needScaled |= k.biasRelu;
     if (needScaled) {
       refScaled.resize(nc);
       cublasGemm(h, A, B, Cref, M, N, K, kAlpha);
@@ -457,7 +489,7 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
     }
     for (Kernel &k : kernels) {
       CHECK_CUDA(cudaMemset(C, 0xFF, nc * 2)); // NaN sentinel
-      launch(k, A, B, C, M, N, K);
+      launch(k, A, B, C, bias, M, N, K);
       CUresult e = cuCtxSynchronize();
       if (e != CUDA_SUCCESS) {
         const char *s = "?";
@@ -468,8 +500,8 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
         exit(2);
       }
       CHECK_CUDA(cudaMemcpy(back.data(), C, nc * 2, cudaMemcpyDeviceToHost));
-      CheckResult r = check(back, k.scaleRelu ? refScaled : ref, M, N,
-                            k.scaleRelu, k, shape);
+      CheckResult r = check(back, k.biasRelu ? refScaled : ref, M, N,
+                            k.biasRelu, k, shape);
       char buf[256];
       snprintf(buf, sizeof buf,
                "%s: max abs err %.3g, max rel err %.3g, "
@@ -477,8 +509,8 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
                r.ok ? "pass" : "**FAIL**", r.maxAbs, r.maxRel, (long long)r.bad,
                100.0 * r.exact / (double)nc);
       printf("  check %s %s: %s\n", k.name.c_str(), shape, buf);
-      std::string adj = adjudicate(exact, back, k.scaleRelu ? refScaled : ref,
-                                   k.scaleRelu, r.badIdx, r.bad);
+      std::string adj = adjudicate(exact, back, k.biasRelu ? refScaled : ref,
+                                   k.biasRelu, r.badIdx, r.bad);
       printf("    %s\n", adj.c_str());
       accuracy.push_back("| " + k.name + " | " + shape + " | " + adj + " |");
       if (!r.ok) {
@@ -488,7 +520,7 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
       }
       if (checkOnly)
         continue;
-      float ms = timer.median([&] { launch(k, A, B, C, M, N, K); });
+      float ms = timer.median([&] { launch(k, A, B, C, bias, M, N, K); });
       double tf = flop / (ms * 1e-3) / 1e12;
       table.push_back(
           {"layout-opt " + k.name, shape, ms, tf, 100.0 * cublasMs / ms, buf});
@@ -498,6 +530,7 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
   CHECK_CUDA(cudaFree(B));
   CHECK_CUDA(cudaFree(C));
   CHECK_CUDA(cudaFree(Cref));
+  CHECK_CUDA(cudaFree(bias));
 }
 
 int main(int argc, char **argv) {
@@ -536,8 +569,9 @@ int main(int argc, char **argv) {
   std::vector<Kernel> kernels = {
       {"gemm_f16", 128, 128, false, nullptr},
       {"gemm_f16_t128", 128, 128, false, nullptr},
+      {"gemm_f16_t128_g8", 128, 128, false, nullptr},
       {"gemm_f16_64", 64, 64, false, nullptr},
-      {"gemm_f16_scale_relu", 128, 128, true, nullptr}};
+      {"gemm_f16_bias_relu", 128, 128, true, nullptr}};
   std::vector<Kernel> chosen;
   for (Kernel &k : kernels) {
     if (!filter.empty() && k.name != filter)
@@ -566,7 +600,7 @@ int main(int argc, char **argv) {
   printf("device: %s, %d SMs, %d MHz (max SM clock)\n", prop.name,
          prop.multiProcessorCount, clockKHz / 1000);
   printf("tolerance: |x - y| <= %.0e * max(1, |y|), y = cuBLAS; alpha of "
-         "scale_relu = %g\n\n",
+         "bias_relu = %g, bias[j] = ((37 j) mod 17 - 8) / 8\n\n",
          kRelTol, kAlpha);
 
   cublasHandle_t h;

@@ -21,7 +21,7 @@ command -v cuobjdump >/dev/null && cuobjdump -sass "$out/matmul.sm_90.cubin" \
 rc=${PIPESTATUS[0]}
 echo "harness rc=$rc"
 if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
-  for k in gemm_f16 gemm_f16_t128 gemm_f16_64 gemm_f16_scale_relu; do
+  for k in gemm_f16 gemm_f16_t128 gemm_f16_t128_g8 gemm_f16_64 gemm_f16_bias_relu; do
     /tmp/h "$out" bench "$k" 2>&1 | tee -a "$log/bench-per-kernel.txt"
   done
 fi
@@ -55,7 +55,7 @@ fi
 if command -v ncu >/dev/null; then
   for s in 4096x4096x4096 4095x4097x4099; do
     timeout 120 ncu --metrics gpu__time_duration.sum /tmp/h "$out" check "$s" \
-      gemm_f16_scale_relu 2>&1 | grep -E '^  [A-Za-z_].*\(|duration' \
+      gemm_f16_bias_relu 2>&1 | grep -E '^  [A-Za-z_].*\(|duration' \
       | tee -a "$log/ncu-cublas-kernels.txt"
   done
 fi

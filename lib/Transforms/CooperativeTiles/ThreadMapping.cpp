@@ -53,7 +53,7 @@ bool BlockUniformity::isUniform(Value v, unsigned depth) {
       uniform = false;
     else if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp,
                  memref::DimOp>(op) ||
-             (isPure(op) && op->getNumRegions() == 0))
+             (isMemoryEffectFree(op) && op->getNumRegions() == 0))
       uniform = llvm::all_of(op->getOperands(),
                              [&](Value o) { return isUniform(o, depth + 1); });
   }
