@@ -500,8 +500,8 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
         exit(2);
       }
       CHECK_CUDA(cudaMemcpy(back.data(), C, nc * 2, cudaMemcpyDeviceToHost));
-      CheckResult r = check(back, k.biasRelu ? refScaled : ref, M, N,
-                            k.biasRelu, k, shape);
+      CheckResult r =
+          check(back, k.biasRelu ? refScaled : ref, M, N, k.biasRelu, k, shape);
       char buf[256];
       snprintf(buf, sizeof buf,
                "%s: max abs err %.3g, max rel err %.3g, "

@@ -32,6 +32,11 @@
 // NOTES-CDNA: .private_segment_fixed_size: 0
 // NOTES-CDNA: .vgpr_spill_count: 0
 // NOTES-RDNA3: .private_segment_fixed_size: {{[1-9]}}
+// NOTES: .group_segment_fixed_size: 16384
+// NOTES: .name: gemm_f16_t128_g8
+// NOTES-CDNA: .private_segment_fixed_size: 0
+// NOTES-CDNA: .vgpr_spill_count: 0
+// NOTES-RDNA3: .private_segment_fixed_size: {{[1-9]}}
 // 64x64x32 tiles: 8192 bytes; on gfx950 the swizzle search pads B's 64
 // rows by 8 elements instead (no xor of its search removes the conflicts of
 // the transposed writes over 64 banks): 9216.
@@ -40,7 +45,7 @@
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .vgpr_spill_count: 0
 // NOTES: .group_segment_fixed_size: 16384
-// NOTES: .name: gemm_f16_scale_relu
+// NOTES: .name: gemm_f16_bias_relu
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .vgpr_spill_count: 0
 // NOTES: .group_segment_fixed_size: 16384

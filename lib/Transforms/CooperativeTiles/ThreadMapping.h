@@ -45,8 +45,9 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t value);
 
 /// Whether values are provably the same in every thread of a block: kernel
 /// arguments, block and grid ids and sizes, constants, memref.dim, ops
-/// without memory effects (divisions included) of such values, and induction variables of scf.for loops with such
-/// bounds. Thread and lane ids, loads and everything else are not.
+/// without memory effects (divisions included) of such values, and induction
+/// variables of scf.for loops with such bounds. Thread and lane ids, loads and
+/// everything else are not.
 class BlockUniformity {
 public:
   bool isUniform(Value v) { return isUniform(v, 0); }
