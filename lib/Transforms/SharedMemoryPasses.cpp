@@ -123,24 +123,33 @@ std::vector<Stage> swizzleStages(ArrayRef<int64_t> lead, int64_t r, int64_t c,
   return stages;
 }
 
-/// The stages that put CuTe's `Swizzle<B, M, S>` on the row-major offset
-/// `u = row * c + col` of a descriptor of top lengths [lead..., r, c]:
-/// `u xor ((u >> S) & ((2^B - 1) << M))`, so that the xor may take row bits
-/// into column blocks across rows shorter than the banks (a 64-byte row
-/// pair as one 128-byte line); the leading dimensions pass through.
+/// One CuTe `Swizzle<B, M, S>` of a linear offset u:
+/// `u xor ((u >> S) & ((2^B - 1) << M))`.
+struct LinearSwizzle {
+  int64_t bits = 0, base = 0, shift = 0;
+};
+
+/// The stages that put the swizzles `terms`, one after the other, on the
+/// row-major offset `u = row * c + col` of a descriptor of top lengths
+/// [lead..., r, c], so that the xor may take row bits into column blocks
+/// across rows shorter than the banks (a 64-byte row pair as one 128-byte
+/// line); the leading dimensions pass through.
 std::vector<Stage> linearSwizzleStages(ArrayRef<int64_t> lead, int64_t r,
-                                       int64_t c, int64_t bits, int64_t base,
-                                       int64_t shift) {
+                                       int64_t c,
+                                       ArrayRef<LinearSwizzle> terms) {
   int64_t n = lead.size();
-  std::vector<Stage> stages(3);
+  std::vector<Stage> stages(terms.size() + 2);
   for (auto [k, len] : llvm::enumerate(lead))
     for (Stage &s : stages)
       s.push_back(
           makeEntry(Transform::passThrough(len), {int64_t(k)}, {int64_t(k)}));
-  stages[0].push_back(makeEntry(Transform::merge({r, c}), {n, n + 1}, {n}));
-  stages[1].push_back(
-      makeEntry(Transform::swizzle(bits, base, shift, r * c), {n}, {n}));
-  stages[2].push_back(makeEntry(Transform::unmerge({r, c}), {n}, {n, n + 1}));
+  stages.front().push_back(
+      makeEntry(Transform::merge({r, c}), {n, n + 1}, {n}));
+  for (auto [i, t] : llvm::enumerate(terms))
+    stages[i + 1].push_back(makeEntry(
+        Transform::swizzle(t.bits, t.base, t.shift, r * c), {n}, {n}));
+  stages.back().push_back(
+      makeEntry(Transform::unmerge({r, c}), {n}, {n, n + 1}));
   return stages;
 }
 
@@ -149,27 +158,30 @@ bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 int64_t log2Of(int64_t x) { return llvm::Log2_64(uint64_t(x)); }
 
 /// One layout of the swizzle search: the column-block xor of swizzleStages
-/// (v, p), or the linear Swizzle<B, M, S> of linearSwizzleStages.
+/// (v, p), or one or two linear swizzles of linearSwizzleStages.
 struct Candidate {
-  bool linear = false;
   int64_t v = 0, p = 0;
-  int64_t bits = 0, base = 0, shift = 0;
+  SmallVector<LinearSwizzle, 2> terms;
 
   std::vector<Stage> stages(ArrayRef<int64_t> lead, int64_t rows,
                             int64_t cols) const {
-    return linear ? linearSwizzleStages(lead, rows, cols, bits, base, shift)
-                  : swizzleStages(lead, rows, cols, v, p);
+    return terms.empty() ? swizzleStages(lead, rows, cols, v, p)
+                         : linearSwizzleStages(lead, rows, cols, terms);
   }
   std::string str(int64_t cols) const {
-    if (linear)
-      return llvm::formatv("offset bits [{0}, {1}) xor bits [{2}, {3}) "
-                           "(Swizzle<{4}, {0}, {5}>)",
-                           base, base + bits, base + shift, base + shift + bits,
-                           bits, shift)
+    if (terms.empty())
+      return llvm::formatv("column blocks of {0} {1} xor (row / {2}) mod {3}",
+                           v, v == 1 ? "element" : "elements", p, cols / v)
           .str();
-    return llvm::formatv("column blocks of {0} {1} xor (row / {2}) mod {3}", v,
-                         v == 1 ? "element" : "elements", p, cols / v)
-        .str();
+    std::string what = "offset", names;
+    for (auto [i, t] : llvm::enumerate(terms)) {
+      what += llvm::formatv("{0} bits [{1}, {2}) xor bits [{3}, {4})",
+                            i ? "," : "", t.base, t.base + t.bits,
+                            t.base + t.shift, t.base + t.shift + t.bits);
+      names += llvm::formatv("{0}Swizzle<{1}, {2}, {3}>", i ? " then " : "",
+                             t.bits, t.base, t.shift);
+    }
+    return what + " (" + names + ")";
   }
 };
 
@@ -291,34 +303,60 @@ struct LayoutXorSwizzlePass final
         continue;
       for (int64_t p = 1; p <= rows; p *= 2)
         if (rows % p == 0)
-          candidates.push_back({false, v, p});
+          candidates.push_back({v, p, {}});
     }
+    SmallVector<LinearSwizzle> linear;
     if (isPowerOfTwo(minV) && isPowerOfTwo(rows) && isPowerOfTwo(cols)) {
       int64_t total = log2Of(rows) + log2Of(cols);
       for (int64_t base = log2Of(minV); base < total; ++base)
         for (int64_t bits = 1; base + 2 * bits <= total; ++bits)
           for (int64_t shift = bits; base + shift + bits <= total; ++shift)
-            candidates.push_back({true, 0, 0, bits, base, shift});
+            linear.push_back({bits, base, shift});
     }
+    for (const LinearSwizzle &t : linear)
+      candidates.push_back({0, 0, {t}});
     std::optional<std::pair<int64_t, Candidate>> best; // extra, layout
-    for (const Candidate &cand : candidates) {
+    // The linear swizzles that reduce the conflicts, with their extra
+    // cycles: the first terms of the two-term search.
+    SmallVector<std::pair<int64_t, LinearSwizzle>> helpful;
+    auto score = [&](const Candidate &cand) -> std::optional<int64_t> {
       Descriptor candidate = *d;
-      bool ok = true;
       for (const Stage &s : cand.stages(lead, rows, cols))
         if (llvm::Error e = candidate.addStage(s)) {
           llvm::consumeError(std::move(e));
-          ok = false;
-          break;
+          return std::nullopt;
         }
-      if (!ok)
-        continue;
       std::optional<int64_t> after = total(model, buffer, &candidate, why);
-      if (!after)
-        continue;
-      if (!best || *after < best->first)
+      if (after && (!best || *after < best->first))
         best = {*after, cand};
-      if (*after == 0)
+      return after;
+    };
+    for (const Candidate &cand : candidates) {
+      std::optional<int64_t> after = score(cand);
+      if (after && *after == 0)
         break;
+      if (after && *after < *before && cand.terms.size() == 1)
+        helpful.push_back({*after, cand.terms.front()});
+    }
+    // Two linear terms (a GF(2) map that one xor window cannot express,
+    // e.g. on 64 banks: row bits into both the 16-byte block and the row's
+    // place in a 256-byte line), starting from the 8 best single terms.
+    if (best && best->first != 0) {
+      llvm::stable_sort(helpful,
+                        [](auto &x, auto &y) { return x.first < y.first; });
+      helpful.resize(std::min<size_t>(helpful.size(), 8));
+      for (auto &[extra, first] : helpful) {
+        for (const LinearSwizzle &second : linear) {
+          if (second.base == first.base && second.bits == first.bits &&
+              second.shift == first.shift)
+            continue;
+          std::optional<int64_t> after = score({0, 0, {first, second}});
+          if (after && *after == 0)
+            break;
+        }
+        if (best->first == 0)
+          break;
+      }
     }
     auto swizzleRemark = [&](const Candidate &cand, int64_t after) {
       remark() << "swizzled: " << rows << "x" << cols << " tile"

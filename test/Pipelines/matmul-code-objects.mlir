@@ -37,10 +37,7 @@
 // NOTES-CDNA: .private_segment_fixed_size: 0
 // NOTES-CDNA: .vgpr_spill_count: 0
 // NOTES-RDNA3: .private_segment_fixed_size: {{[1-9]}}
-// 64x64x32 tiles: 8192 bytes; on gfx950 the swizzle search pads B's 64
-// rows by 8 elements instead (no xor of its search removes the conflicts of
-// the transposed writes over 64 banks): 9216.
-// NOTES: .group_segment_fixed_size: {{8192|9216}}
+// NOTES: .group_segment_fixed_size: 8192
 // NOTES: .name: gemm_f16_64
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .vgpr_spill_count: 0

@@ -2,7 +2,7 @@
 // RUN: layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx942 -layout-xor-swizzle=chip=gfx942 -layout-analyze-bank-conflicts=chip=gfx942 -o /dev/null 2>&1 | FileCheck %s --check-prefix=AMD -DCHIP=gfx942
 // RUN: layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx90a -layout-xor-swizzle=chip=gfx90a -layout-analyze-bank-conflicts=chip=gfx90a -o /dev/null 2>&1 | FileCheck %s --check-prefix=AMD -DCHIP=gfx90a
 // RUN: layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx1100 -layout-xor-swizzle=chip=gfx1100 -layout-analyze-bank-conflicts=chip=gfx1100 -o /dev/null 2>&1 | FileCheck %s --check-prefix=AMD -DCHIP=gfx1100
-// RUN: layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx950 -layout-xor-swizzle=chip=gfx950 -o /dev/null 2>&1 | FileCheck %s --check-prefix=CDNA4
+// RUN: layout-opt %examples/matmul.mlir -layout-tile-shared-memory=chip=gfx950 -layout-xor-swizzle=chip=gfx950 -layout-analyze-bank-conflicts=chip=gfx950 -o /dev/null 2>&1 | FileCheck %s --check-prefix=CDNA4
 
 /// The A and B buffers of the GEMM tile programs on sm_90: three pipeline
 /// stages each (the stage is the descriptor's leading dimension; the
@@ -42,10 +42,10 @@
 // AMD-NOT: bank conflicts on [[CHIP]]: {{[1-9]}}
 // AMD-NOT: no layout of the search reaches 0
 
-/// gfx950 (64 banks): A has no conflict; B's transposed 4- and 8-byte writes
-/// over 64 banks keep 8 to 16 extra cycles per tile with the best linear
-/// swizzle of the search (a residual; two xor terms would be needed), and
-/// gemm_f16_64's B is padded instead.
+/// gfx950 (64 banks): A as on gfx942; B's transposed writes need row bits
+/// in both the 16-byte block and the row's place in a 256-byte line, which
+/// takes two linear swizzles (the two-term search). No conflict anywhere.
 // CDNA4: remark: workgroup buffer on gfx950: swizzled: 128x32 tile, column blocks of 8 elements xor (row / 4) mod 4; bank conflicts 48 -> 0 extra cycles
-// CDNA4: remark: workgroup buffer on gfx950: swizzled: 128x32 tile, offset bits [3, 6) xor bits [7, 10) (Swizzle<3, 3, 4>); bank conflicts 72 -> 8 extra cycles (no layout of the search reaches 0)
-// CDNA4: remark: workgroup buffer on gfx950: no xor swizzle removes its conflicts; padded rows by 8 elements (buffer of 2560 elements); bank conflicts 32 -> 0 extra cycles
+// CDNA4: remark: workgroup buffer on gfx950: swizzled: 128x32 tile, offset bits [3, 6) xor bits [7, 10), bits [4, 7) xor bits [7, 10) (Swizzle<3, 3, 4> then Swizzle<3, 4, 3>); bank conflicts 72 -> 0 extra cycles
+// CDNA4-NOT: no layout of the search reaches 0
+// CDNA4-NOT: bank conflicts on gfx950: {{[1-9]}}

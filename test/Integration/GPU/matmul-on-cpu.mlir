@@ -5,7 +5,7 @@
 // RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx942 -layout-xor-swizzle=chip=gfx942 -layout-test-gpu-to-loops -layout-to-llvm \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
-// RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx950 -layout-test-gpu-to-loops -layout-to-llvm \
+// RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx950 -layout-xor-swizzle=chip=gfx950 -layout-test-gpu-to-loops -layout-to-llvm \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
 // RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx1100 -layout-test-gpu-to-loops -layout-to-llvm \
