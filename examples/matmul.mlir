@@ -30,6 +30,7 @@
 !bbf = !layout.partition_view<?x?xbf16, tile = [32, 128]>
 !cf32 = !layout.partition_view<?x?xf32, tile = [128, 128]>
 !bias128 = !layout.partition_view<?xf32, tile = [128]>
+!pad16 = !layout.partition_view<?x?xf16, tile = [16, 256]>
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #kn = affine_map<(m, n, k) -> (k, n)>
@@ -253,6 +254,25 @@ gpu.module @matmul {
       scf.yield %r : vector<128x128xf32>
     }
     layout.store %acc, %pc[%bm, %bn] masked : vector<128x128xf32>, !cf32
+    gpu.return
+  }
+
+  // Operand packing for unaligned shapes: copies a matrix into one whose
+  // rows are padded to a multiple of 8 elements (16 bytes) with zeros
+  // (masked loads past the source's edges read 0). A GEMM on padded A (M x
+  // K') and B (K' x N') computes the same C (the extra K columns and rows
+  // are 0, the extra N columns are never stored), with 16-byte rows for the
+  // asynchronous pipeline; bench/gemm times both copies with the GEMM.
+  gpu.func @pad_rows_f16(%Src: memref<?x?xf16>, %Dst: memref<?x?xf16>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %vs = layout.view %Src : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vd = layout.view %Dst : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %ps = layout.partition %vs tile [16, 256] : !layout.tensor_view<?x?xf16> -> !pad16
+    %pd = layout.partition %vd tile [16, 256] : !layout.tensor_view<?x?xf16> -> !pad16
+    %r = gpu.block_id y
+    %c = gpu.block_id x
+    %t = layout.load %ps[%r, %c] masked : !pad16 -> vector<16x256xf16>
+    layout.store %t, %pd[%r, %c] masked : vector<16x256xf16>, !pad16
     gpu.return
   }
 }
