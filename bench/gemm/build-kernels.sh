@@ -3,6 +3,7 @@
 # (on the machine with Debian's MLIR; the GPU machine only builds the CUDA
 # harness):
 #   out/matmul.sm_90.cubin  gemm_f16, gemm_f16_t128, gemm_f16_t128_g8,
+#                           gemm_f16_t128_k64 (dynamic shared memory),
 #                           gemm_f16_64, gemm_f16_bias_relu, gemm_bf16,
 #                           pad_rows_f16
 #   out/matmul.sm_90.ptx    the same module as PTX (format=isa)

@@ -3,13 +3,16 @@
 # (tile and pipeline experiments), each into bench/gemm/out/<name>/ with the
 # kernel names the harness knows, so that on the GPU machine
 #   /tmp/h bench/gemm/out/<name> bench gemm_f16
-# measures one against cuBLAS in the same run. Variants:
-#   bk64     K steps of 64 (one LDS stage of 32 KiB: register prefetch)
-#   bk32s1   K steps of 32, layout.pipeline_stages = 1 (register prefetch)
-#   bk32s2   K steps of 32, 2 stages of asynchronous copies
-#   bk32s3   K steps of 32, 3 stages (the pass's choice for K steps of 32)
-#   *-short  the same with 32-bit shared-memory pointers (--nvptx-short-ptr)
-#   t128-*   128 threads instead of 256 (4 warps of 64x64 wave tiles)
+# measures one against cuBLAS in the same run. Variants (name: threads, K
+# step, stages; the 48 KiB static limit holds 3 stages of K steps of 32,
+# more go to dynamic shared memory, see -layout-dynamic-shared-memory):
+#   t128-bk32s3   128 threads, K steps of 32, 3 stages (the pass's default)
+#   t128-bk32s4   4 stages (64 KiB)
+#   t128-bk32s5   5 stages (80 KiB)
+#   t128-bk64s3   K steps of 64, 3 stages (96 KiB)
+#   t128-bk64s4   K steps of 64, 4 stages (128 KiB: 1 block per SM)
+# (Earlier variants, in bench/RESULTS.md: 256 threads, K steps of 64 with
+# register prefetch, 1 and 2 stages, 32-bit shared pointers.)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -25,7 +28,7 @@ variant() {
   local src="$tmp/$name.mlir"
   sed -e "s/tile = \[128, 32\]/tile = [128, $bk]/; s/tile \[128, 32\]/tile [128, $bk]/" \
       -e "s/tile = \[32, 128\]/tile = [$bk, 128]/; s/tile \[32, 128\]/tile [$bk, 128]/" \
-      -e "s/vector<128x32xf16>/vector<128x${bk}xf16>/g; s/vector<32x128xf16>/vector<${bk}x128xf16>/g" \
+      -e "s/vector<128x32x\(b\?f16\)>/vector<128x${bk}x\1>/g; s/vector<32x128x\(b\?f16\)>/vector<${bk}x128x\1>/g" \
       -e "s/known_block_size = array<i32: 256, 1, 1>/known_block_size = array<i32: $threads, 1, 1>/" \
       "$root/examples/matmul.mlir" >"$src"
   if [ -n "$stages" ]; then
@@ -41,13 +44,8 @@ variant() {
   echo "$name: $(ls "$here/out/$name" | tr '\n' ' ')"
 }
 
-variant bk64 256 64 ""
-variant bk32s1 256 32 1
-variant bk32s2 256 32 2
-variant bk32s3 256 32 3
-variant bk64-short 256 64 "" --nvptx-short-ptr
-variant bk32s3-short 256 32 3 --nvptx-short-ptr
 variant t128-bk32s3 128 32 3
-variant t128-bk32s2 128 32 2
-variant t128-bk64 128 64 ""
-variant t128-bk32s3-short 128 32 3 --nvptx-short-ptr
+variant t128-bk32s4 128 32 4
+variant t128-bk32s5 128 32 5
+variant t128-bk64s3 128 64 3
+variant t128-bk64s4 128 64 4

@@ -126,6 +126,10 @@ struct Kernel {
   CUfunction fn;
   // The block size: the kernel's .maxntid (its known_block_size).
   int threads = 256;
+  // Dynamic shared memory bytes: the code object's
+  // <kernel>_dynamic_shared_bytes, which -layout-to-nvvm exports for a
+  // kernel whose buffers exceed the 48 KiB static limit (0: none).
+  unsigned dynamicSmem = 0;
 };
 
 // Launches `k` on row-major A (M x K), B (K x N), C (M x N).
@@ -163,36 +167,41 @@ static void launch(Kernel &k, __half *A, __half *B, __half *C, float *bias,
   }
   unsigned gx = (unsigned)((N + k.bn - 1) / k.bn),
            gy = (unsigned)((M + k.bm - 1) / k.bm);
-  CHECK_CU(cuLaunchKernel(k.fn, gx, gy, 1, k.threads, 1, 1, 0, nullptr,
-                          args.data(), nullptr));
+  CHECK_CU(cuLaunchKernel(k.fn, gx, gy, 1, k.threads, 1, 1, k.dynamicSmem,
+                          nullptr, args.data(), nullptr));
 }
 
-// pad_rows_f16 of examples/matmul.mlir (16 x 256 tiles, 256 threads):
-// copies the rows x cols `src` into the rows x dcols `dst`, zero-filling
-// columns cols .. dcols - 1.
+// pad_rows_f16 of examples/matmul.mlir (16 x 256 tiles, padThreads
+// threads: its .maxntid): copies the rows x cols `src` into the drows x
+// dcols `dst` (drows >= rows, dcols >= cols), zero-filling the rest.
 static CUfunction padFn = nullptr;
+static int padThreads = 256;
 static void launchPad(__half *src, int64_t rows, int64_t cols, __half *dst,
-                      int64_t dcols) {
+                      int64_t drows, int64_t dcols) {
   static Desc ds(nullptr, 0, 0), dd(nullptr, 0, 0);
   ds = Desc(src, rows, cols);
-  dd = Desc(dst, rows, dcols);
+  dd = Desc(dst, drows, dcols);
   std::vector<void *> args;
   ds.push(args);
   dd.push(args);
   CHECK_CU(cuLaunchKernel(padFn, (unsigned)((dcols + 255) / 256),
-                          (unsigned)((rows + 15) / 16), 1, 256, 1, 1, 0,
+                          (unsigned)((drows + 15) / 16), 1, padThreads, 1, 1, 0,
                           nullptr, args.data(), nullptr));
 }
 
 // Row-major C = alpha * A * B through column-major cuBLAS: C^T = B^T A^T.
+// C is f16 (cType CUDA_R_16F, the anchor) or f32 (CUDA_R_32F: the
+// bias-relu reference, which rounds to f16 once after the epilogue as the
+// kernel does; rounding alpha * A * B to f16 first costs up to half an f16
+// ulp of a value that the bias may cancel).
 static void cublasGemm(cublasHandle_t h, const __half *A, const __half *B,
-                       __half *C, int64_t M, int64_t N, int64_t K,
-                       float alpha) {
+                       void *C, int64_t M, int64_t N, int64_t K, float alpha,
+                       cudaDataType cType = CUDA_R_16F) {
   float beta = 0.0f;
   CHECK_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)N, (int)M, (int)K,
                             &alpha, B, CUDA_R_16F, (int)N, A, CUDA_R_16F,
-                            (int)K, &beta, C, CUDA_R_16F, (int)N,
-                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+                            (int)K, &beta, C, cType, (int)N, CUBLAS_COMPUTE_32F,
+                            CUBLAS_GEMM_DEFAULT));
 }
 
 // f16 bits -> float, by table.
@@ -236,8 +245,7 @@ static const size_t kMaxFlagged = 4096;
 // Compares every element; on failure prints where the bad elements are.
 static CheckResult check(const std::vector<uint16_t> &got,
                          const std::vector<uint16_t> &want, int64_t M,
-                         int64_t N, bool relu, const Kernel &k,
-                         const char *shape) {
+                         int64_t N, const Kernel &k, const char *shape) {
   const std::vector<float> &t = h2f();
   CheckResult r{true, 0, 0, 0, 0.0, 0.0, {}};
   int64_t shown = 0;
@@ -254,8 +262,6 @@ static CheckResult check(const std::vector<uint16_t> &got,
       size_t idx = (size_t)i * N + j;
       float x = t[got[idx]];
       float y = t[want[idx]];
-      if (relu)
-        y = (float)biasRelu(y, j);
       if (got[idx] == want[idx] || x == y)
         ++r.exact;
       double d = std::fabs((double)x - (double)y);
@@ -393,7 +399,7 @@ struct Exact {
 
 // Max |x - exact| of `c` (and of cuBLAS's `ref`) over the sampled grid, and
 // over the flagged elements; for bias-relu kernels exact =
-// max(alpha * exact + bias[j], 0).
+// max(alpha * exact + bias[j], 0) (`ref` is then the epilogue's reference).
 static std::string adjudicate(const Exact &e, const std::vector<uint16_t> &c,
                               const std::vector<uint16_t> &ref, bool relu,
                               const std::vector<size_t> &flagged,
@@ -402,10 +408,7 @@ static std::string adjudicate(const Exact &e, const std::vector<uint16_t> &c,
   auto want = [&](double x, size_t idx) {
     return relu ? biasRelu(kAlpha * x, (int64_t)(idx % e.N)) : x;
   };
-  auto refv = [&](size_t idx) {
-    double y = t[ref[idx]];
-    return relu ? biasRelu(y, (int64_t)(idx % e.N)) : y;
-  };
+  auto refv = [&](size_t idx) { return (double)t[ref[idx]]; };
   double kGrid = 0, cGrid = 0;
   for (size_t r = 0; r < e.rows.size(); ++r)
     for (size_t q = 0; q < e.cols.size(); ++q) {
@@ -506,11 +509,21 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
     for (Kernel &k : kernels)
       needScaled |= k.biasRelu;
     if (needScaled) {
-      refScaled.resize(nc);
-      cublasGemm(h, A, B, Cref, M, N, K, kAlpha);
+      // f16(relu(alpha * A * B + bias)), alpha * A * B from cuBLAS in f32.
+      float *C32;
+      CHECK_CUDA(cudaMalloc(&C32, nc * sizeof(float)));
+      cublasGemm(h, A, B, C32, M, N, K, kAlpha, CUDA_R_32F);
       CHECK_CUDA(cudaDeviceSynchronize());
-      CHECK_CUDA(
-          cudaMemcpy(refScaled.data(), Cref, nc * 2, cudaMemcpyDeviceToHost));
+      std::vector<float> c32(nc);
+      CHECK_CUDA(cudaMemcpy(c32.data(), C32, nc * sizeof(float),
+                            cudaMemcpyDeviceToHost));
+      CHECK_CUDA(cudaFree(C32));
+      refScaled.resize(nc);
+      for (size_t idx = 0; idx < nc; ++idx) {
+        __half y = __float2half_rn(
+            std::max(c32[idx] + biasAt((int64_t)(idx % N)), 0.0f));
+        memcpy(&refScaled[idx], &y, 2);
+      }
     }
     for (Kernel &k : kernels) {
       CHECK_CUDA(cudaMemset(C, 0xFF, nc * 2)); // NaN sentinel
@@ -525,8 +538,7 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
         exit(2);
       }
       CHECK_CUDA(cudaMemcpy(back.data(), C, nc * 2, cudaMemcpyDeviceToHost));
-      CheckResult r =
-          check(back, k.biasRelu ? refScaled : ref, M, N, k.biasRelu, k, shape);
+      CheckResult r = check(back, k.biasRelu ? refScaled : ref, M, N, k, shape);
       char buf[256];
       snprintf(buf, sizeof buf,
                "%s: max abs err %.3g, max rel err %.3g, "
@@ -552,30 +564,30 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
     }
     // Rows that are not 16-byte aligned: operand packing. pad_rows_f16
     // copies A and B into zero-padded rows of a multiple of 8 elements, and
-    // gemm_f16_t128 runs on the copies (its asynchronous pipeline); the
-    // time is that of all three kernels.
-    Kernel *t128 = nullptr;
-    for (Kernel &k : kernels)
-      if (k.name == "gemm_f16_t128")
-        t128 = &k;
-    if (padFn && t128 && (K % 8 || N % 8)) {
+    // gemm_f16_t128 / gemm_f16_t128_k64 run on the copies (their
+    // asynchronous pipelines); the time is that of all three kernels.
+    for (Kernel &gemm : kernels) {
+      if (!padFn || !(K % 8 || N % 8) ||
+          (gemm.name != "gemm_f16_t128" && gemm.name != "gemm_f16_t128_k64"))
+        continue;
+      Kernel *t128 = &gemm;
       int64_t Kp = (K + 7) / 8 * 8, Np = (N + 7) / 8 * 8;
       __half *Ap, *Bp;
       CHECK_CUDA(cudaMalloc(&Ap, (size_t)M * Kp * 2));
       CHECK_CUDA(cudaMalloc(&Bp, (size_t)Kp * Np * 2));
       auto packed = [&] {
-        launchPad(A, M, K, Ap, Kp);
-        launchPad(B, K, N, Bp, Np);
+        launchPad(A, M, K, Ap, M, Kp);
+        launchPad(B, K, N, Bp, Kp, Np);
         launch(*t128, Ap, Bp, C, bias, M, N, K, Kp, Np);
       };
-      std::string name = "pad_rows_f16 (A, B) + gemm_f16_t128";
+      std::string name = "pad_rows_f16 (A, B) + " + gemm.name;
       CHECK_CUDA(cudaMemset(C, 0xFF, nc * 2));
       packed();
       CHECK_CUDA(cudaDeviceSynchronize());
       CHECK_CUDA(cudaMemcpy(back.data(), C, nc * 2, cudaMemcpyDeviceToHost));
       Kernel shown = *t128;
       shown.name = name;
-      CheckResult r = check(back, ref, M, N, false, shown, shape);
+      CheckResult r = check(back, ref, M, N, shown, shape);
       char buf[256];
       snprintf(buf, sizeof buf,
                "%s: max abs err %.3g, max rel err %.3g, "
@@ -642,11 +654,15 @@ int main(int argc, char **argv) {
       {"gemm_f16", 128, 128, false, nullptr},
       {"gemm_f16_t128", 128, 128, false, nullptr},
       {"gemm_f16_t128_g8", 128, 128, false, nullptr},
+      {"gemm_f16_t128_k64", 128, 128, false, nullptr},
       {"gemm_f16_64", 64, 64, false, nullptr},
       {"gemm_f16_bias_relu", 128, 128, true, nullptr}};
   // The packing kernel, where the cubin has it.
   if (cuModuleGetFunction(&padFn, mod, "pad_rows_f16") != CUDA_SUCCESS)
     padFn = nullptr;
+  else
+    CHECK_CU(cuFuncGetAttribute(
+        &padThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, padFn));
   std::vector<Kernel> chosen;
   for (Kernel &k : kernels) {
     if (!filter.empty() && k.name != filter)
@@ -658,12 +674,23 @@ int main(int argc, char **argv) {
         cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k.fn));
     CHECK_CU(cuFuncGetAttribute(&k.threads,
                                 CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.fn));
+    CUdeviceptr sizeAt;
+    size_t sizeBytes = 0;
+    std::string sizeName = k.name + "_dynamic_shared_bytes";
+    if (cuModuleGetGlobal(&sizeAt, &sizeBytes, mod, sizeName.c_str()) ==
+            CUDA_SUCCESS &&
+        sizeBytes == sizeof(unsigned)) {
+      CHECK_CU(cuMemcpyDtoH(&k.dynamicSmem, sizeAt, sizeof(unsigned)));
+      CHECK_CU(cuFuncSetAttribute(
+          k.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+          (int)k.dynamicSmem));
+    }
     int blocks = 0;
-    CHECK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn,
-                                                         k.threads, 0));
-    printf("%s: %d registers, %d bytes static shared, %d blocks/SM of %d "
-           "threads\n",
-           k.name.c_str(), regs, smem, blocks, k.threads);
+    CHECK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, k.fn, k.threads, k.dynamicSmem));
+    printf("%s: %d registers, %d bytes static shared, %u bytes dynamic "
+           "shared, %d blocks/SM of %d threads\n",
+           k.name.c_str(), regs, smem, k.dynamicSmem, blocks, k.threads);
     chosen.push_back(k);
   }
   if (chosen.empty()) {

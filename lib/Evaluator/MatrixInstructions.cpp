@@ -103,25 +103,38 @@ std::optional<ChipGeneration> mlir::layout::classifyChip(StringRef chip) {
   return std::nullopt;
 }
 
-WorkgroupMemoryFacts
-mlir::layout::workgroupMemoryFacts(ChipGeneration generation) {
-  switch (generation) {
+std::optional<WorkgroupMemoryFacts>
+mlir::layout::workgroupMemoryFacts(StringRef chip) {
+  std::optional<ChipGeneration> generation = classifyChip(chip);
+  if (!generation)
+    return std::nullopt;
+  switch (*generation) {
   case ChipGeneration::CDNA2:
   case ChipGeneration::CDNA3:
     // MI200 / MI300 CDNA ISA guides, "Data Share Operations": 64 KiB of LDS
     // per compute unit, all of it allocatable by one workgroup.
-    return {64 * 1024, false};
+    return WorkgroupMemoryFacts{64 * 1024, 64 * 1024, false};
   case ChipGeneration::CDNA4:
     // CDNA4 ISA guide, "LDS": 160 KiB per compute unit.
-    return {160 * 1024, false};
+    return WorkgroupMemoryFacts{160 * 1024, 160 * 1024, false};
   case ChipGeneration::RDNA3:
     // RDNA3 ISA guide, "Local Data Share": at most 64 KiB per workgroup.
-    return {64 * 1024, false};
-  case ChipGeneration::SM80:
-    // CUDA C++ Programming Guide, "Shared Memory" (compute capability 8.x
-    // and 9.x): static allocations are limited to 48 KB per block (more
-    // needs dynamic shared memory); PTX ISA "cp.async": sm_80 and later.
-    return {48 * 1024, true};
+    return WorkgroupMemoryFacts{64 * 1024, 64 * 1024, false};
+  case ChipGeneration::SM80: {
+    // CUDA C++ Programming Guide, "Shared Memory" and the table "Technical
+    // Specifications per Compute Capability": static allocations are
+    // limited to 48 KB per block; with dynamic shared memory a block may
+    // opt in to 163 KB on 8.0 and 8.7, 99 KB on 8.6 and 8.9, 227 KB on 9.0.
+    // PTX ISA "cp.async": sm_80 and later.
+    StringRef sm = chip.take_until([](char c) { return c == ':'; });
+    sm.consume_front("sm_");
+    int64_t optIn = 99 * 1024;
+    if (sm.starts_with("80") || sm.starts_with("87"))
+      optIn = 163 * 1024;
+    else if (sm.starts_with("9"))
+      optIn = 227 * 1024;
+    return WorkgroupMemoryFacts{48 * 1024, optIn, true};
+  }
   }
   llvm_unreachable("unknown chip generation");
 }

@@ -58,6 +58,27 @@ struct ReportErrorPass final
   std::string message;
 };
 
+/// Gives the global behind gpu.dynamic_shared_memory external linkage.
+/// MLIR 22's gpu-to-nvvm declares it internal, which the NVPTX back end
+/// demotes to a one-byte static `.shared` variable; PTX's dynamic shared
+/// memory is an `.extern .shared` array of unknown size (PTX ISA, "State
+/// Spaces: Shared"), as clang emits for `extern __shared__` and flang
+/// since llvm/llvm-project#161940.
+struct ExternDynamicSharedMemoryPass final
+    : PassWrapper<ExternDynamicSharedMemoryPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExternDynamicSharedMemoryPass)
+  StringRef getArgument() const override {
+    return "layout-extern-dynamic-shared-memory";
+  }
+  void runOnOperation() override {
+    getOperation()->walk([](LLVM::GlobalOp global) {
+      auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+      if (global.getAddrSpace() == 3 && array && array.getNumElements() == 0)
+        global.setLinkage(LLVM::Linkage::External);
+    });
+  }
+};
+
 /// Lowers n-D vector.shape_cast to element moves: the matrix instructions'
 /// n-D operands (nvgpu.mma.sync's registers x halves) are built from flat
 /// fragments, and the GPU conversions only convert 1-D shape casts.
@@ -276,11 +297,17 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
   // nvgpu ops (mma.sync, ldmatrix) before the gpu-to-nvvm conversion, which
   // leaves them alone; amdgpu ops are part of the gpu-to-rocdl patterns.
   if (name == "layout-to-nvvm") {
+    layout::LayoutDynamicSharedMemoryOptions dynamic;
+    dynamic.chip = chip.str();
+    pm.addPass(layout::createLayoutDynamicSharedMemory(dynamic));
     pm.addNestedPass<gpu::GPUModuleOp>(
         std::make_unique<BF16MmaSyncToNVVMPass>());
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   }
   pm.addNestedPass<gpu::GPUModuleOp>(std::move(convert));
+  if (name == "layout-to-nvvm")
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        std::make_unique<ExternDynamicSharedMemoryPass>());
   GpuToLLVMConversionPassOptions host;
   host.kernelBarePtrCallConv = barePtr;
   pm.addPass(createGpuToLLVMConversionPass(host));

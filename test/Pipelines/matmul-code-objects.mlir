@@ -37,6 +37,13 @@
 // NOTES-CDNA: .private_segment_fixed_size: 0
 // NOTES-CDNA: .vgpr_spill_count: 0
 // NOTES-RDNA3: .private_segment_fixed_size: {{[1-9]}}
+// K steps of 64: one 32 KiB stage (register prefetch) on AMD; no spill on
+// CDNA (292 VGPRs and AGPRs on gfx942), RDNA3 spills as for gemm_f16_t128.
+// NOTES: .group_segment_fixed_size: 32768
+// NOTES: .name: gemm_f16_t128_k64
+// NOTES-CDNA: .private_segment_fixed_size: 0
+// NOTES-CDNA: .vgpr_spill_count: 0
+// NOTES-RDNA3: .private_segment_fixed_size: {{[1-9]}}
 // NOTES: .group_segment_fixed_size: 8192
 // NOTES: .name: gemm_f16_64
 // NOTES: .private_segment_fixed_size: 0
@@ -80,6 +87,12 @@
 // sm_90: three LDS stages filled by 16-byte cp.async (zero-filling at the
 // edges), waited for by group; the unaligned version of the loop keeps
 // register prefetch.
+// gemm_f16_t128_k64 (layout.dynamic_shared_memory): 3 stages of 32 KiB in
+// dynamic shared memory (an .extern array), its size exported for the
+// launcher; the others keep static shared memory.
+// PTX: .extern .shared .align 16 .b8 __dynamic_shmem__0[];
+// PTX: .visible .const .align 4 .u32 gemm_f16_t128_k64_dynamic_shared_bytes = 98304;
+// PTX-NOT: _dynamic_shared_bytes
 // PTX-LABEL: .entry gemm_f16(
 // PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // PTX: cp.async.commit_group

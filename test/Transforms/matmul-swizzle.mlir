@@ -20,6 +20,11 @@
 // CHECK: remark: workgroup buffer on sm_90: swizzled: 32x128 tile (each of 3 pipeline stages), column blocks of 8 elements xor (row / 1) mod 16; bank conflicts 896 -> 0 extra cycles
 // CHECK: remark: workgroup buffer on sm_90: swizzled: 128x32 tile (each of 3 pipeline stages), column blocks of 8 elements xor (row / 2) mod 4; bank conflicts 384 -> 0 extra cycles
 // CHECK: remark: workgroup buffer on sm_90: swizzled: 32x128 tile (each of 3 pipeline stages), column blocks of 8 elements xor (row / 1) mod 16; bank conflicts 896 -> 0 extra cycles
+// gemm_f16_t128_k64 (K steps of 64, layout.dynamic_shared_memory): 3
+// stages of 32 KiB, above the 48 KiB static limit (without the attribute
+// the pass would keep 1 stage).
+// CHECK: remark: workgroup buffer on sm_90: swizzled: 128x64 tile (each of 3 pipeline stages), column blocks of 8 elements xor (row / 1) mod 8; bank conflicts 1792 -> 0 extra cycles
+// CHECK: remark: workgroup buffer on sm_90: swizzled: 64x128 tile (each of 3 pipeline stages), column blocks of 8 elements xor (row / 1) mod 16; bank conflicts 1792 -> 0 extra cycles
 // CHECK: remark: workgroup buffer on sm_90: swizzled: 64x32 tile (each of 3 pipeline stages), {{.*}} -> 0 extra cycles
 // CHECK: remark: workgroup buffer on sm_90: swizzled: 32x64 tile (each of 3 pipeline stages), {{.*}} -> 0 extra cycles
 // CHECK: remark: workgroup buffer on sm_90: swizzled: 128x32 tile (each of 3 pipeline stages), column blocks of 8 elements xor (row / 2) mod 4; bank conflicts 384 -> 0 extra cycles

@@ -69,18 +69,24 @@ llvm::StringRef stringifyMatrixOperand(MatrixOperand operand);
 /// a chip outside the table.
 std::optional<ChipGeneration> classifyChip(llvm::StringRef chip);
 
-/// What a generation's workgroup memory allows the tile programs.
+/// What a chip's workgroup memory allows the tile programs.
 struct WorkgroupMemoryFacts {
   /// The most workgroup memory one block may declare statically, in bytes.
   int64_t maxStaticBytes;
+  /// The most one block may use at all, in bytes: above maxStaticBytes the
+  /// kernel takes dynamic shared memory and its launcher opts in (NVIDIA's
+  /// cudaFuncAttributeMaxDynamicSharedMemorySize); equal to maxStaticBytes
+  /// where there is no such opt-in.
+  int64_t maxBlockBytes;
   /// Whether lanes copy global memory into workgroup memory asynchronously
   /// (PTX cp.async, sm_80 and later), so that a K loop can keep several
   /// tiles in flight without holding them in registers.
   bool asyncCopy;
 };
 
-/// The workgroup-memory facts of `generation`.
-WorkgroupMemoryFacts workgroupMemoryFacts(ChipGeneration generation);
+/// The workgroup-memory facts of `chip` (as classifyChip takes it), or
+/// std::nullopt for a chip outside the table.
+std::optional<WorkgroupMemoryFacts> workgroupMemoryFacts(llvm::StringRef chip);
 
 /// What the MLIR 22 op that issues the instruction needs spelled out.
 struct MatrixOpSpelling {

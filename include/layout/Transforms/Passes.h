@@ -24,6 +24,16 @@
 namespace mlir {
 namespace layout {
 
+/// On a gpu.func kernel: its launcher passes dynamic shared memory, so the
+/// tile pass's default pipeline may use all the workgroup memory a block
+/// can have (NVIDIA: up to 227 KiB on sm_90 instead of 48 KiB static).
+constexpr llvm::StringLiteral kDynamicSharedMemoryAttr =
+    "layout.dynamic_shared_memory";
+/// Set by -layout-dynamic-shared-memory on the kernels it moved: the bytes
+/// of dynamic shared memory their launcher passes.
+constexpr llvm::StringLiteral kDynamicSharedMemoryBytesAttr =
+    "layout.dynamic_shared_memory_bytes";
+
 #define GEN_PASS_DECL
 #include "layout/Transforms/Passes.h.inc"
 

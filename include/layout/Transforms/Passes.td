@@ -154,4 +154,34 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
                            "::mlir::gpu::GPUDialect"];
 }
 
+def LayoutDynamicSharedMemory
+    : Pass<"layout-dynamic-shared-memory", "ModuleOp"> {
+  let summary = "Move the workgroup buffers of kernels above the chip's "
+                "static limit into dynamic shared memory";
+  let description = [{
+    NVIDIA chips let a block declare at most 48 KiB of shared memory
+    statically; a block may use more (up to 227 KiB on sm_90) only as
+    dynamic shared memory, whose size the launcher passes and opts in to
+    (`cudaFuncAttributeMaxDynamicSharedMemorySize`). For each `gpu.func`
+    kernel whose workgroup attributions exceed `chip`'s static limit, the
+    pass replaces them with `memref.view`s of one `gpu.dynamic_shared_memory`
+    at offsets aligned to 128 bytes (so every bank-conflict analysis and
+    swizzle of a buffer still holds), records the byte count on the kernel
+    as `layout.dynamic_shared_memory_bytes` and exports it from the GPU
+    module as an i32 constant `<kernel>_dynamic_shared_bytes`, which a
+    launcher reads from the code object (`cuModuleGetGlobal`). Kernels
+    within the static limit, and chips without such an opt-in, are left as
+    they are; a kernel above what a block may have at all gets an error.
+    `-layout-to-nvvm` runs it before the conversion to NVVM.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", [{"sm_90"}],
+           "Target whose shared-memory limits apply (sm_80 ... sm_90)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 #endif // LAYOUT_TRANSFORMS_PASSES_TD

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ContractionPlan.h"
+#include "layout/Transforms/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -869,13 +870,11 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   }
   // The pipeline: asynchronous copies into several stages where the chip
   // has them, the operands allow them and the stages fit.
-  WorkgroupMemoryFacts memory =
-      workgroupMemoryFacts(*classifyChip(options.chip));
+  WorkgroupMemoryFacts memory = *workgroupMemoryFacts(options.chip);
   int64_t stageBytes = 0;
   for (Leaf *leaf : {&t.a, &t.b})
     stageBytes += leaf->stageElements() * elementBytes(leaf->side.elementType);
   int64_t used = workgroupBytes(func);
-  int64_t room = memory.maxStaticBytes - used;
   SmallVector<Value, 2> alignment;
   std::string notAsync;
   if (!memory.asyncCopy)
@@ -903,18 +902,32 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
              << "in a tile program: layout.pipeline_stages = " << stages
              << " needs asynchronous copies, but " << notAsync
              << " (1 stage: register prefetch)";
-    if (stages * stageBytes > room) {
+    // Stages asked for may take all the memory a block can have (above the
+    // static limit the NVVM pipeline moves the buffers into dynamic shared
+    // memory, whose size the launcher passes).
+    if (stages * stageBytes > memory.maxBlockBytes - used) {
       InFlightDiagnostic d = t.contract.emitOpError();
       d << "in a tile program: layout.pipeline_stages = " << stages << " needs "
         << stages * stageBytes
         << " bytes of workgroup memory (A and B tiles of " << stageBytes
         << " bytes per stage); " << options.chip << " allows "
-        << memory.maxStaticBytes << " bytes per block statically";
+        << memory.maxBlockBytes << " bytes per block";
+      if (memory.maxBlockBytes > memory.maxStaticBytes)
+        d << " (" << memory.maxStaticBytes
+          << " statically, the rest as dynamic shared memory)";
       if (used)
         d << ", of which the kernel uses " << used;
       return d;
     }
   } else if (plan->stages == 0) {
+    // The default stays within the static limit, so that a kernel launches
+    // without dynamic shared memory unless its program asks for more: a
+    // kernel marked layout.dynamic_shared_memory (its launcher passes the
+    // size -layout-dynamic-shared-memory exports) may use all a block has.
+    int64_t limit = func->hasAttr(kDynamicSharedMemoryAttr)
+                        ? memory.maxBlockBytes
+                        : memory.maxStaticBytes;
+    int64_t room = limit - used;
     stages = notAsync.empty() ? std::min<int64_t>(3, room / stageBytes) : 1;
     if (stages < 2)
       stages = 1;

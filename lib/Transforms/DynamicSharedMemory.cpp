@@ -1,0 +1,133 @@
+//===- DynamicSharedMemory.cpp - Large workgroup buffers on NVIDIA --------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// -layout-dynamic-shared-memory: a kernel whose workgroup attributions
+// exceed the chip's static shared-memory limit takes them from dynamic
+// shared memory instead, and exports the byte count its launcher passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Evaluator/MatrixInstructions.h"
+#include "layout/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace layout {
+#define GEN_PASS_DEF_LAYOUTDYNAMICSHAREDMEMORY
+#include "layout/Transforms/Passes.h.inc"
+} // namespace layout
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::layout;
+
+namespace {
+
+/// Every buffer starts on a multiple of this many bytes: a whole row of 32
+/// four-byte banks, so a buffer's bank pattern is the one the bank model
+/// and the swizzle search saw, and every vector access stays aligned.
+constexpr int64_t kBufferAlignment = 128;
+
+/// The bytes of a workgroup attribution, or std::nullopt where its type is
+/// not a statically shaped memref of whole bytes.
+std::optional<int64_t> attributionBytes(BlockArgument a) {
+  auto type = dyn_cast<MemRefType>(a.getType());
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getElementTypeBitWidth() % 8 != 0)
+    return std::nullopt;
+  return type.getNumElements() * (type.getElementTypeBitWidth() / 8);
+}
+
+struct LayoutDynamicSharedMemory final
+    : layout::impl::LayoutDynamicSharedMemoryBase<LayoutDynamicSharedMemory> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<WorkgroupMemoryFacts> memory = workgroupMemoryFacts(chip);
+    if (!memory) {
+      getOperation().emitError()
+          << "-layout-dynamic-shared-memory: unknown chip '" << chip
+          << "' (for example sm_80, sm_86, sm_90)";
+      return signalPassFailure();
+    }
+    WalkResult walk = getOperation().walk([&](gpu::GPUFuncOp func) {
+      if (!func.isKernel())
+        return WalkResult::advance();
+      return failed(convert(func, *memory)) ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+
+  LogicalResult convert(gpu::GPUFuncOp func,
+                        const WorkgroupMemoryFacts &memory) {
+    SmallVector<BlockArgument> buffers =
+        llvm::to_vector(func.getWorkgroupAttributions());
+    SmallVector<int64_t> offsets;
+    int64_t total = 0;
+    for (BlockArgument a : buffers) {
+      std::optional<int64_t> bytes = attributionBytes(a);
+      if (!bytes)
+        return func.emitOpError()
+               << "workgroup attribution #" << a.getArgNumber()
+               << " is not a static, identity-layout memref of whole bytes; "
+                  "cannot place it in dynamic shared memory";
+      total = llvm::alignTo(total, kBufferAlignment);
+      offsets.push_back(total);
+      total += *bytes;
+    }
+    if (total <= memory.maxStaticBytes)
+      return success();
+    if (total > memory.maxBlockBytes)
+      return func.emitOpError()
+             << "needs " << total << " bytes of workgroup memory; " << chip
+             << " allows " << memory.maxBlockBytes << " bytes per block";
+
+    MLIRContext *ctx = func.getContext();
+    Block &entry = func.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    Location loc = func.getLoc();
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                     MemRefLayoutAttrInterface(), workgroup);
+    Value base = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
+    for (auto [a, offset] : llvm::zip_equal(buffers, offsets)) {
+      Value at = arith::ConstantIndexOp::create(b, a.getLoc(), offset);
+      Value view = memref::ViewOp::create(b, a.getLoc(), a.getType(), base, at,
+                                          ValueRange());
+      a.replaceAllUsesWith(view);
+    }
+    // Drop the attributions: they are the entry block's last arguments.
+    unsigned first = func.getFunctionType().getNumInputs();
+    unsigned count = buffers.size();
+    entry.eraseArguments(first, count);
+    func->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+                  b.getI64IntegerAttr(0));
+    func->removeAttr(func.getWorkgroupAttribAttrsAttrName());
+    func->setAttr(kDynamicSharedMemoryBytesAttr, b.getI64IntegerAttr(total));
+
+    // The launcher's copy of the size, from the code object itself.
+    auto module = func->getParentOfType<gpu::GPUModuleOp>();
+    OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+    std::string name = (func.getName() + "_dynamic_shared_bytes").str();
+    if (SymbolTable::lookupSymbolIn(module, name))
+      return func.emitOpError() << "cannot export its dynamic shared memory "
+                                   "size: the module already has a symbol '"
+                                << name << "'";
+    LLVM::GlobalOp::create(mb, loc, mb.getI32Type(), /*isConstant=*/true,
+                           LLVM::Linkage::External, name,
+                           mb.getI32IntegerAttr(int32_t(total)),
+                           /*alignment=*/4, /*addrSpace=*/4);
+    return success();
+  }
+};
+
+} // namespace
