@@ -80,13 +80,18 @@ static Error verifySwizzle(int64_t bits, int64_t base, int64_t shift,
     return e;
   if (Error e = checkPositive("L", length))
     return e;
+  // Each term below 62 first, so that neither |S| nor the sum overflows.
+  if (bits >= 62 || base >= 62 || shift <= -62 || shift >= 62)
+    return makeError(llvm::formatv(
+        "B + M + |S| must be below 62, got B = {0}, M = {1}, S = {2}", bits,
+        base, shift));
   int64_t absShift = shift < 0 ? -shift : shift;
-  if (shift == INT64_MIN || absShift < bits)
+  if (absShift < bits)
     return makeError(llvm::formatv(
         "|S| ({0}) must be at least B ({1}): the source and target bits "
         "overlap and the swizzle is not a bijection",
         shift, bits));
-  if (absShift >= 62 || bits + base + absShift >= 62)
+  if (bits + base + absShift >= 62)
     return makeError(llvm::formatv("B + M + |S| ({0}) must be below 62",
                                    bits + base + absShift));
   int64_t block = int64_t(1) << (bits + base);

@@ -290,10 +290,11 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
   layout::LayoutTileSharedMemoryOptions tiles;
   tiles.chip = chip.str();
   pm.addPass(layout::createLayoutTileSharedMemory(tiles));
+  // The target first: the layout lowering picks atomic sync scopes by it.
+  pm.addPass(std::move(attach));
   layout::addLayoutLowering(pm);
   pm.addNestedPass<gpu::GPUModuleOp>(
       std::make_unique<LowerVectorShapeCastsPass>());
-  pm.addPass(std::move(attach));
   // nvgpu ops (mma.sync, ldmatrix) before the gpu-to-nvvm conversion, which
   // leaves them alone; amdgpu ops are part of the gpu-to-rocdl patterns.
   if (name == "layout-to-nvvm") {

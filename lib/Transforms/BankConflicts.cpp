@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <set>
 
@@ -158,13 +159,33 @@ std::optional<SharedAccess> mlir::layout::getSharedAccess(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+std::string mlir::layout::blockSizeProblem(ArrayRef<int32_t> known) {
+  int64_t threads = 1;
+  for (int32_t n : known) {
+    if (n < 1)
+      return llvm::formatv("known_block_size entries must be at least 1, "
+                           "got {0}",
+                           n)
+          .str();
+    // Each factor is at least 1, so the running product stays below
+    // kMaxBlockThreads * 2^31 and cannot overflow.
+    threads *= n;
+    if (threads > kMaxBlockThreads)
+      return llvm::formatv("known_block_size asks for more than {0} threads "
+                           "per block (the most any supported chip allows)",
+                           kMaxBlockThreads)
+          .str();
+  }
+  return "";
+}
+
 std::optional<SmallVector<int64_t, 3>>
 mlir::layout::knownBlockSize(Operation *op) {
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
   if (!func)
     return std::nullopt;
   std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
-  if (!known)
+  if (!known || !blockSizeProblem(*known).empty())
     return std::nullopt;
   SmallVector<int64_t, 3> size(known->begin(), known->end());
   size.resize(3, 1);

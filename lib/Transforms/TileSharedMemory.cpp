@@ -11,6 +11,8 @@
 #include "layout/Transforms/CooperativeTiles.h"
 #include "layout/Transforms/Passes.h"
 
+#include "llvm/Support/MathExtras.h"
+
 namespace mlir {
 namespace layout {
 #define GEN_PASS_DEF_LAYOUTTILESHAREDMEMORY
@@ -28,6 +30,15 @@ struct LayoutTileSharedMemoryPass final
   using Base::Base;
 
   void runOnOperation() override {
+    // Vectors are at most assume-alignment bytes wide: a power of two.
+    int64_t alignment = assumeAlignment;
+    if (alignment < 1 || !llvm::isPowerOf2_64(alignment)) {
+      getOperation()->emitError()
+          << "-layout-tile-shared-memory: assume-alignment must be a power "
+             "of two (bytes), got "
+          << alignment;
+      return signalPassFailure();
+    }
     CooperativeTileOptions options;
     options.assumeAlignment = assumeAlignment;
     options.chip = chip;

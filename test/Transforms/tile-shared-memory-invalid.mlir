@@ -225,3 +225,87 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+/// A block size no chip runs (issue 14: a 0 entry or an overflowing product
+/// divided by zero; -1 let -canonicalize delete the body).
+!p = !layout.partition_view<64x64xf32, tile = [32, 32]>
+gpu.module @m {
+  // expected-error @below {{'gpu.func' op known_block_size entries must be at least 1, got 0}}
+  gpu.func @zero_block(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 0, 8, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
+    %u = vector.transpose %t, [1, 0] : vector<32x32xf32> to vector<32x32xf32>
+    layout.store %u, %po[%c0, %c0] : vector<32x32xf32>, !p
+    gpu.return
+  }
+}
+
+// -----
+
+/// A block size no chip runs (issue 14: a 0 entry or an overflowing product
+/// divided by zero; -1 let -canonicalize delete the body).
+!p = !layout.partition_view<64x64xf32, tile = [32, 32]>
+gpu.module @m {
+  // expected-error @below {{'gpu.func' op known_block_size entries must be at least 1, got -1}}
+  gpu.func @negative_block(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: -1, 1, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
+    %u = vector.transpose %t, [1, 0] : vector<32x32xf32> to vector<32x32xf32>
+    layout.store %u, %po[%c0, %c0] : vector<32x32xf32>, !p
+    gpu.return
+  }
+}
+
+// -----
+
+/// A block size no chip runs (issue 14: a 0 entry or an overflowing product
+/// divided by zero; -1 let -canonicalize delete the body).
+!p = !layout.partition_view<64x64xf32, tile = [32, 32]>
+gpu.module @m {
+  // expected-error @below {{'gpu.func' op known_block_size asks for more than 1024 threads per block (the most any supported chip allows)}}
+  gpu.func @overflowing_block(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 1073741824, 1073741824, 16>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
+    %u = vector.transpose %t, [1, 0] : vector<32x32xf32> to vector<32x32xf32>
+    layout.store %u, %po[%c0, %c0] : vector<32x32xf32>, !p
+    gpu.return
+  }
+}
+
+// -----
+
+/// A block size no chip runs (issue 14: a 0 entry or an overflowing product
+/// divided by zero; -1 let -canonicalize delete the body).
+!p = !layout.partition_view<64x64xf32, tile = [32, 32]>
+gpu.module @m {
+  // expected-error @below {{'gpu.func' op known_block_size asks for more than 1024 threads per block (the most any supported chip allows)}}
+  gpu.func @too_many_threads(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 64, 32, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
+    %u = vector.transpose %t, [1, 0] : vector<32x32xf32> to vector<32x32xf32>
+    layout.store %u, %po[%c0, %c0] : vector<32x32xf32>, !p
+    gpu.return
+  }
+}

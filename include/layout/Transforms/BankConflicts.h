@@ -144,8 +144,20 @@ std::optional<llvm::SmallVector<int64_t>> laneAddresses(
     unsigned waveSize, int64_t dynamicExtent, std::string &why,
     llvm::ArrayRef<std::pair<Value, const Descriptor *>> overrides = {});
 
-/// The block size of the kernel around `op` (gpu.func known_block_size), or
-/// std::nullopt.
+/// The most threads a block may have on every supported chip (CUDA C++
+/// Programming Guide, "Technical Specifications per Compute Capability":
+/// 1024 threads per block; AMDGPU: a workgroup of at most 1024 work-items,
+/// HIP Programming Guide).
+constexpr int64_t kMaxBlockThreads = 1024;
+
+/// Why `known` (a gpu.func known_block_size) cannot be a block size: an
+/// entry below 1, or more than kMaxBlockThreads threads in all; empty when
+/// it can.
+std::string blockSizeProblem(llvm::ArrayRef<int32_t> known);
+
+/// The block size of the kernel around `op` (gpu.func known_block_size, 1
+/// for dimensions it leaves out), or std::nullopt where it has none or one
+/// that blockSizeProblem rejects.
 std::optional<llvm::SmallVector<int64_t, 3>> knownBlockSize(Operation *op);
 
 } // namespace layout

@@ -26,7 +26,10 @@
 #include "layout/Evaluator/Simplify.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -104,6 +107,33 @@ LLVM::AtomicOrdering llvmOrdering(MemoryOrder order) {
     return LLVM::AtomicOrdering::seq_cst;
   }
   llvm_unreachable("unknown memory order");
+}
+
+/// The LLVM sync scope of an atomic access of `scope` in `op`, from the
+/// target of the enclosing gpu.module: AMDGPU's "singlethread",
+/// "workgroup", "agent" and "" (system) (LLVM AMDGPU usage, "Memory Scopes"),
+/// NVPTX's "singlethread", "block", "device" and "" (PTX .cta, .gpu, .sys).
+/// Without a target (the CPU) every scope is the system's.
+StringRef syncScope(Operation *op, std::optional<Scope> scope) {
+  auto module = op->getParentOfType<gpu::GPUModuleOp>();
+  ArrayAttr targets = module ? module.getTargetsAttr() : ArrayAttr();
+  if (!scope || !targets || targets.empty())
+    return "";
+  bool amd = isa<ROCDL::ROCDLTargetAttr>(targets[0]);
+  bool nvidia = isa<NVVM::NVVMTargetAttr>(targets[0]);
+  if (!amd && !nvidia)
+    return "";
+  switch (*scope) {
+  case Scope::Thread:
+    return "singlethread";
+  case Scope::Block:
+    return amd ? "workgroup" : "block";
+  case Scope::Device:
+    return amd ? "agent" : "device";
+  case Scope::System:
+    return "";
+  }
+  llvm_unreachable("unknown scope");
 }
 
 /// An LLVM pointer to element `indices` of `memref`, for the atomic
@@ -194,7 +224,7 @@ struct LowerLoad final : OpRewritePattern<LoadOp> {
                 elementType.getIntOrFloatBitWidth() / 8,
                 /*isVolatile=*/false, /*isNonTemporal=*/false,
                 /*isInvariant=*/false, /*isInvariantGroup=*/false,
-                llvmOrdering(*op.getOrder()));
+                llvmOrdering(*op.getOrder()), syncScope(op, op.getScope()));
           };
           Value v =
               loadElement(b, l, *access, coord, op.getMasked(), padding,
@@ -238,7 +268,8 @@ struct LowerStore final : OpRewritePattern<StoreOp> {
                   sb, sl, v, ptr,
                   tileType.getElementType().getIntOrFloatBitWidth() / 8,
                   /*isVolatile=*/false, /*isNonTemporal=*/false,
-                  /*isInvariantGroup=*/false, llvmOrdering(*order));
+                  /*isInvariantGroup=*/false, llvmOrdering(*order),
+                  syncScope(op, op.getScope()));
               return;
             }
             memref::StoreOp::create(sb, sl, v, ref.memref, ref.indices);

@@ -27,6 +27,7 @@
 #include "Contraction.h"
 #include "TileExpression.h"
 
+#include "layout/Transforms/BankConflicts.h"
 #include "layout/Transforms/CooperativeTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -382,6 +383,8 @@ LogicalResult mlir::layout::distributeCooperativeTiles(
   std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
   if (!known || !func.isKernel())
     return success();
+  if (std::string problem = blockSizeProblem(*known); !problem.empty())
+    return func.emitOpError() << problem;
   SmallVector<int64_t, 3> block(known->begin(), known->end());
   BlockUniformity uniform;
   // Contractions first: they consume their loads and stores.

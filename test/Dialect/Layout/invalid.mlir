@@ -294,6 +294,26 @@ func.func @f() {
 
 // -----
 
+/// swizzle whose M would overflow B + M + |S| (issue 14: accepted before)
+func.func @f() {
+  %p = layout.packed [64] : !layout.desc<64>
+  // expected-error @+1 {{'#layout.swizzle' B + M + |S| must be below 62, got B = 2, M = 9223372036854775807, S = 2}}
+  %t = layout.transform %p [#layout.swizzle<2, 9223372036854775807, 2, 16> : [0] -> [0]] : !layout.desc<64> -> !layout.desc<64>
+  return
+}
+
+// -----
+
+/// swizzle with S = -2^63 (|S| is not representable)
+func.func @f() {
+  %p = layout.packed [64] : !layout.desc<64>
+  // expected-error @+1 {{'#layout.swizzle' B + M + |S| must be below 62, got B = 1, M = 1, S = -9223372036854775808}}
+  %t = layout.transform %p [#layout.swizzle<1, 1, -9223372036854775808, 64> : [0] -> [0]] : !layout.desc<64> -> !layout.desc<64>
+  return
+}
+
+// -----
+
 /// swizzle with negative B
 func.func @f() {
   %p = layout.packed [64] : !layout.desc<64>
