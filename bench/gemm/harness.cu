@@ -505,6 +505,28 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
                        "reference"});
     }
     Exact exact(ha, hb, M, N, K);
+    // Checks `back` (k's C) against `want` and against the exact product,
+    // prints and records both; returns the table's check column.
+    auto verdict = [&](const Kernel &k, const std::vector<uint16_t> &want,
+                       bool relu) -> std::string {
+      CheckResult r = check(back, want, M, N, k, shape);
+      char buf[256];
+      snprintf(buf, sizeof buf,
+               "%s: max abs err %.3g, max rel err %.3g, "
+               "%lld over tol, %.2f%% bit-equal",
+               r.ok ? "pass" : "**FAIL**", r.maxAbs, r.maxRel, (long long)r.bad,
+               100.0 * r.exact / (double)nc);
+      printf("  check %s %s: %s\n", k.name.c_str(), shape, buf);
+      std::string adj = adjudicate(exact, back, want, relu, r.badIdx, r.bad);
+      printf("    %s\n", adj.c_str());
+      accuracy.push_back("| " + k.name + " | " + shape + " | " + adj + " |");
+      if (!r.ok) {
+        printf("  *** FAIL: %s at %s does not match cuBLAS ***\n",
+               k.name.c_str(), shape);
+        failures.push_back(k.name + " " + shape);
+      }
+      return buf;
+    };
     bool needScaled = false;
     for (Kernel &k : kernels)
       needScaled |= k.biasRelu;
@@ -538,23 +560,7 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
         exit(2);
       }
       CHECK_CUDA(cudaMemcpy(back.data(), C, nc * 2, cudaMemcpyDeviceToHost));
-      CheckResult r = check(back, k.biasRelu ? refScaled : ref, M, N, k, shape);
-      char buf[256];
-      snprintf(buf, sizeof buf,
-               "%s: max abs err %.3g, max rel err %.3g, "
-               "%lld over tol, %.2f%% bit-equal",
-               r.ok ? "pass" : "**FAIL**", r.maxAbs, r.maxRel, (long long)r.bad,
-               100.0 * r.exact / (double)nc);
-      printf("  check %s %s: %s\n", k.name.c_str(), shape, buf);
-      std::string adj = adjudicate(exact, back, k.biasRelu ? refScaled : ref,
-                                   k.biasRelu, r.badIdx, r.bad);
-      printf("    %s\n", adj.c_str());
-      accuracy.push_back("| " + k.name + " | " + shape + " | " + adj + " |");
-      if (!r.ok) {
-        printf("  *** FAIL: %s at %s does not match cuBLAS ***\n",
-               k.name.c_str(), shape);
-        failures.push_back(k.name + " " + shape);
-      }
+      std::string buf = verdict(k, k.biasRelu ? refScaled : ref, k.biasRelu);
       if (checkOnly)
         continue;
       float ms = timer.median([&] { launch(k, A, B, C, bias, M, N, K); });
@@ -587,19 +593,7 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
       CHECK_CUDA(cudaMemcpy(back.data(), C, nc * 2, cudaMemcpyDeviceToHost));
       Kernel shown = *t128;
       shown.name = name;
-      CheckResult r = check(back, ref, M, N, shown, shape);
-      char buf[256];
-      snprintf(buf, sizeof buf,
-               "%s: max abs err %.3g, max rel err %.3g, "
-               "%lld over tol, %.2f%% bit-equal",
-               r.ok ? "pass" : "**FAIL**", r.maxAbs, r.maxRel, (long long)r.bad,
-               100.0 * r.exact / (double)nc);
-      printf("  check %s %s: %s\n", name.c_str(), shape, buf);
-      std::string adj = adjudicate(exact, back, ref, false, r.badIdx, r.bad);
-      printf("    %s\n", adj.c_str());
-      accuracy.push_back("| " + name + " | " + shape + " | " + adj + " |");
-      if (!r.ok)
-        failures.push_back(name + " " + shape);
+      std::string buf = verdict(shown, ref, false);
       if (!checkOnly) {
         float ms = timer.median(packed);
         table.push_back({"layout-opt " + name, shape, ms,

@@ -27,22 +27,24 @@ namespace layout {
 using namespace mlir;
 using namespace mlir::layout;
 
-namespace {
-
-/// Every buffer starts on a multiple of this many bytes: a whole row of 32
-/// four-byte banks, so a buffer's bank pattern is the one the bank model
-/// and the swizzle search saw, and every vector access stays aligned.
-constexpr int64_t kBufferAlignment = 128;
-
-/// The bytes of a workgroup attribution, or std::nullopt where its type is
-/// not a statically shaped memref of whole bytes.
-std::optional<int64_t> attributionBytes(BlockArgument a) {
-  auto type = dyn_cast<MemRefType>(a.getType());
-  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      type.getElementTypeBitWidth() % 8 != 0)
-    return std::nullopt;
-  return type.getNumElements() * (type.getElementTypeBitWidth() / 8);
+WorkgroupLayout mlir::layout::layoutWorkgroupBuffers(gpu::GPUFuncOp func) {
+  WorkgroupLayout layout;
+  for (BlockArgument a : func.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(a.getType());
+    int64_t bits = type.getElementTypeBitWidth();
+    if ((!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+         bits % 8 != 0) &&
+        !layout.unplaceable)
+      layout.unplaceable = a.getArgNumber();
+    layout.bytes = llvm::alignTo(layout.bytes, kWorkgroupBufferAlignment);
+    layout.offsets.push_back(layout.bytes);
+    if (type.hasStaticShape())
+      layout.bytes += llvm::divideCeil(type.getNumElements() * bits, 8);
+  }
+  return layout;
 }
+
+namespace {
 
 struct LayoutDynamicSharedMemory final
     : layout::impl::LayoutDynamicSharedMemoryBase<LayoutDynamicSharedMemory> {
@@ -70,21 +72,15 @@ struct LayoutDynamicSharedMemory final
                         const WorkgroupMemoryFacts &memory) {
     SmallVector<BlockArgument> buffers =
         llvm::to_vector(func.getWorkgroupAttributions());
-    SmallVector<int64_t> offsets;
-    int64_t total = 0;
-    for (BlockArgument a : buffers) {
-      std::optional<int64_t> bytes = attributionBytes(a);
-      if (!bytes)
-        return func.emitOpError()
-               << "workgroup attribution #" << a.getArgNumber()
-               << " is not a static, identity-layout memref of whole bytes; "
-                  "cannot place it in dynamic shared memory";
-      total = llvm::alignTo(total, kBufferAlignment);
-      offsets.push_back(total);
-      total += *bytes;
-    }
+    WorkgroupLayout layout = layoutWorkgroupBuffers(func);
+    int64_t total = layout.bytes;
     if (total <= memory.maxStaticBytes)
       return success();
+    if (layout.unplaceable)
+      return func.emitOpError()
+             << "workgroup attribution #" << *layout.unplaceable
+             << " is not a static, identity-layout memref of whole bytes; "
+                "cannot place it in dynamic shared memory";
     if (total > memory.maxBlockBytes)
       return func.emitOpError()
              << "needs " << total << " bytes of workgroup memory; " << chip
@@ -99,7 +95,7 @@ struct LayoutDynamicSharedMemory final
     auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                      MemRefLayoutAttrInterface(), workgroup);
     Value base = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
-    for (auto [a, offset] : llvm::zip_equal(buffers, offsets)) {
+    for (auto [a, offset] : llvm::zip_equal(buffers, layout.offsets)) {
       Value at = arith::ConstantIndexOp::create(b, a.getLoc(), offset);
       Value view = memref::ViewOp::create(b, a.getLoc(), a.getType(), base, at,
                                           ValueRange());

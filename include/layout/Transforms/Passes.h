@@ -34,6 +34,26 @@ constexpr llvm::StringLiteral kDynamicSharedMemoryAttr =
 constexpr llvm::StringLiteral kDynamicSharedMemoryBytesAttr =
     "layout.dynamic_shared_memory_bytes";
 
+/// Where a kernel's workgroup buffers lie in one block of workgroup memory,
+/// as -layout-dynamic-shared-memory places them: in order, each at a
+/// multiple of kWorkgroupBufferAlignment bytes.
+struct WorkgroupLayout {
+  llvm::SmallVector<int64_t> offsets;
+  /// The bytes from the first buffer's start to the last one's end.
+  int64_t bytes = 0;
+  /// The first attribution that is not a static, identity-layout memref of
+  /// whole bytes (counted by its bits, rounded up, but not placeable).
+  std::optional<unsigned> unplaceable;
+};
+
+/// Every buffer starts on a multiple of this many bytes: a whole row of 32
+/// four-byte banks, so that a buffer's bank pattern is the one the bank
+/// model and the swizzle search saw, and every vector access stays aligned.
+constexpr int64_t kWorkgroupBufferAlignment = 128;
+
+/// The layout of `func`'s workgroup attributions.
+WorkgroupLayout layoutWorkgroupBuffers(gpu::GPUFuncOp func);
+
 #define GEN_PASS_DECL
 #include "layout/Transforms/Passes.h.inc"
 

@@ -745,17 +745,6 @@ bool copiesAsync(const Leaf &leaf, const GlobalAccess &access) {
   return access.copiesAsync() && leaf.bufDims.back() == leaf.side.contiguous;
 }
 
-/// The bytes of the workgroup attributions `func` already has.
-int64_t workgroupBytes(gpu::GPUFuncOp func) {
-  int64_t bytes = 0;
-  for (BlockArgument a : func.getWorkgroupAttributions()) {
-    auto type = cast<MemRefType>(a.getType());
-    bytes += type.getNumElements() *
-             std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  }
-  return bytes;
-}
-
 /// After the loop: each lane evaluates the epilogue on its fragments and
 /// stores its elements of C, masked at the edges.
 LogicalResult storeFragments(OpBuilder &b, ContractionTree &t,
@@ -874,7 +863,8 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   int64_t stageBytes = 0;
   for (Leaf *leaf : {&t.a, &t.b})
     stageBytes += leaf->stageElements() * elementBytes(leaf->side.elementType);
-  int64_t used = workgroupBytes(func);
+  // What the kernel already has, placed as the NVVM pipeline places it.
+  int64_t used = layoutWorkgroupBuffers(func).bytes;
   SmallVector<Value, 2> alignment;
   std::string notAsync;
   if (!memory.asyncCopy)
