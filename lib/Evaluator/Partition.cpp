@@ -25,6 +25,15 @@ llvm::Error mlir::layout::checkPartitionTile(size_t viewRank,
     if (t <= 0)
       return error(
           llvm::formatv("tile length {0} must be positive, got {1}", i, t));
+  int64_t elements = 1;
+  for (int64_t t : tile) {
+    if (t > kMaxTileElements / elements)
+      return error(llvm::formatv(
+          "tile [{0}] has more than {1} elements (the limit of what one "
+          "thread or block holds as a vector)",
+          llvm::make_range(tile.begin(), tile.end()), kMaxTileElements));
+    elements *= t;
+  }
   return llvm::Error::success();
 }
 

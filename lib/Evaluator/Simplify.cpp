@@ -312,6 +312,21 @@ mlir::layout::foldIntoStrides(const StridedBase &base, const Stage &stage) {
            llvm::zip_equal(e.upperDims, upper, t.getCoefficients()))
         set(d, len, base.strides[e.lowerDims[0]], c);
       break;
+    case TransformKindInfo::Nested: {
+      ArrayRef<int64_t> lengths = t.getLengths();
+      int64_t last = base.strides[e.lowerDims.back()];
+      std::optional<int64_t> expected = last;
+      for (size_t i = lengths.size() - 1; i-- > 0;) {
+        expected =
+            expected ? checkedMul(*expected, lengths[i + 1]) : std::nullopt;
+        if (!expected)
+          return std::nullopt;
+        if (lengths[i] != 1 && base.strides[e.lowerDims[i]] != *expected)
+          return std::nullopt;
+      }
+      set(e.upperDims[0], upper[0], last, 1);
+      break;
+    }
     }
   }
   if (overflow || !offset)

@@ -309,3 +309,26 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+/// A cooperative store through a view that is not injective (a replicate
+/// stage: every row of the tile is the same 32 elements of memory).
+!p = !layout.partition_view<32x32xf32, tile = [32, 32]>
+gpu.module @m {
+  gpu.func @store_replicated(%in: memref<32x32xf32>, %buf: memref<32xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<32x32xf32> -> !layout.tensor_view<32x32xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<32x32xf32> -> !p
+    %d = layout.packed [32] : !layout.desc<32>
+    %r = layout.transform %d [#layout.replicate<[32]> : [] -> [0], #layout.pass_through<32> : [0] -> [1]] : !layout.desc<32> -> !layout.desc<32x32>
+    %vo = layout.view %buf by %r : memref<32xf32>, !layout.desc<32x32> -> !layout.tensor_view<32x32xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<32x32xf32> -> !p
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
+    %u = vector.transpose %t, [1, 0] : vector<32x32xf32> to vector<32x32xf32>
+    // expected-error @below {{cannot be distributed: a store through a view whose descriptor is not injective: several tile elements could write one memory element (stage 1, #layout.replicate<[32]> : [] -> [0] is not injective}}
+    layout.store %u, %po[%c0, %c0] masked : vector<32x32xf32>, !p
+    gpu.return
+  }
+}

@@ -171,6 +171,65 @@ TEST(SimplifyTest, FoldIntoStrides) {
                    .has_value());
 }
 
+/// Merges of consecutive dims of random strided bases: the strides nest
+/// when each is the next one times the next length (some bases are built
+/// nested, with a random padding of the innermost stride, others get a
+/// random stride somewhere). A fold must keep the meaning; a merge whose
+/// strides do not nest must not fold. Both outcomes are counted so that the
+/// test cannot pass vacuously.
+TEST(SimplifyTest, MergeOfNestedStridesFolds) {
+  std::mt19937_64 rng(7);
+  auto range = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  int folded = 0, kept = 0;
+  for (int n = 0; n < 2000; ++n) {
+    int64_t rank = range(2, 4);
+    SmallVector<int64_t> lengths, strides(rank);
+    for (int64_t i = 0; i < rank; ++i)
+      lengths.push_back(range(1, 4));
+    strides[rank - 1] = range(0, 3);
+    for (int64_t i = rank - 1; i-- > 0;)
+      strides[i] = strides[i + 1] * lengths[i + 1];
+    if (range(0, 1))
+      strides[range(0, rank - 1)] = range(0, 12);
+    Descriptor base = unwrap(Descriptor::naive(lengths, strides, range(0, 2)));
+    // Merge dims [first, first + count) into one; pass the others.
+    int64_t first = range(0, rank - 2), count = range(2, rank - first);
+    SmallVector<int64_t> merged(lengths.begin() + first,
+                                lengths.begin() + first + count);
+    SmallVector<int64_t> lower;
+    for (int64_t i = 0; i < count; ++i)
+      lower.push_back(first + i);
+    Stage stage = {makeEntry(Transform::merge(merged), lower, {first})};
+    for (int64_t i = 0, up = 0; i < rank; ++i) {
+      if (i == first)
+        ++up;
+      if (i >= first && i < first + count)
+        continue;
+      stage.push_back(makeEntry(Transform::passThrough(lengths[i]), {i}, {up}));
+      ++up;
+    }
+    // Without dims of length 1, the strides nest when each neighbour does.
+    bool nested = llvm::none_of(merged, [](int64_t l) { return l == 1; });
+    for (int64_t i = first; i + 1 < first + count; ++i)
+      nested &= strides[i] == strides[i + 1] * lengths[i + 1];
+    Descriptor d = unwrap(base.transform(stage));
+    std::optional<StridedBase> b =
+        foldIntoStrides(*StridedBase::of(base), stage);
+    if (b) {
+      ASSERT_TRUE(sameMeaning(d, unwrap(b->descriptor())));
+      ++folded;
+    } else {
+      ++kept;
+    }
+    if (nested)
+      EXPECT_TRUE(b.has_value()) << d.str();
+  }
+  EXPECT_GT(folded, 300);
+  EXPECT_GT(kept, 100);
+}
+
 /// Every rewrite, at every position of many random chains, keeps the
 /// meaning; counts how often each applied so that the test cannot pass
 /// vacuously.

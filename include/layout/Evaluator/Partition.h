@@ -33,9 +33,20 @@
 namespace mlir {
 namespace layout {
 
+/// The most elements a tile may have: 2^16. A tile is a vector value, held
+/// in registers by the thread or the block that accesses it; 2^16 32-bit
+/// registers is the whole register file of an NVIDIA SM (CUDA C++
+/// Programming Guide, "Technical Specifications per Compute Capability":
+/// 64K registers per SM up to sm_90) and half of a CDNA3 CU's VGPRs. The
+/// bound also keeps the element-by-element lowerings (one step per tile
+/// row or element) to seconds instead of hours.
+constexpr int64_t kMaxTileElements = int64_t(1) << 16;
+
 /// Checks tile lengths against a view of rank `viewRank`: one positive
-/// length per dimension. The message (e.g. "tile length 1 must be positive,
-/// got 0") is what the verifiers and the Python package report.
+/// length per dimension, at most kMaxTileElements elements in all (checked
+/// factor by factor, so no product overflows). The message (e.g. "tile
+/// length 1 must be positive, got 0") is what the verifiers and the Python
+/// package report.
 llvm::Error checkPartitionTile(size_t viewRank, llvm::ArrayRef<int64_t> tile);
 
 /// The tile counts (`layout.index_space`) of static `extents` cut into

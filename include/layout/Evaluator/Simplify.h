@@ -67,7 +67,8 @@ std::optional<Stage> composeStages(llvm::ArrayRef<int64_t> lengths,
 
 /// Folds `stage` into the strided base `base` when every entry is plainly
 /// strided (pass_through, unmerge, embed, offset, slice, freeze,
-/// replicate), or std::nullopt. The element space is kept.
+/// replicate, and a merge of dims whose strides nest), or std::nullopt. The
+/// element space is kept.
 std::optional<StridedBase> foldIntoStrides(const StridedBase &base,
                                            const Stage &stage);
 

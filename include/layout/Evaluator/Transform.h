@@ -97,7 +97,8 @@ struct TransformKindInfo {
     Shifted,
     Broadcast,
     RowMajor,
-    ByCoefficients
+    ByCoefficients,
+    Nested
   };
 
   // The columns of TransformKinds.def, in order.

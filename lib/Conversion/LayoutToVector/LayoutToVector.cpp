@@ -315,19 +315,11 @@ struct LowerIndexSpace final : OpRewritePattern<IndexSpaceOp> {
   }
 };
 
-/// Why an access to `partition` was not lowered.
-std::string whyNot(Value partition) {
-  llvm::Expected<PartitionOp> part = tracePartition(partition);
-  if (!part)
-    return llvm::toString(part.takeError());
-  llvm::Expected<ViewOp> view = traceView(part->getView());
-  if (!view)
-    return llvm::toString(view.takeError());
-  if (Value desc = view->getDesc()) {
-    llvm::Expected<Descriptor> d = traceDescriptor(desc);
-    if (!d)
-      return llvm::toString(d.takeError());
-  }
+/// Why the access `op` to `partition` was not lowered.
+std::string whyNot(Operation *op, Value partition) {
+  std::string why;
+  if (failed(traceTileView(op, partition, why)))
+    return why;
   return "an atomic access needs a memref whose memory space is an integer "
          "(an LLVM address space)";
 }
@@ -344,7 +336,7 @@ struct ConvertLayoutToVectorPass final
       if (!isa<LoadOp, StoreOp, IndexSpaceOp>(op))
         return;
       Value partition = op->getOperand(isa<StoreOp>(op) ? 1 : 0);
-      op->emitOpError() << "cannot be lowered: " << whyNot(partition);
+      op->emitOpError() << "cannot be lowered: " << whyNot(op, partition);
       failedAny = true;
     });
     if (failedAny)

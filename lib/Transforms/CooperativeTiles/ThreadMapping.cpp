@@ -196,7 +196,7 @@ GlobalSide GlobalSide::of(StoreOp store) {
 }
 
 LogicalResult GlobalSide::analyze(int64_t alignBytes, std::string &why) {
-  FailureOr<TracedView> traced = traceTileView(partition, why);
+  FailureOr<TracedView> traced = traceTileView(op, partition, why);
   if (failed(traced))
     return failure();
   int64_t rank = tile.size();

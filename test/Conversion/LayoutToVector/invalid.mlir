@@ -39,3 +39,19 @@ func.func @atomic_space(%m: memref<8xi32, #gpu.address_space<workgroup>>, %i: in
   %t = layout.load %p[%i] atomic(acquire, block) : !layout.partition_view<8xi32, tile = [4]> -> vector<4xi32>
   return %t : vector<4xi32>
 }
+
+// -----
+
+/// A store through a view that is not injective (a replicate stage: the 4
+/// rows of the tile are one row of memory) is undefined behaviour in
+/// cuda::tiles, masked or not; a load through it is a broadcast and lowers.
+func.func @store_replicated(%buf: memref<8xf32>, %t: vector<4x8xf32>, %i: index) -> vector<4x8xf32> {
+  %d = layout.packed [8] : !layout.desc<8>
+  %r = layout.transform %d [#layout.replicate<[4]> : [] -> [0], #layout.pass_through<8> : [0] -> [1]] : !layout.desc<8> -> !layout.desc<4x8>
+  %v = layout.view %buf by %r : memref<8xf32>, !layout.desc<4x8> -> !layout.tensor_view<4x8xf32>
+  %p = layout.partition %v tile [4, 8] : !layout.tensor_view<4x8xf32> -> !layout.partition_view<4x8xf32, tile = [4, 8]>
+  // expected-error @+1 {{'layout.store' op cannot be lowered: a store through a view whose descriptor is not injective: several tile elements could write one memory element (stage 1, #layout.replicate<[4]> : [] -> [0] is not injective: every upper coordinate maps to the same (empty) lower coordinate)}}
+  layout.store %t, %p[%i, %i] masked : vector<4x8xf32>, !layout.partition_view<4x8xf32, tile = [4, 8]>
+  %x = layout.load %p[%i, %i] masked : !layout.partition_view<4x8xf32, tile = [4, 8]> -> vector<4x8xf32>
+  return %x : vector<4x8xf32>
+}

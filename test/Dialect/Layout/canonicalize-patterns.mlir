@@ -46,9 +46,10 @@ func.func @slice_to_naive(%i: index, %j: index) -> index {
 // -----
 
 // CHECK-LABEL: func @merge_unmerge_cancels
-/// merge then unmerge of the same lengths is the identity: the packed base
-/// is all that is left.
-// CHECK-NEXT: %[[D:.*]] = layout.packed [4, 6] : !layout.desc<4x6>
+/// merge then unmerge of the same lengths is the identity: the packed
+/// strides are all that is left (the merge of nested strides folds into the
+/// base, then the unmerge does).
+// CHECK-NEXT: %[[D:.*]] = layout.naive [4, 6] strides [6, 1] : !layout.desc<4x6>
 // CHECK-NEXT: layout.offset %[[D]]
 func.func @merge_unmerge_cancels(%i: index, %j: index) -> index {
   %p = layout.packed [4, 6] : !layout.desc<4x6>
@@ -162,17 +163,48 @@ func.func @restriction(%i: index) -> index {
 // -----
 
 // CHECK-LABEL: func @not_in_the_table
-/// merge then unmerge of other lengths does not compose, and a merge over
-/// a base is not strided: both stages stay.
-// CHECK-NEXT: layout.packed [4, 6]
+/// merge then unmerge of other lengths does not compose, and a merge of dims
+/// whose strides do not nest (column-major) is not strided: both stages
+/// stay.
+// CHECK-NEXT: layout.naive [4, 6] strides [1, 4]
 // CHECK-NEXT: layout.transform {{.*}}#layout.merge<[4, 6]>
 // CHECK-NEXT: layout.transform {{.*}}#layout.unmerge<[6, 4]>
 // CHECK-NEXT: layout.offset
 func.func @not_in_the_table(%i: index, %j: index) -> index {
-  %p = layout.packed [4, 6] : !layout.desc<4x6>
+  %p = layout.naive [4, 6] strides [1, 4] : !layout.desc<4x6>
   %m = layout.transform %p [#layout.merge<[4, 6]> : [0, 1] -> [0]] : !layout.desc<4x6> -> !layout.desc<24>
   %u = layout.transform %m [#layout.unmerge<[6, 4]> : [0] -> [0, 1]] : !layout.desc<24> -> !layout.desc<6x4>
   %o = layout.offset %u[%i, %j] : !layout.desc<6x4>
+  return %o : index
+}
+
+// -----
+
+// CHECK-LABEL: func @merge_of_nested_strides
+/// packed, unmerge, then the matching merge: the unmerge folds into the
+/// strides [12, 4, 1], which nest, so the merge folds too (stride 1).
+// CHECK-NEXT: %[[D:.*]] = layout.naive [60] strides [1] : !layout.desc<60>
+// CHECK-NEXT: layout.offset %[[D]]
+func.func @merge_of_nested_strides(%i: index) -> index {
+  %p = layout.packed [60] : !layout.desc<60>
+  %u = layout.transform %p [#layout.unmerge<[5, 3, 4]> : [0] -> [0, 1, 2]] : !layout.desc<60> -> !layout.desc<5x3x4>
+  %m = layout.transform %u [#layout.merge<[5, 3, 4]> : [0, 1, 2] -> [0]] : !layout.desc<5x3x4> -> !layout.desc<60>
+  %o = layout.offset %m[%i] : !layout.desc<60>
+  return %o : index
+}
+
+// -----
+
+// CHECK-LABEL: func @merge_of_rows
+/// A merge of the two outer dims of a 5x3x4 slab with a row stride of 8
+/// (strides [24, 8, 1]: 24 = 8 * 3 nests): 15 rows of stride 8. A dim of
+/// length 1 nests with any stride.
+// CHECK-NEXT: %[[D:.*]] = layout.naive [15, 4] strides [8, 1] space 120 : !layout.desc<15x4>
+// CHECK-NEXT: layout.offset %[[D]]
+func.func @merge_of_rows(%i: index, %j: index) -> index {
+  %p = layout.naive [5, 1, 3, 4] strides [24, 1000, 8, 1] space 120 : !layout.desc<5x1x3x4>
+  %m = layout.transform %p [#layout.merge<[5, 1, 3]> : [0, 1, 2] -> [0], #layout.pass_through<4> : [3] -> [1]] : !layout.desc<5x1x3x4> -> !layout.desc<15x4>
+  %o = layout.offset %m[%i, %j] : !layout.desc<15x4>
   return %o : index
 }
 

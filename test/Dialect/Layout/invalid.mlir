@@ -810,6 +810,33 @@ func.func @f(%p: !layout.partition_view<4x8xi32, tile = [-3, 2]>) {
 
 // -----
 
+/// a tile of 2^40 elements (was a hang in -layout-to-llvm, one step per
+/// element); the count is checked factor by factor, without overflow
+func.func @f(%m: memref<?x?xf32>) {
+  %v = layout.view %m : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+  // expected-error @+1 {{'layout.partition' op tile [1048576, 1048576] has more than 65536 elements (the limit of what one thread or block holds as a vector)}}
+  %p = layout.partition %v tile [1048576, 1048576] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [1, 1]>
+  return
+}
+
+// -----
+
+/// a tile of 2^16 + 2^15 elements, one dimension long, in a type
+// expected-error @+1 {{'!layout.partition_view' tile [98304, 1] has more than 65536 elements}}
+func.func @f(%p: !layout.partition_view<?x?xf32, tile = [98304, 1]>) {
+  return
+}
+
+// -----
+
+/// lengths whose product overflows int64
+// expected-error @+1 {{'!layout.partition_view' tile [4294967296, 4294967296, 4] has more than 65536 elements}}
+func.func @f(%p: !layout.partition_view<?x?x?xf32, tile = [4294967296, 4294967296, 4]>) {
+  return
+}
+
+// -----
+
 /// a partition type whose tile rank differs from the view's
 // expected-error @+1 {{'!layout.partition_view' tile has 1 lengths but the view has rank 2}}
 func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2]>) {

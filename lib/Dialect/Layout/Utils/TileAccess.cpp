@@ -41,8 +41,8 @@ bool mlir::layout::hasIntegerMemorySpace(Value memref) {
   return !space || isa<IntegerAttr>(space);
 }
 
-FailureOr<TracedView> mlir::layout::traceTileView(Value partition,
-                                                  std::string &why) {
+FailureOr<TracedView>
+mlir::layout::traceTileView(Operation *op, Value partition, std::string &why) {
   auto fail = [&](llvm::Error e) -> FailureOr<TracedView> {
     why = llvm::toString(std::move(e));
     return failure();
@@ -62,6 +62,13 @@ FailureOr<TracedView> mlir::layout::traceTileView(Value partition,
   if (!d)
     return fail(d.takeError());
   t.descriptor = std::move(*d);
+  if (isa<StoreOp>(op))
+    if (llvm::Error e = t.descriptor->checkInvertible())
+      return fail(llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "a store through a view whose descriptor is not injective: several "
+          "tile elements could write one memory element (" +
+              llvm::toString(std::move(e)) + ")"));
   SmallVector<int64_t> srcStrides;
   if (succeeded(cast<MemRefType>(t.source.getType())
                     .getStridesAndOffset(srcStrides, t.sourceOffset)) &&
@@ -93,7 +100,7 @@ FailureOr<TileAccess> mlir::layout::traceAccess(OpBuilder &rewriter,
                                                 ValueRange indices, bool atomic,
                                                 std::string &why) {
   Location loc = op->getLoc();
-  FailureOr<TracedView> traced = traceTileView(partition, why);
+  FailureOr<TracedView> traced = traceTileView(op, partition, why);
   if (failed(traced))
     return failure();
   Value source = traced->source;

@@ -64,9 +64,13 @@ struct TracedView {
   std::optional<std::pair<SmallVector<int64_t>, int64_t>> stridedLayout() const;
 };
 
-/// Traces `partition` to its view, memref and descriptor; `why` says what
-/// could not be traced.
-FailureOr<TracedView> traceTileView(Value partition, std::string &why);
+/// Traces `partition` (accessed by `op`, a load or a store) to its view,
+/// memref and descriptor; `why` says what could not be traced, or why the
+/// access is invalid: a store through a descriptor that is not injective
+/// (Descriptor::checkInvertible) would write one memory element from
+/// several tile elements, undefined behaviour in cuda::tiles.
+FailureOr<TracedView> traceTileView(Operation *op, Value partition,
+                                    std::string &why);
 
 /// Traces `partition` (of the access `op` at tile `indices`) to its view
 /// and descriptor, then creates the ops that compute the tile's origin and
