@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Compile-time benchmark of the layout dialect's canonicalization and
-affine lowering (issue 3): a chain of N stages and a module of N
-`layout.offset` ops, each run through
+"""Compile-time benchmark of the layout dialect (issues 3 and 14): a chain
+of N stages and a module of N `layout.offset` ops, each parsed (and
+printed) alone and run through each of
 
-    layout-opt -canonicalize -convert-layout-to-affine
+    layout-opt -canonicalize
+    layout-opt -convert-layout-to-affine
+    layout-opt -layout-to-llvm
 
-at several sizes, reporting wall time and peak resident memory (GNU time)
-and the growth factor between consecutive sizes (2.0 per doubling is
-linear).
+at sizes doubling up to 10^5, reporting wall time (best of --runs) and peak
+resident memory (GNU time) and the growth factor between consecutive sizes
+(2.0 per doubling is linear).
 
 Usage: python3 bench/compile_time.py [--layout-opt build/bin/layout-opt]
+           [--max 100000] [--runs 2]
 """
 
 import argparse
@@ -88,48 +91,67 @@ def offsets_module(n):
     return "\n".join(lines) + "\n"
 
 
-def measure(layout_opt, text):
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-        f.write(text)
-        path = f.name
-    try:
-        best = None
-        for _ in range(3):
-            r = subprocess.run(
-                ["/usr/bin/time", "-f", "%e %M", layout_opt, path,
-                 "-canonicalize", "-convert-layout-to-affine", "-o",
-                 os.devnull],
-                capture_output=True, text=True)
-            if r.returncode != 0:
-                raise SystemExit("layout-opt failed:\n" + r.stderr)
-            secs, kib = r.stderr.strip().splitlines()[-1].split()
-            sample = (float(secs), int(kib))
-            best = sample if best is None or sample[0] < best[0] else best
-        return best
-    finally:
-        os.unlink(path)
+PIPELINES = [
+    ("parse", []),
+    ("canonicalize", ["-canonicalize"]),
+    ("to affine", ["-convert-layout-to-affine"]),
+    ("to llvm", ["-layout-to-llvm"]),
+]
+
+
+def measure(layout_opt, path, flags, runs):
+    best = None
+    for _ in range(runs):
+        r = subprocess.run(
+            ["/usr/bin/time", "-f", "%e %M", layout_opt, path, *flags, "-o",
+             os.devnull],
+            capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit("layout-opt failed:\n" + r.stderr)
+        secs, kib = r.stderr.strip().splitlines()[-1].split()
+        sample = (float(secs), int(kib))
+        best = sample if best is None or sample[0] < best[0] else best
+    return best
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--layout-opt", default="build/bin/layout-opt")
+    ap.add_argument("--max", type=int, default=100000)
+    ap.add_argument("--runs", type=int, default=2)
     args = ap.parse_args()
+    sizes = []
+    n = args.max
+    while n >= 1000 and len(sizes) < 4:
+        sizes.insert(0, n)
+        n //= 2
 
-    print("| benchmark | size | time (s) | peak RSS (MiB) | time growth |")
-    print("| --- | --- | --- | --- | --- |")
-    for name, sizes, make in [
-            ("chain of N stages", [1000, 2000, 4000, 8000],
-             lambda n: chain_module(n)[0]),
-            ("N layout.offset ops", [10000, 20000, 40000, 80000],
-             offsets_module)]:
-        prev = None
-        for n in sizes:
-            secs, kib = measure(args.layout_opt, make(n))
-            growth = "" if prev is None or prev == 0 else "x%.2f" % (secs / prev)
-            print("| %s | %d | %.2f | %.1f | %s |"
-                  % (name, n, secs, kib / 1024.0, growth))
-            prev = secs
+    print("| input | pipeline | size | time (s) | peak RSS (MiB) | time growth |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, make in [("chain of N stages", lambda n: chain_module(n)[0]),
+                       ("N layout.offset ops", offsets_module)]:
+        paths = {}
+        try:
+            for n in sizes:
+                with tempfile.NamedTemporaryFile(
+                        "w", suffix=".mlir", delete=False) as f:
+                    f.write(make(n))
+                    paths[n] = f.name
+            for pipeline, flags in PIPELINES:
+                prev = None
+                for n in sizes:
+                    secs, kib = measure(args.layout_opt, paths[n], flags,
+                                        args.runs)
+                    growth = ("" if prev is None or prev == 0
+                              else "x%.2f" % (secs / prev))
+                    print("| %s | %s | %d | %.2f | %.1f | %s |"
+                          % (name, pipeline, n, secs, kib / 1024.0, growth),
+                          flush=True)
+                    prev = secs
+        finally:
+            for p in paths.values():
+                os.unlink(p)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,75 @@
 #include <mutex>
 #include <stdexcept>
 
+/// Integer arguments from Python: an int or a NumPy integer (anything with
+/// __index__) that fits int64. A bool, a float or a string does not match
+/// (TypeError); an integer outside int64 raises OverflowError instead of
+/// wrapping.
+struct Int {
+  int64_t value = 0;
+  operator int64_t() const { return value; }
+};
+/// A sequence of such integers.
+struct Ints : std::vector<int64_t> {};
+
+namespace pybind11 {
+namespace detail {
+inline bool loadStrictInt(handle src, int64_t &out) {
+  PyObject *o = src.ptr();
+  if (!o || PyBool_Check(o) || !PyIndex_Check(o))
+    return false;
+  PyObject *index = PyNumber_Index(o);
+  if (!index) {
+    PyErr_Clear();
+    return false;
+  }
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (overflow)
+    throw std::overflow_error("integer " + str(src).cast<std::string>() +
+                              " does not fit in int64");
+  if (v == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  out = v;
+  return true;
+}
+
+template <> struct type_caster<Int> {
+  PYBIND11_TYPE_CASTER(Int, const_name("int"));
+  bool load(handle src, bool) { return loadStrictInt(src, value.value); }
+  static handle cast(Int v, return_value_policy, handle) {
+    return PyLong_FromLongLong(v.value);
+  }
+};
+
+template <> struct type_caster<Ints> {
+  PYBIND11_TYPE_CASTER(Ints, const_name("list[int]"));
+  bool load(handle src, bool) {
+    if (!isinstance<sequence>(src) || isinstance<str>(src) ||
+        isinstance<bytes>(src))
+      return false;
+    value.clear();
+    for (handle item : reinterpret_borrow<sequence>(src)) {
+      int64_t v;
+      if (!loadStrictInt(item, v))
+        return false;
+      value.push_back(v);
+    }
+    return true;
+  }
+  static handle cast(const Ints &v, return_value_policy, handle) {
+    list out;
+    for (int64_t x : v)
+      out.append(x);
+    return out.release();
+  }
+};
+} // namespace detail
+} // namespace pybind11
+
 namespace py = pybind11;
 using namespace mlir;
 using namespace mlir::layout;
@@ -211,6 +280,11 @@ struct PyModule {
 /// MLIR's builders (the base op, one layout.transform per stage).
 void addDescriptorFunction(PyModule &m, const std::string &name,
                            const Descriptor &d) {
+  if (name.empty())
+    throw std::invalid_argument("a descriptor function needs a name");
+  if (SymbolTable::lookupSymbolIn(*m.module, name))
+    throw std::invalid_argument("the module already has a symbol named '" +
+                                name + "'");
   MLIRContext &ctx = context();
   Diagnostics diags(ctx);
   OpBuilder b(&ctx);
@@ -255,11 +329,34 @@ void addDescriptorFunction(PyModule &m, const std::string &name,
 using IndexArray =
     py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
 
+/// `coords` as int64: an array (or nested sequence) of integers. A bool or
+/// float array raises TypeError instead of being cast; unsigned values past
+/// 2^63 - 1 raise OverflowError instead of wrapping.
+IndexArray indexArray(const py::handle &coords) {
+  py::array a = py::array::ensure(coords);
+  if (!a)
+    throw py::type_error("expected an integer array of coordinates");
+  char kind = a.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    throw py::type_error("expected an integer array of coordinates, got "
+                         "dtype " +
+                         py::str(a.dtype()).cast<std::string>());
+  if (kind == 'u' && a.dtype().itemsize() >= 8 && a.size() > 0) {
+    py::object max = a.attr("max")();
+    if (max.cast<uint64_t>() > uint64_t(INT64_MAX))
+      throw std::overflow_error("coordinate " +
+                                py::str(max).cast<std::string>() +
+                                " does not fit in int64");
+  }
+  return IndexArray::ensure(a);
+}
+
 /// `fn` of every coordinate of `coords` (an array whose last dimension is
 /// the rank), as an array of the leading shape.
 template <typename T, typename Fn>
-py::array_t<T> mapCoordinates(const Descriptor &d, const IndexArray &coords,
+py::array_t<T> mapCoordinates(const Descriptor &d, const py::handle &array,
                               Fn fn) {
+  IndexArray coords = indexArray(array);
   py::buffer_info info = coords.request();
   if (info.ndim < 1 || info.shape.back() != (py::ssize_t)d.getRank())
     throw std::invalid_argument(
@@ -291,28 +388,24 @@ PYBIND11_MODULE(_layout_opt, m) {
         return toVector(t.getUpperLengths());
       });
 
-  using V = std::vector<int64_t>;
+  using V = Ints;
+  using I = Int;
   m.def(
-      "pass_through",
-      [](int64_t l) { return verified(Transform::passThrough(l)); },
+      "pass_through", [](I l) { return verified(Transform::passThrough(l)); },
       py::arg("length"));
   m.def(
       "pad",
-      [](int64_t l, int64_t left, int64_t right) {
+      [](I l, I left, I right) {
         return verified(Transform::pad(l, left, right));
       },
       py::arg("length"), py::arg("left"), py::arg("right"));
   m.def(
       "left_pad",
-      [](int64_t l, int64_t left) {
-        return verified(Transform::leftPad(l, left));
-      },
+      [](I l, I left) { return verified(Transform::leftPad(l, left)); },
       py::arg("length"), py::arg("left"));
   m.def(
       "right_pad",
-      [](int64_t l, int64_t right) {
-        return verified(Transform::rightPad(l, right));
-      },
+      [](I l, I right) { return verified(Transform::rightPad(l, right)); },
       py::arg("length"), py::arg("right"));
   m.def(
       "embed",
@@ -328,25 +421,17 @@ PYBIND11_MODULE(_layout_opt, m) {
       "replicate", [](const V &l) { return verified(Transform::replicate(l)); },
       py::arg("lengths"));
   m.def(
-      "freeze", [](int64_t v) { return verified(Transform::freeze(v)); },
+      "freeze", [](I v) { return verified(Transform::freeze(v)); },
       py::arg("value"));
   m.def(
-      "offset",
-      [](int64_t u, int64_t off) {
-        return verified(Transform::offset(u, off));
-      },
+      "offset", [](I u, I off) { return verified(Transform::offset(u, off)); },
       py::arg("upper_length"), py::arg("offset"));
   m.def(
       "slice",
-      [](int64_t l, int64_t b, int64_t e) {
-        return verified(Transform::slice(l, b, e));
-      },
+      [](I l, I b, I e) { return verified(Transform::slice(l, b, e)); },
       py::arg("length"), py::arg("begin"), py::arg("end"));
   m.def(
-      "modulo",
-      [](int64_t mod, int64_t u) {
-        return verified(Transform::modulo(mod, u));
-      },
+      "modulo", [](I mod, I u) { return verified(Transform::modulo(mod, u)); },
       py::arg("modulus"), py::arg("upper_length"));
   m.def(
       "xor", [](const V &l) { return verified(Transform::xorTransform(l)); },
@@ -356,7 +441,7 @@ PYBIND11_MODULE(_layout_opt, m) {
       py::arg("lengths"));
   m.def(
       "swizzle",
-      [](int64_t bits, int64_t base, int64_t shift, int64_t l) {
+      [](I bits, I base, I shift, I l) {
         return verified(Transform::swizzle(bits, base, shift, l));
       },
       py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("length"));
@@ -413,13 +498,13 @@ PYBIND11_MODULE(_layout_opt, m) {
           py::arg("coord"))
       .def(
           "upper",
-          [](const Descriptor &d, int64_t off) {
+          [](const Descriptor &d, I off) {
             return toVector(unwrap(d.upper(off)));
           },
           py::arg("offset"))
       .def(
           "offsets",
-          [](const Descriptor &d, const IndexArray &coords) {
+          [](const Descriptor &d, const py::object &coords) {
             return mapCoordinates<int64_t>(
                 d, coords,
                 [&](llvm::ArrayRef<int64_t> c) { return d.offset(c); });
@@ -428,7 +513,7 @@ PYBIND11_MODULE(_layout_opt, m) {
           "Offsets of an array of coordinates (last dimension: the rank).")
       .def(
           "valids",
-          [](const Descriptor &d, const IndexArray &coords) {
+          [](const Descriptor &d, const py::object &coords) {
             return mapCoordinates<bool>(
                 d, coords,
                 [&](llvm::ArrayRef<int64_t> c) { return d.valid(c); });
@@ -438,8 +523,10 @@ PYBIND11_MODULE(_layout_opt, m) {
 
   m.def(
       "naive",
-      [](const V &l, const V &s, int64_t off, std::optional<int64_t> space) {
-        return unwrap(Descriptor::naive(l, s, off, space));
+      [](const V &l, const V &s, I off, std::optional<I> space) {
+        return unwrap(Descriptor::naive(l, s, off,
+                                        space ? std::optional<int64_t>(*space)
+                                              : std::optional<int64_t>()));
       },
       py::arg("lengths"), py::arg("strides"), py::arg("offset") = 0,
       py::arg("space") = py::none());
@@ -448,14 +535,18 @@ PYBIND11_MODULE(_layout_opt, m) {
       py::arg("lengths"));
   m.def(
       "aligned",
-      [](const V &l, int64_t a) { return unwrap(Descriptor::aligned(l, a)); },
+      [](const V &l, I a) { return unwrap(Descriptor::aligned(l, a)); },
       py::arg("lengths"), py::arg("align"));
 
   // Partitions (Partition.h): the checks, tile counts and tile origins the
   // verifiers and lowerings use.
   m.def(
       "check_partition_tile",
-      [](size_t rank, const V &tile) { check(checkPartitionTile(rank, tile)); },
+      [](I rank, const V &tile) {
+        if (rank < 0)
+          throw std::invalid_argument("view rank must not be negative");
+        check(checkPartitionTile(size_t(int64_t(rank)), tile));
+      },
       py::arg("view_rank"), py::arg("tile"));
   m.def(
       "partition_index_space",

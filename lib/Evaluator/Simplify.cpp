@@ -340,3 +340,78 @@ mlir::layout::foldIntoStrides(const StridedBase &base, const Stage &stage) {
   }
   return out;
 }
+
+//===----------------------------------------------------------------------===//
+// Chains
+//===----------------------------------------------------------------------===//
+
+SimplifiedChain mlir::layout::simplifyChain(ArrayRef<int64_t> lengths,
+                                            std::optional<StridedBase> base,
+                                            ArrayRef<Stage> stages) {
+  SimplifiedChain result;
+  // The stages kept so far, each with the top lengths below it; `top` is
+  // the top lengths above the last one.
+  SmallVector<SmallVector<int64_t, 4>> below;
+  SmallVector<int64_t, 4> top(lengths.begin(), lengths.end());
+  auto topOf = [](ArrayRef<int64_t> under, const Stage &s) {
+    llvm::Expected<SmallVector<int64_t>> l = Descriptor::checkStage(under, s);
+    if (!l) {
+      llvm::consumeError(l.takeError());
+      return std::optional<SmallVector<int64_t>>();
+    }
+    return std::optional<SmallVector<int64_t>>(std::move(*l));
+  };
+  for (const Stage &original : stages) {
+    Stage s = original;
+    std::optional<SmallVector<int64_t>> above = topOf(top, s);
+    if (!above)
+      return SimplifiedChain{
+          std::nullopt, {stages.begin(), stages.end()}, false};
+    SmallVector<int64_t, 4> under = top;
+    while (true) {
+      if (std::optional<Stage> t = simplifyIdentityEntries(under, s)) {
+        s = std::move(*t);
+        result.changed = true;
+      }
+      if (result.stages.empty())
+        break;
+      // Compose with the stage below while the table allows; the composed
+      // stage must give the same top lengths.
+      std::optional<Stage> c =
+          composeStages(below.back(), result.stages.back(), s);
+      if (!c)
+        break;
+      std::optional<SmallVector<int64_t>> cTop = topOf(below.back(), *c);
+      if (!cTop || *cTop != *above)
+        break;
+      s = std::move(*c);
+      under = below.pop_back_val();
+      result.stages.pop_back();
+      result.changed = true;
+    }
+    if (isIdentityStage(s) && ArrayRef<int64_t>(*above) == ArrayRef(under)) {
+      result.changed = true;
+      top = under;
+      continue;
+    }
+    result.stages.push_back(std::move(s));
+    below.push_back(under);
+    top.assign(above->begin(), above->end());
+  }
+  if (!base)
+    return result;
+  size_t folded = 0;
+  for (; folded < result.stages.size(); ++folded) {
+    std::optional<StridedBase> next =
+        foldIntoStrides(*base, result.stages[folded]);
+    if (!next)
+      break;
+    base = std::move(next);
+  }
+  if (folded) {
+    result.base = std::move(base);
+    result.stages.erase(result.stages.begin(), result.stages.begin() + folded);
+    result.changed = true;
+  }
+  return result;
+}

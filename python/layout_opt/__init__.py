@@ -15,6 +15,8 @@ RuntimeError) with the diagnostics' text for IR that does not parse,
 verify or lower.
 """
 
+import operator
+
 import numpy as np
 
 from ._layout_opt import (  # noqa: F401
@@ -61,6 +63,20 @@ _PADDING = {
     "pos_inf": float("inf"),
     "neg_inf": float("-inf"),
 }
+
+
+def _index(value, what):
+    """`value` as a Python int: an int or a NumPy integer (anything with
+    __index__). A bool or a float raises TypeError instead of being
+    truncated (1.5 is not tile 1)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError("%s must be an integer, got the bool %r"
+                        % (what, value))
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an integer, got %r (%s)"
+                        % (what, value, type(value).__name__)) from None
 
 
 class View:
@@ -116,7 +132,7 @@ class Partition:
     I * tile + J, J in [0, tile)."""
 
     def __init__(self, view_, tile):
-        tile = tuple(int(t) for t in tile)
+        tile = tuple(_index(t, "a tile length") for t in tile)
         check_partition_tile(len(view_.shape), list(tile))
         self.view = view_
         self.tile = tile
@@ -131,8 +147,8 @@ class Partition:
         if len(index) != len(self.tile):
             raise ValueError("expected %d tile indices, got %d"
                              % (len(self.tile), len(index)))
-        origin = partition_tile_origin([int(i) for i in index],
-                                       list(self.tile))
+        origin = partition_tile_origin(
+            [_index(i, "a tile index") for i in index], list(self.tile))
         grids = np.meshgrid(*[np.arange(t) + o
                               for o, t in zip(origin, self.tile)],
                             indexing="ij")

@@ -236,3 +236,65 @@ def test_bad_input_raises():
         lo.compile(lo.Module.parse(text), target="spirv")
     with pytest.raises(lo.MLIRError, match="no gpu.module"):
         lo.compile(lo.Module())
+
+
+# --- issue 14: no silent conversion of bad numbers ---------------------------
+
+def test_indices_and_lengths_must_be_integers():
+    a = np.arange(64, dtype=np.float32).reshape(8, 8)
+    p = lo.view(a).partition([2, 8])
+    # NumPy integers are integers; floats and bools are not (1.5 was read
+    # as tile 1, rows 2-3 of the view, before).
+    np.testing.assert_array_equal(p.load(np.int64(1), 0), a[2:4, :])
+    with pytest.raises(TypeError, match="tile index must be an integer"):
+        p.load(1.5, 0)
+    with pytest.raises(TypeError, match="tile index must be an integer, got the bool"):
+        p.load(True, 0)
+    with pytest.raises(TypeError, match="tile index"):
+        p.store(np.zeros((2, 8), dtype=np.float32), 0, 0.0)
+    with pytest.raises(TypeError, match="tile length must be an integer"):
+        lo.view(a).partition([2.0, 8])
+    with pytest.raises(TypeError, match="tile length must be an integer, got the bool"):
+        lo.view(a).partition([True, 8])
+    # The same rules in every function of the extension.
+    for bad in (True, 2.0, "2"):
+        with pytest.raises(TypeError):
+            lo.pass_through(bad)
+        with pytest.raises(TypeError):
+            lo.packed([2, bad])
+        with pytest.raises(TypeError):
+            lo.packed([2, 3]).offset([1, bad])
+    assert lo.pass_through(np.int32(3)).upper_lengths == [3]
+    with pytest.raises(OverflowError, match="does not fit in int64"):
+        lo.pass_through(2**63)
+    with pytest.raises(OverflowError, match="does not fit in int64"):
+        lo.packed([2, 3]).offset([1, 2**64 + 1])
+
+
+def test_coordinate_arrays_must_be_int64_integers():
+    d = lo.packed([4, 8])
+    coords = np.array([[1, 2], [3, 7]])
+    np.testing.assert_array_equal(d.offsets(coords), [10, 31])
+    np.testing.assert_array_equal(d.offsets(coords.astype(np.uint8)), [10, 31])
+    # A uint64 of 2^63 wrapped to -2^63 before.
+    with pytest.raises(OverflowError, match="9223372036854775808"):
+        d.offsets(np.array([[2**63, 0]], dtype=np.uint64))
+    with pytest.raises(TypeError, match="dtype float64"):
+        d.offsets(coords.astype(np.float64))
+    with pytest.raises(TypeError, match="dtype bool"):
+        d.valids(np.ones((2, 2), dtype=bool))
+
+
+def test_descriptor_function_names():
+    m = lo.Module()
+    m.add_descriptor_function("f", lo.packed([2, 3]))
+    with pytest.raises(ValueError, match="needs a name"):
+        m.add_descriptor_function("", lo.packed([2, 3]))
+    with pytest.raises(ValueError, match="already has a symbol named 'f'"):
+        m.add_descriptor_function("f", lo.packed([4]))
+    assert str(m).count("func.func") == 1
+
+
+def test_tile_size_is_bounded():
+    with pytest.raises(ValueError, match="more than 65536 elements"):
+        lo.view(np.zeros((4, 4))).partition([2**20, 2**20])

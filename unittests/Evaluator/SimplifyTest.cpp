@@ -235,7 +235,7 @@ TEST(SimplifyTest, MergeOfNestedStridesFolds) {
 /// vacuously.
 TEST(SimplifyTest, RandomChainsKeepTheirMeaning) {
   std::mt19937_64 rng(42);
-  int identity = 0, composed = 0, folded = 0;
+  int identity = 0, composed = 0, folded = 0, simplified = 0;
   for (int n = 0; n < 3000; ++n) {
     Descriptor d = chains::randomDescriptor(rng);
     Descriptor base = baseOf(d);
@@ -265,6 +265,15 @@ TEST(SimplifyTest, RandomChainsKeepTheirMeaning) {
         }
       }
     }
+    // The whole chain at once (what canonicalization applies).
+    SimplifiedChain chain =
+        simplifyChain(base.getLengths(), StridedBase::of(base), stages);
+    if (chain.changed) {
+      Descriptor under = chain.base ? unwrap(chain.base->descriptor()) : base;
+      ASSERT_TRUE(sameMeaning(d, build(under, chain.stages)));
+      ASSERT_LE(chain.stages.size(), stages.size());
+      ++simplified;
+    }
     if (!stages.empty()) {
       if (std::optional<StridedBase> b =
               foldIntoStrides(*StridedBase::of(base), stages[0])) {
@@ -277,6 +286,7 @@ TEST(SimplifyTest, RandomChainsKeepTheirMeaning) {
   EXPECT_GT(identity, 100);
   EXPECT_GT(composed, 100);
   EXPECT_GT(folded, 100);
+  EXPECT_GT(simplified, 300);
 }
 
 /// On random chains that checkInvertible accepts, upper(offset(c)) gives

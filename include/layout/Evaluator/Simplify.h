@@ -22,6 +22,7 @@
 #include "layout/Evaluator/Descriptor.h"
 
 #include <optional>
+#include <vector>
 
 namespace mlir {
 namespace layout {
@@ -71,6 +72,28 @@ std::optional<Stage> composeStages(llvm::ArrayRef<int64_t> lengths,
 /// element space is kept.
 std::optional<StridedBase> foldIntoStrides(const StridedBase &base,
                                            const Stage &stage);
+
+/// A chain of stages simplified by every rewrite above, in one pass over
+/// it (time linear in its length, amortized): each stage's identity entries
+/// are rewritten, identity stages dropped, each stage composed with the one
+/// below while the table allows, and then the bottom stages folded into
+/// `base` while they are plainly strided.
+struct SimplifiedChain {
+  /// The new strided base, when a stage folded into it.
+  std::optional<StridedBase> base;
+  /// The stages left above the base.
+  std::vector<Stage> stages;
+  /// Whether anything changed.
+  bool changed = false;
+};
+
+/// Simplifies `stages`, applied in order to a descriptor whose top lengths
+/// are `lengths`; `base` is that descriptor's strided base when it is one
+/// (its stages can then fold into it), std::nullopt otherwise. Every stage
+/// must pass Descriptor::checkStage.
+SimplifiedChain simplifyChain(llvm::ArrayRef<int64_t> lengths,
+                              std::optional<StridedBase> base,
+                              llvm::ArrayRef<Stage> stages);
 
 } // namespace layout
 } // namespace mlir

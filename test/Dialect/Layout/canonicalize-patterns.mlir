@@ -46,10 +46,9 @@ func.func @slice_to_naive(%i: index, %j: index) -> index {
 // -----
 
 // CHECK-LABEL: func @merge_unmerge_cancels
-/// merge then unmerge of the same lengths is the identity: the packed
-/// strides are all that is left (the merge of nested strides folds into the
-/// base, then the unmerge does).
-// CHECK-NEXT: %[[D:.*]] = layout.naive [4, 6] strides [6, 1] : !layout.desc<4x6>
+/// merge then unmerge of the same lengths is the identity: the packed base
+/// is all that is left.
+// CHECK-NEXT: %[[D:.*]] = layout.packed [4, 6] : !layout.desc<4x6>
 // CHECK-NEXT: layout.offset %[[D]]
 func.func @merge_unmerge_cancels(%i: index, %j: index) -> index {
   %p = layout.packed [4, 6] : !layout.desc<4x6>
@@ -181,9 +180,10 @@ func.func @not_in_the_table(%i: index, %j: index) -> index {
 // -----
 
 // CHECK-LABEL: func @merge_of_nested_strides
-/// packed, unmerge, then the matching merge: the unmerge folds into the
-/// strides [12, 4, 1], which nest, so the merge folds too (stride 1).
-// CHECK-NEXT: %[[D:.*]] = layout.naive [60] strides [1] : !layout.desc<60>
+/// packed, unmerge, then the matching merge (issue 14: was left as a naive
+/// [5, 3, 4] and a merge): the two stages compose into the identity, and
+/// the packed base is what is left.
+// CHECK-NEXT: %[[D:.*]] = layout.packed [60] : !layout.desc<60>
 // CHECK-NEXT: layout.offset %[[D]]
 func.func @merge_of_nested_strides(%i: index) -> index {
   %p = layout.packed [60] : !layout.desc<60>
@@ -191,6 +191,24 @@ func.func @merge_of_nested_strides(%i: index) -> index {
   %m = layout.transform %u [#layout.merge<[5, 3, 4]> : [0, 1, 2] -> [0]] : !layout.desc<5x3x4> -> !layout.desc<60>
   %o = layout.offset %m[%i] : !layout.desc<60>
   return %o : index
+}
+
+// -----
+
+// CHECK-LABEL: func @merge_of_nested_strides_shared
+/// The same chain with the unmerged descriptor used twice: the unmerge
+/// folds into the strides [12, 4, 1], which nest, so the merge folds into
+/// them too (stride 1).
+// CHECK-DAG: layout.naive [5, 3, 4] strides [12, 4, 1] : !layout.desc<5x3x4>
+// CHECK-DAG: layout.naive [60] strides [1] : !layout.desc<60>
+// CHECK-NOT: layout.transform
+func.func @merge_of_nested_strides_shared(%i: index, %j: index, %k: index) -> (index, index) {
+  %p = layout.packed [60] : !layout.desc<60>
+  %u = layout.transform %p [#layout.unmerge<[5, 3, 4]> : [0] -> [0, 1, 2]] : !layout.desc<60> -> !layout.desc<5x3x4>
+  %m = layout.transform %u [#layout.merge<[5, 3, 4]> : [0, 1, 2] -> [0]] : !layout.desc<5x3x4> -> !layout.desc<60>
+  %o = layout.offset %m[%i] : !layout.desc<60>
+  %q = layout.offset %u[%i, %j, %k] : !layout.desc<5x3x4>
+  return %o, %q : index, index
 }
 
 // -----

@@ -4,11 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The patterns of `layout.transform`: identity entries become pass_throughs,
+// The pattern of `layout.transform`: identity entries become pass_throughs,
 // identity stages vanish, consecutive stages compose, and stages over a
-// strided base fold back into `layout.naive`. The algebra is in
-// layout/Evaluator/Simplify.h (brute-force tested there); these patterns
-// only move it onto ops.
+// strided base fold back into `layout.naive`, a whole chain at a time. The
+// algebra is in layout/Evaluator/Simplify.h (brute-force tested there); the
+// pattern only moves it onto ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,94 +63,77 @@ bool feedsCoordinates(Value desc) {
   return false;
 }
 
-/// Identity entries (a zero pad, a slice from 0, a modulo by at least its
-/// length, xor/rotate with L1 = 1, ...) become pass_throughs, or
-/// `#layout.offset<U, 0>` where they shrink the dim.
-struct SimplifyIdentityEntries final : OpRewritePattern<TransformOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(TransformOp op,
-                                PatternRewriter &rewriter) const override {
-    if (feedsCoordinates(op.getResult()))
-      return failure();
-    std::optional<Stage> stage = simplifyIdentityEntries(
-        cast<DescType>(op.getSource().getType()).getLengths(),
-        op.getStageEntries());
-    if (!stage)
-      return failure();
-    rewriter.replaceOpWithNewOp<TransformOp>(op, op.getSource(), *stage);
-    return success();
-  }
-};
+/// Whether `op` is inside a chain: its only user is the next layout.transform
+/// (the chain is then simplified from its top, where it is used).
+bool isInsideChain(TransformOp op) {
+  return op->hasOneUse() && isa<TransformOp>(*op->user_begin());
+}
 
-/// A stage of pass_throughs of each dim onto itself is its source.
-struct DropIdentityStage final : OpRewritePattern<TransformOp> {
+/// Simplifies a chain of layout.transform ops at once from its top `op`
+/// (an op whose result is used other than by a single layout.transform),
+/// down through the ops used only by the next one: identity entries become
+/// pass_throughs (or `#layout.offset<U, 0>` where they shrink the dim),
+/// identity stages vanish, consecutive stages compose, and the stages over a
+/// strided base (naive, packed, aligned) fold back into `layout.naive` with
+/// the same element space (simplifyChain). One match walks the chain once,
+/// so canonicalizing a chain takes time linear in its length.
+struct SimplifyChain final : OpRewritePattern<TransformOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(TransformOp op,
                                 PatternRewriter &rewriter) const override {
-    if (feedsCoordinates(op.getResult()) ||
-        !isIdentityStage(op.getStageEntries()) ||
-        op.getSource().getType() != op.getType())
+    if (isInsideChain(op) || feedsCoordinates(op.getResult()))
       return failure();
-    rewriter.replaceOp(op, op.getSource());
-    return success();
-  }
-};
-
-/// transform(transform(x, s1), s2) -> transform(x, s1 . s2) where the
-/// composition is in the table (Simplify.h).
-struct ComposeStages final : OpRewritePattern<TransformOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(TransformOp op,
-                                PatternRewriter &rewriter) const override {
-    auto below = op.getSource().getDefiningOp<TransformOp>();
-    if (!below || feedsCoordinates(op.getResult()))
+    SmallVector<TransformOp> chain = {op};
+    while (auto below = chain.back().getSource().getDefiningOp<TransformOp>()) {
+      if (!below->hasOneUse())
+        break;
+      chain.push_back(below);
+    }
+    std::reverse(chain.begin(), chain.end());
+    Value source = chain.front().getSource();
+    std::optional<StridedBase> base;
+    if (isa_and_nonnull<NaiveOp, PackedOp, AlignedOp>(source.getDefiningOp())) {
+      llvm::Expected<Descriptor> d = traceDescriptor(source);
+      if (!d)
+        llvm::consumeError(d.takeError());
+      else
+        base = StridedBase::of(*d);
+    }
+    std::vector<Stage> stages;
+    for (TransformOp t : chain)
+      stages.push_back(t.getStageEntries());
+    SimplifiedChain simple = simplifyChain(
+        cast<DescType>(source.getType()).getLengths(), base, stages);
+    if (!simple.changed)
       return failure();
-    std::optional<Stage> stage =
-        composeStages(cast<DescType>(below.getSource().getType()).getLengths(),
-                      below.getStageEntries(), op.getStageEntries());
-    if (!stage)
-      return failure();
-    auto composed =
-        TransformOp::create(rewriter, op.getLoc(), below.getSource(), *stage);
-    if (composed.getType() != op.getType()) {
-      rewriter.eraseOp(composed);
+    Location loc = op.getLoc();
+    SmallVector<Operation *> created;
+    Value v = source;
+    if (simple.base) {
+      const StridedBase &b = *simple.base;
+      IntegerAttr offset, space;
+      if (b.offset != 0)
+        offset = rewriter.getI64IntegerAttr(b.offset);
+      if (b.space != b.minimalSpace())
+        space = rewriter.getI64IntegerAttr(b.space);
+      auto naive = NaiveOp::create(
+          rewriter, loc, DescType::get(getContext(), b.lengths),
+          rewriter.getDenseI64ArrayAttr(b.lengths),
+          rewriter.getDenseI64ArrayAttr(b.strides), offset, space);
+      created.push_back(naive);
+      v = naive.getResult();
+    }
+    for (const Stage &stage : simple.stages) {
+      auto t = TransformOp::create(rewriter, loc, v, stage);
+      created.push_back(t);
+      v = t.getResult();
+    }
+    if (v.getType() != op.getType()) {
+      for (Operation *c : llvm::reverse(created))
+        rewriter.eraseOp(c);
       return failure();
     }
-    rewriter.replaceOp(op, composed.getResult());
-    return success();
-  }
-};
-
-/// A plainly strided stage over a base (naive, packed, aligned) becomes a
-/// `layout.naive` with the same element space.
-struct FoldIntoNaive final : OpRewritePattern<TransformOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(TransformOp op,
-                                PatternRewriter &rewriter) const override {
-    Operation *baseOp = op.getSource().getDefiningOp();
-    if (!isa_and_nonnull<NaiveOp, PackedOp, AlignedOp>(baseOp) ||
-        feedsCoordinates(op.getResult()))
-      return failure();
-    llvm::Expected<Descriptor> d = traceDescriptor(op.getSource());
-    if (!d) {
-      llvm::consumeError(d.takeError());
-      return failure();
-    }
-    std::optional<StridedBase> base = StridedBase::of(*d);
-    if (!base)
-      return failure();
-    std::optional<StridedBase> folded =
-        foldIntoStrides(*base, op.getStageEntries());
-    if (!folded)
-      return failure();
-    IntegerAttr offset, space;
-    if (folded->offset != 0)
-      offset = rewriter.getI64IntegerAttr(folded->offset);
-    if (folded->space != folded->minimalSpace())
-      space = rewriter.getI64IntegerAttr(folded->space);
-    rewriter.replaceOpWithNewOp<NaiveOp>(
-        op, op.getType(), rewriter.getDenseI64ArrayAttr(folded->lengths),
-        rewriter.getDenseI64ArrayAttr(folded->strides), offset, space);
+    rewriter.replaceOp(op, v);
     return success();
   }
 };
@@ -159,6 +142,5 @@ struct FoldIntoNaive final : OpRewritePattern<TransformOp> {
 
 void TransformOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<SimplifyIdentityEntries, DropIdentityStage, ComposeStages,
-              FoldIntoNaive>(context);
+  results.add<SimplifyChain>(context);
 }

@@ -60,25 +60,34 @@ LogicalResult AlignedOp::verify() {
 // TransformOp
 //===----------------------------------------------------------------------===//
 
+/// Whether `c` may appear in an attribute name (`#name`, `#dialect.name`).
+static bool isNameChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
+}
+
 /// Returns the length of the dialect attribute spelled at the start of
 /// `text` (`#dialect.mnemonic` and its balanced `<...>` body), or 0.
-static size_t scanDialectAttribute(StringRef text) {
-  if (!text.starts_with("#"))
+/// `text` points into the parser's buffer, which ends with a NUL: the scan
+/// reads only as far as the attribute goes (taking the whole rest of the
+/// buffer would make parsing a chain quadratic in its length).
+static size_t scanDialectAttribute(const char *text) {
+  if (text[0] != '#')
     return 0;
   size_t i = 1;
-  while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_' ||
-                             text[i] == '.' || text[i] == '$'))
+  while (text[i] && isNameChar(text[i]))
     ++i;
-  if (i >= text.size() || text[i] != '<')
+  if (text[i] != '<')
     return i;
   int depth = 0;
-  for (; i < text.size(); ++i) {
+  for (; text[i]; ++i) {
     char c = text[i];
     if (c == '"') {
       // Skip a string literal.
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\')
+      for (++i; text[i] && text[i] != '"'; ++i)
+        if (text[i] == '\\' && text[i + 1])
           ++i;
+      if (!text[i])
+        return 0;
       continue;
     }
     if (c == '<' || c == '[' || c == '(' || c == '{')
@@ -103,15 +112,15 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
                                    SmallVectorImpl<int64_t> &upper) {
   SMLoc loc = parser.getCurrentLocation();
   MLIRContext *ctx = parser.getContext();
-  StringRef rest(loc.getPointer());
+  const char *at = loc.getPointer();
   // An alias (`#pad1 = #layout.pad<...>` at the top of the file; its name
   // has no '.', unlike `#dialect.attr`): the parser resolves it without
   // reading a trailing `: type`.
-  StringRef name =
-      rest.drop_front(rest.starts_with("#") ? 1 : 0).take_while([](char c) {
-        return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
-      });
-  if (rest.starts_with("#") && !name.empty() && !name.contains('.')) {
+  size_t nameEnd = at[0] == '#' ? 1 : 0;
+  while (nameEnd && at[nameEnd] && isNameChar(at[nameEnd]))
+    ++nameEnd;
+  StringRef name = nameEnd ? StringRef(at + 1, nameEnd - 1) : StringRef();
+  if (!name.empty() && !name.contains('.')) {
     if (parser.parseAttribute(attr))
       return failure();
     if (!isa<TransformAttrInterface>(attr))
@@ -123,7 +132,7 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
       return failure();
     return success();
   }
-  size_t length = scanDialectAttribute(rest);
+  size_t length = scanDialectAttribute(at);
   if (length == 0)
     return parser.emitError(loc, "expected a transform attribute "
                                  "'#layout.<kind><...>'");
@@ -135,7 +144,7 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
         errors += (errors.empty() ? "" : "; ") + diag.str();
       return success();
     });
-    attr = mlir::parseAttribute(rest.take_front(length), ctx, Type(), &numRead,
+    attr = mlir::parseAttribute(StringRef(at, length), ctx, Type(), &numRead,
                                 /*isKnownNullTerminated=*/false);
   }
   if (!attr || numRead != length)
@@ -156,8 +165,10 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
   if (colonMissing)
     return parser.emitError(parser.getCurrentLocation(),
                             "expected ':' after the transform attribute");
-  SMLoc dimsLoc = parser.getCurrentLocation();
-  if (!StringRef(dimsLoc.getPointer()).ltrim().starts_with("["))
+  const char *dims = parser.getCurrentLocation().getPointer();
+  while (llvm::isSpace(*dims))
+    ++dims;
+  if (*dims != '[')
     return parser.emitError(loc, "expected ': [lower dims] -> [upper dims]' "
                                  "after the transform attribute");
   if (layout::detail::parseIntegerList(parser, lower) || parser.parseArrow() ||
