@@ -28,7 +28,7 @@ config.substitutions.append(
     ("%differential_count", lit_config.params.get("differential_count", "100")))
 
 tool_dirs = [config.layout_tools_dir, config.llvm_tools_dir]
-tools = ["layout-opt", "layout-chain-gen", "mlir-runner", "FileCheck", "not",
+tools = ["layout-opt", "layout-chain-gen", "layout-fuzz", "mlir-runner", "FileCheck", "not",
          "count", "llvm-readelf", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -38,3 +38,14 @@ if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
 config.substitutions.append(("%examples", os.path.join(os.path.dirname(__file__), "..", "examples")))
 config.substitutions.append(("%python", config.python_executable))
+
+# The Python package's tests need the package (scripts/sanitize.sh builds
+# without it).
+if os.path.isdir(os.path.join(config.layout_obj_root, "python", "layout_opt")):
+    config.available_features.add("python-package")
+
+# scripts/sanitize.sh sets the compiler flags the CMake package's consumer
+# needs to link against instrumented libraries.
+for var in ["CXXFLAGS", "LDFLAGS"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
