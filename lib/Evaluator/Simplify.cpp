@@ -353,6 +353,8 @@ SimplifiedChain mlir::layout::simplifyChain(ArrayRef<int64_t> lengths,
   // the top lengths above the last one.
   SmallVector<SmallVector<int64_t, 4>> below;
   SmallVector<int64_t, 4> top(lengths.begin(), lengths.end());
+  below.reserve(stages.size());
+  result.stages.reserve(stages.size());
   auto topOf = [](ArrayRef<int64_t> under, const Stage &s) {
     llvm::Expected<SmallVector<int64_t>> l = Descriptor::checkStage(under, s);
     if (!l) {

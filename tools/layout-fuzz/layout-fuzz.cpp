@@ -24,23 +24,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layout/Conversion/Passes.h"
-#include "layout/Dialect/Layout/IR/LayoutDialect.h"
-#include "layout/Pipelines/Pipelines.h"
-#include "layout/Transforms/Passes.h"
+#include "../common/Registration.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -58,12 +51,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
-
-#ifdef LAYOUT_INCLUDE_TESTS
-namespace mlir::layout::test {
-void registerTestGpuToLoopsPass();
-} // namespace mlir::layout::test
-#endif
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -340,19 +327,35 @@ enum : int {
   kNotParsed = 0,
   kPipelineFailed = 10,
   kPipelineSucceeded = 11,
+  kKnownUpstreamBug = 12,
   kVerifierAfterSuccess = 70,
   kRoundTrip = 71
 };
 
 /// Runs `in` in this process; returns the exit code.
-int runInput(const DialectRegistry &registry, const Input &in) {
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-  // Diagnostics are the expected answer to bad input: keep them quiet.
-  ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+/// Whether `module` would hit a crash of Debian's MLIR 22 that upstream
+/// has fixed since, outside this project's code: -canonicalize folding a
+/// `memref.dim` whose constant index is outside the rank inside a
+/// gpu.func (llvm/llvm-project#205073, fixed by #205338 after the 22
+/// branch). Such inputs are counted, not run.
+bool hitsKnownUpstreamBug(ModuleOp module) {
+  bool hits = false;
+  module.walk([&](memref::DimOp dim) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+    if (index && type && (*index < 0 || *index >= type.getRank()))
+      hits = true;
+  });
+  return hits;
+}
+
+int runInput(MLIRContext &ctx, const Input &in) {
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(in.text, &ctx, "<fuzz>");
   if (!module)
     return kNotParsed;
+  if (hitsKnownUpstreamBug(*module))
+    return kKnownUpstreamBug;
   PassManager pm(&ctx, ModuleOp::getOperationName(),
                  OpPassManager::Nesting::Implicit);
   // Verification is done once, at the end, to tell a pass that fails
@@ -392,20 +395,11 @@ std::string describe(int status) {
 } // namespace
 
 int main(int argc, char **argv) {
-  registerAllPasses();
-#ifdef LAYOUT_INCLUDE_TESTS
-  layout::test::registerTestGpuToLoopsPass();
-#endif
-  layout::registerLayoutConversionPasses();
-  layout::registerLayoutPipelines();
-  layout::registerLayoutTransformsPasses();
+  layout::tools::registerPasses();
   cl::ParseCommandLineOptions(argc, argv, "layout-opt mutation fuzzer\n");
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<layout::LayoutDialect>();
-  registerAllToLLVMIRTranslations(registry);
+  layout::tools::registerDialects(registry);
 
   std::vector<std::string> corpus = loadCorpus();
   if (corpus.empty()) {
@@ -421,30 +415,63 @@ int main(int argc, char **argv) {
   auto start = std::chrono::steady_clock::now();
   uint64_t first = runOnly >= 0 ? uint64_t(runOnly) : 0;
   uint64_t last = runOnly >= 0 ? first + 1 : uint64_t(runs);
-  std::map<pid_t, uint64_t> running;
-  uint64_t next = first, findings = 0, done = 0;
+  uint64_t findings = 0, done = 0;
   std::map<int, uint64_t> outcomes;
   llvm::outs().flush();
   llvm::errs().flush();
-  auto reap = [&](bool block) {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, block ? 0 : WNOHANG);
-    if (pid <= 0)
+  auto benign = [](int code) {
+    return code == kNotParsed || code == kPipelineFailed ||
+           code == kPipelineSucceeded || code == kKnownUpstreamBug;
+  };
+
+  // A child runs a batch of inputs in one context, writing one outcome byte
+  // per input to a pipe and stopping at the first finding. A batch that
+  // does not finish cleanly has its unfinished inputs run again one per
+  // child, so that each finding is pinned to its input.
+  struct Child {
+    uint64_t begin, end;
+    int pipe;
+  };
+  std::map<pid_t, Child> running;
+  auto spawn = [&](uint64_t begin, uint64_t end) -> bool {
+    int fds[2];
+    if (pipe(fds) != 0)
       return false;
-    uint64_t i = running[pid];
-    running.erase(pid);
-    ++done;
-    if (WIFEXITED(status)) {
-      int code = WEXITSTATUS(status);
-      if (code == kNotParsed || code == kPipelineFailed ||
-          code == kPipelineSucceeded) {
-        ++outcomes[code];
-        return true;
+    pid_t pid = fork();
+    if (pid < 0)
+      return false;
+    if (pid == 0) {
+      close(fds[0]);
+#ifndef __SANITIZE_ADDRESS__
+      // An input that asks for unbounded memory fails (bad_alloc, a crash
+      // finding) instead of taking the machine down; ASan keeps its own
+      // limit (it reserves far more address space than it uses).
+      struct rlimit limit = {rlim_t(4) << 30, rlim_t(4) << 30};
+      setrlimit(RLIMIT_AS, &limit);
+#endif
+      MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+      // Diagnostics are the expected answer to bad input: keep them quiet.
+      ScopedDiagnosticHandler quiet(&ctx,
+                                    [](Diagnostic &) { return success(); });
+      for (uint64_t i = begin; i < end; ++i) {
+        // Each input gets the whole time limit (SIGALRM ends a hang).
+        alarm(timeout);
+        int code = runInput(ctx, makeInput(corpus, i));
+        char byte = char(code);
+        if (write(fds[1], &byte, 1) != 1)
+          _exit(2);
+        if (!benign(code))
+          _exit(code);
       }
+      _exit(0);
     }
+    close(fds[1]);
+    running[pid] = {begin, end, fds[0]};
+    return true;
+  };
+  auto report = [&](uint64_t i, const std::string &why) {
     ++findings;
     Input in = makeInput(corpus, i);
-    std::string why = describe(status);
     llvm::sys::fs::create_directories(findingsDir);
     std::string path = (llvm::Twine(findingsDir) + "/seed" + llvm::Twine(seed) +
                         "-input" + llvm::Twine(i) + ".mlir")
@@ -457,30 +484,58 @@ int main(int argc, char **argv) {
           << in.text;
     llvm::errs() << "FINDING input " << i << ": " << why << " (" << path
                  << ")\n";
-    return true;
   };
-  while (next < last || !running.empty()) {
-    while (next < last && running.size() < std::max(1u, unsigned(jobs))) {
-      Input in = makeInput(corpus, next);
-      pid_t pid = fork();
-      if (pid == 0) {
-        alarm(timeout);
-#ifndef __SANITIZE_ADDRESS__
-        // An input that asks for unbounded memory fails (bad_alloc, a
-        // crash finding) instead of taking the machine down; ASan keeps
-        // its own limit (it reserves far more address space than it uses).
-        struct rlimit limit = {rlim_t(4) << 30, rlim_t(4) << 30};
-        setrlimit(RLIMIT_AS, &limit);
-#endif
-        _exit(runInput(registry, in));
+  std::vector<uint64_t> retry;
+  uint64_t next = first;
+  const uint64_t batch = 50;
+  while (next < last || !retry.empty() || !running.empty()) {
+    while (running.size() < std::max(1u, unsigned(jobs)) &&
+           (next < last || !retry.empty())) {
+      bool ok;
+      if (!retry.empty()) {
+        uint64_t i = retry.back();
+        retry.pop_back();
+        ok = spawn(i, i + 1);
+      } else {
+        uint64_t end = std::min(last, next + batch);
+        ok = spawn(next, end);
+        next = end;
       }
-      if (pid < 0) {
-        llvm::errs() << "layout-fuzz: fork failed\n";
+      if (!ok) {
+        llvm::errs() << "layout-fuzz: fork or pipe failed\n";
         return 2;
       }
-      running[pid] = next++;
     }
-    reap(/*block=*/true);
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid <= 0 || !running.count(pid))
+      continue;
+    Child c = running[pid];
+    running.erase(pid);
+    std::string bytes;
+    char buffer[256];
+    ssize_t n;
+    while ((n = read(c.pipe, buffer, sizeof buffer)) > 0)
+      bytes.append(buffer, size_t(n));
+    close(c.pipe);
+    // The inputs that finished with a correct outcome count; the rest of a
+    // batch (from the one that went wrong) is run again one per child.
+    size_t good = 0;
+    while (good < bytes.size() &&
+           benign(static_cast<unsigned char>(bytes[good])))
+      ++outcomes[static_cast<unsigned char>(bytes[good++])];
+    done += good;
+    bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+                 good == c.end - c.begin;
+    if (clean)
+      continue;
+    if (c.end - c.begin == 1) {
+      ++done;
+      report(c.begin, describe(status));
+      continue;
+    }
+    for (uint64_t i = c.end; i-- > c.begin + good;)
+      retry.push_back(i);
   }
   double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -490,7 +545,9 @@ int main(int argc, char **argv) {
                << llvm::format("%.1f", secs) << " s: " << outcomes[kNotParsed]
                << " rejected by the parser, " << outcomes[kPipelineFailed]
                << " by a pass (diagnostic), " << outcomes[kPipelineSucceeded]
-               << " through the pipeline (verified, printed, parsed back); "
-               << findings << " findings\n";
+               << " through the pipeline (verified, printed, parsed back), "
+               << outcomes[kKnownUpstreamBug]
+               << " not run (llvm/llvm-project#205073); " << findings
+               << " findings\n";
   return findings ? 1 : 0;
 }

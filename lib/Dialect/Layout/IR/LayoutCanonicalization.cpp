@@ -100,6 +100,7 @@ struct SimplifyChain final : OpRewritePattern<TransformOp> {
         base = StridedBase::of(*d);
     }
     std::vector<Stage> stages;
+    stages.reserve(chain.size());
     for (TransformOp t : chain)
       stages.push_back(t.getStageEntries());
     SimplifiedChain simple = simplifyChain(
