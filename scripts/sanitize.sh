@@ -7,8 +7,9 @@
 # finding (-fno-sanitize-recover), ASan and LeakSanitizer exit non-zero.
 #
 # The only suppressions are in scripts/sanitizers/ (checked in, each with
-# its reason): leaks of objects that Debian's uninstrumented libMLIR /
-# libLLVM allocate once per process. Every check stays on.
+# its reason): reports inside ASan's interceptors called from Debian's
+# uninstrumented libMLIR (asan.supp) and leaks of objects those libraries
+# allocate once per process (lsan.supp). Every check stays on.
 #
 # Usage: bash scripts/sanitize.sh        (about 40 minutes on 2 cores)
 # Ends with the line "N passed, N failed", like scripts/test.sh.
@@ -36,7 +37,7 @@ supp="$root/scripts/sanitizers"
 # Every report also goes to a file under $reports_dir, so that one inside a
 # command a test expects to fail (`not layout-opt ...`) still counts.
 reports_dir="$(mktemp -d)"
-export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$reports_dir/asan"
+export ASAN_OPTIONS="suppressions=$supp/asan.supp:halt_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$reports_dir/asan"
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports_dir/ubsan"
 
