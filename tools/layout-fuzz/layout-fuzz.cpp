@@ -243,12 +243,14 @@ void mutate(std::string &text, const std::vector<std::string> &corpus,
     int64_t old = 0;
     llvm::StringRef(text).substr(pos, len).getAsInteger(10, old);
     int64_t v;
+    // The neighbours wrap around (2^63 - 1 + 1 is -2^63): computed in
+    // uint64_t, where wrapping is defined (UBSan found the signed overflow).
     switch (pick(rng, 4)) {
     case 0:
-      v = old + 1;
+      v = int64_t(uint64_t(old) + 1);
       break;
     case 1:
-      v = old - 1;
+      v = int64_t(uint64_t(old) - 1);
       break;
     case 2:
       v = static_cast<int64_t>(pick(rng, 200)) - 100;
