@@ -52,13 +52,16 @@ log="$(mktemp)"
 "$LIT" -v --timeout="${LAYOUT_TEST_TIMEOUT:-1800}" "$B/test" "$B/test/Unit" \
   2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-count() { grep -E "^ *$1: +[0-9]+" "$log" | awk -F: '{print $2}' | awk '{print $1}' | head -1; }
+count() { grep -E "^ *$1 *: +[0-9]+" "$log" | awk -F: '{print $2}' | awk '{print $1}' | head -1; }
 passed=$(count Passed); passed=${passed:-0}
 failed=0
 for kind in Failed Unresolved "Timed Out" "Unexpectedly Passed"; do
   n=$(count "$kind"); failed=$((failed + ${n:-0}))
 done
-reports=$(find "$reports_dir" -type f | wc -l)
+# Reports that reached the log (lit shows the output of failing tests)
+# count too, in case a runtime wrote to stderr instead of log_path.
+reports=$(( $(find "$reports_dir" -type f | wc -l) + \
+  $(grep -cE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log") ))
 if [ "$reports" -gt 0 ]; then
   echo "sanitizer reports: $reports"
   for f in "$reports_dir"/*; do echo "== $f"; head -40 "$f"; done

@@ -15,11 +15,11 @@ log="$(mktemp)"
 "$LIT" -v --timeout="${LAYOUT_TEST_TIMEOUT:-900}" "$BUILD_DIR/test" \
   "$BUILD_DIR/test/Unit" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-count() { grep -E "^ *$1: +[0-9]+" "$log" | awk '{print $2}' | head -1; }
+count() { grep -E "^ *$1 *: +[0-9]+" "$log" | awk -F: '{print $2}' | awk '{print $1}' | head -1; }
 passed=$(count Passed); passed=${passed:-0}
 failed=0
 for kind in Failed Unresolved "Timed Out" "Unexpectedly Passed"; do
-  n=$(grep -E "^ *$kind: +[0-9]+" "$log" | awk -F: '{print $2}' | awk '{print $1}' | head -1)
+  n=$(count "$kind")
   failed=$((failed + ${n:-0}))
 done
 rm -f "$log"
