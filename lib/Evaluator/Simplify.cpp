@@ -313,15 +313,15 @@ mlir::layout::foldIntoStrides(const StridedBase &base, const Stage &stage) {
         set(d, len, base.strides[e.lowerDims[0]], c);
       break;
     case TransformKindInfo::Nested: {
-      ArrayRef<int64_t> lengths = t.getLengths();
+      // The merge's digits are row-major (formulas::suffixProducts, whose
+      // product is the merge's upper length): dim i nests when its stride is
+      // the last one times its suffix product.
+      SmallVector<int64_t, 4> p = formulas::suffixProducts(t.getLengths());
       int64_t last = base.strides[e.lowerDims.back()];
-      std::optional<int64_t> expected = last;
-      for (size_t i = lengths.size() - 1; i-- > 0;) {
-        expected =
-            expected ? checkedMul(*expected, lengths[i + 1]) : std::nullopt;
-        if (!expected)
-          return std::nullopt;
-        if (lengths[i] != 1 && base.strides[e.lowerDims[i]] != *expected)
+      for (auto [i, len] : llvm::enumerate(t.getLengths())) {
+        std::optional<int64_t> expected = checkedMul(last, p[i]);
+        if (len != 1 &&
+            (!expected || base.strides[e.lowerDims[i]] != *expected))
           return std::nullopt;
       }
       set(e.upperDims[0], upper[0], last, 1);

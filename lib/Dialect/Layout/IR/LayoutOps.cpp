@@ -65,18 +65,24 @@ static bool isNameChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
 }
 
+/// The length of the `#name` at the start of `text` (0 without a '#').
+static size_t scanAttributeName(const char *text) {
+  if (text[0] != '#')
+    return 0;
+  size_t i = 1;
+  while (text[i] && isNameChar(text[i]))
+    ++i;
+  return i;
+}
+
 /// Returns the length of the dialect attribute spelled at the start of
 /// `text` (`#dialect.mnemonic` and its balanced `<...>` body), or 0.
 /// `text` points into the parser's buffer, which ends with a NUL: the scan
 /// reads only as far as the attribute goes (taking the whole rest of the
 /// buffer would make parsing a chain quadratic in its length).
 static size_t scanDialectAttribute(const char *text) {
-  if (text[0] != '#')
-    return 0;
-  size_t i = 1;
-  while (text[i] && isNameChar(text[i]))
-    ++i;
-  if (text[i] != '<')
+  size_t i = scanAttributeName(text);
+  if (i == 0 || text[i] != '<')
     return i;
   int depth = 0;
   for (; text[i]; ++i) {
@@ -116,9 +122,7 @@ static ParseResult parseStageEntry(OpAsmParser &parser, Attribute &attr,
   // An alias (`#pad1 = #layout.pad<...>` at the top of the file; its name
   // has no '.', unlike `#dialect.attr`): the parser resolves it without
   // reading a trailing `: type`.
-  size_t nameEnd = at[0] == '#' ? 1 : 0;
-  while (nameEnd && at[nameEnd] && isNameChar(at[nameEnd]))
-    ++nameEnd;
+  size_t nameEnd = scanAttributeName(at);
   StringRef name = nameEnd ? StringRef(at + 1, nameEnd - 1) : StringRef();
   if (!name.empty() && !name.contains('.')) {
     if (parser.parseAttribute(attr))
