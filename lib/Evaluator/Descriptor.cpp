@@ -28,8 +28,7 @@ static std::string joinInts(ArrayRef<int64_t> values,
   return s;
 }
 
-/// `#layout.kind<...> : [lower] -> [upper]`, as inside `layout.transform`.
-static std::string formatEntry(const StageEntry &entry) {
+std::string mlir::layout::formatEntry(const StageEntry &entry) {
   return llvm::formatv("{0} : [{1}] -> [{2}]", entry.transform.str(),
                        joinInts(entry.lowerDims), joinInts(entry.upperDims))
       .str();

@@ -43,6 +43,9 @@ inline StageEntry makeEntry(Transform transform,
   return e;
 }
 
+/// `#layout.kind<...> : [lower] -> [upper]`, as inside `layout.transform`.
+std::string formatEntry(const StageEntry &entry);
+
 /// One stage: transforms side by side.
 using Stage = llvm::SmallVector<StageEntry, 2>;
 

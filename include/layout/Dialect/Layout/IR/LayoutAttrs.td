@@ -26,6 +26,21 @@ def Layout_TransformAttrInterface : AttrInterface<"TransformAttrInterface"> {
   let methods = [
     InterfaceMethod<"Returns the evaluator's form of this transform.",
       "::mlir::layout::Transform", "getTransform">,
+    InterfaceMethod<[{
+        Vector-length inference (CK Tile's
+        calculate_upper_dimension_safe_vector_length_strides): the
+        guaranteed runs {length, stride} of the upper dims, given those of
+        the lower dims (layout/Evaluator/VectorLength.h).
+      }],
+      "void", "getUpperVectorRuns",
+      (ins "::llvm::ArrayRef<::mlir::layout::VectorRun>":$lower,
+           "::llvm::ArrayRef<int64_t>":$lowerLengths,
+           "::llvm::SmallVectorImpl<::mlir::layout::VectorRun> &":$upper),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        ::mlir::layout::upperRuns($_attr.getTransform(), lower, lowerLengths,
+                                  upper);
+      }]>,
   ];
 }
 

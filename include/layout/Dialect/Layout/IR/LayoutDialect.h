@@ -13,6 +13,7 @@
 
 #include "layout/Evaluator/Descriptor.h"
 #include "layout/Evaluator/Transform.h"
+#include "layout/Evaluator/VectorLength.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Attributes.h"
