@@ -100,9 +100,9 @@ void mlir::layout::upperRuns(const Transform &t, ArrayRef<VectorRun> lower,
   case TransformKind::Slice:
     // u + begin stays inside the lower dim (checkLowerLengths): inside one
     // run, the whole upper dim is one.
-    upper.push_back(whole(0) ? VectorRun{upperLengths[0], lower[0].stride}
-                             : shiftedRun(lower[0], t.getParam(0),
-                                          upperLengths[0]));
+    upper.push_back(whole(0)
+                        ? VectorRun{upperLengths[0], lower[0].stride}
+                        : shiftedRun(lower[0], t.getParam(0), upperLengths[0]));
     break;
   case TransformKind::Modulo:
     // u mod m: runs within one period.
@@ -274,9 +274,9 @@ void mlir::layout::lowerDivisors(const Transform &t, ArrayRef<int64_t> u,
   case TransformKind::Swizzle: {
     // u ^ (field << M): the field is a multiple of 2^M.
     int64_t bits = t.getParam(0), base = t.getParam(1);
-    l.push_back(bits == 0 ? u[0]
-                          : minDivisor(powerOfTwoPart(u[0]), int64_t(1)
-                                                                 << base));
+    l.push_back(bits == 0
+                    ? u[0]
+                    : minDivisor(powerOfTwoPart(u[0]), int64_t(1) << base));
     return;
   }
   case TransformKind::Sunder: {
@@ -291,8 +291,7 @@ void mlir::layout::lowerDivisors(const Transform &t, ArrayRef<int64_t> u,
   }
 }
 
-int64_t mlir::layout::offsetDivisor(const Descriptor &d,
-                                    int64_t lastMultiple) {
+int64_t mlir::layout::offsetDivisor(const Descriptor &d, int64_t lastMultiple) {
   // Top-down: the divisors of the top indices, then of each level below.
   SmallVector<int64_t> level(d.getRank(), 1);
   if (!level.empty())

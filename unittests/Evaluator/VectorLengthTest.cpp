@@ -94,17 +94,16 @@ void expectExact(const Descriptor &d, VectorRun expected) {
   for (int64_t w : {1, 2, 4, 8}) {
     int64_t inferred = offsetDivisor(d, w), exact = bruteDivisor(d, w);
     EXPECT_EQ(exact % (inferred ? inferred : 1), 0)
-        << d.str() << " width " << w << ": inferred " << inferred
-        << ", exact " << exact;
+        << d.str() << " width " << w << ": inferred " << inferred << ", exact "
+        << exact;
   }
 }
 
 TEST(VectorLength, PassThroughAndBase) {
   expectExact(packed({3, 8}), {8, 1});
-  Descriptor t = stage(packed({4, 6}), {makeEntry(Transform::passThrough(6),
-                                                  {1}, {0}),
-                                        makeEntry(Transform::passThrough(4),
-                                                  {0}, {1})});
+  Descriptor t =
+      stage(packed({4, 6}), {makeEntry(Transform::passThrough(6), {1}, {0}),
+                             makeEntry(Transform::passThrough(4), {0}, {1})});
   expectExact(t, {4, 6});
   expectExact(llvm::cantFail(Descriptor::naive({3, 4}, {8, 2}, 1)), {4, 2});
 }
@@ -130,16 +129,16 @@ TEST(VectorLength, EmbedAndUnmerge) {
   // im2col's embed: h = y * 2 + ho * 1 has runs of ... none along ho
   // (dilation 2 interleaves): but w = x * 8 + c keeps c.
   Descriptor row = packed({32});
-  expectExact(stage(row, {makeEntry(Transform::embed({4, 8}, {8, 1}), {0},
-                                    {0, 1})}),
-              {8, 1});
-  expectExact(stage(row, {makeEntry(Transform::embed({4, 4}, {1, 4}), {0},
-                                    {0, 1})}),
-              {4, 4});
+  expectExact(
+      stage(row, {makeEntry(Transform::embed({4, 8}, {8, 1}), {0}, {0, 1})}),
+      {8, 1});
+  expectExact(
+      stage(row, {makeEntry(Transform::embed({4, 4}, {1, 4}), {0}, {0, 1})}),
+      {4, 4});
 
-  expectExact(stage(row, {makeEntry(Transform::unmerge({2, 4, 4}), {0},
-                                    {0, 1, 2})}),
-              {4, 1});
+  expectExact(
+      stage(row, {makeEntry(Transform::unmerge({2, 4, 4}), {0}, {0, 1, 2})}),
+      {4, 1});
   expectExact(stage(packed({2, 32}),
                     {makeEntry(Transform::passThrough(2), {0}, {0}),
                      makeEntry(Transform::embed({3, 8}, {2, 1}), {1}, {1, 2})}),
@@ -148,26 +147,26 @@ TEST(VectorLength, EmbedAndUnmerge) {
   Descriptor runs = llvm::cantFail(Descriptor::naive({2, 16}, {64, 1}));
   Descriptor merged =
       stage(runs, {makeEntry(Transform::merge({2, 16}), {0, 1}, {0})});
-  expectExact(stage(merged, {makeEntry(Transform::embed({3, 4}, {8, 2}), {0},
-                                       {0, 1})}),
-              {4, 2});
+  expectExact(
+      stage(merged, {makeEntry(Transform::embed({3, 4}, {8, 2}), {0}, {0, 1})}),
+      {4, 2});
 }
 
 TEST(VectorLength, Merge) {
   // Innermost length, extended across nested strides.
   Descriptor p = packed({3, 4, 8});
-  expectExact(stage(p, {makeEntry(Transform::merge({3, 4, 8}), {0, 1, 2},
-                                  {0})}),
-              {96, 1});
+  expectExact(
+      stage(p, {makeEntry(Transform::merge({3, 4, 8}), {0, 1, 2}, {0})}),
+      {96, 1});
   Descriptor gap = llvm::cantFail(Descriptor::naive({3, 4}, {16, 1}));
   expectExact(stage(gap, {makeEntry(Transform::merge({3, 4}), {0, 1}, {0})}),
               {4, 1});
   Descriptor t = stage(p, {makeEntry(Transform::passThrough(3), {0}, {0}),
                            makeEntry(Transform::passThrough(4), {1}, {2}),
                            makeEntry(Transform::passThrough(8), {2}, {1})});
-  expectExact(stage(t, {makeEntry(Transform::merge({3, 8, 4}), {0, 1, 2},
-                                  {0})}),
-              {4, 8});
+  expectExact(
+      stage(t, {makeEntry(Transform::merge({3, 8, 4}), {0, 1, 2}, {0})}),
+      {4, 8});
 }
 
 TEST(VectorLength, ReplicateFreezeOffsetSliceModulo) {
@@ -193,9 +192,9 @@ TEST(VectorLength, ReplicateFreezeOffsetSliceModulo) {
 TEST(VectorLength, XorRotateSwizzleSunder) {
   Descriptor p = packed({8, 8});
   // The xor mixes the column with the row: no runs along it ...
-  expectExact(stage(p, {makeEntry(Transform::xorTransform({8, 8}), {0, 1},
-                                  {0, 1})}),
-              {1, 0});
+  expectExact(
+      stage(p, {makeEntry(Transform::xorTransform({8, 8}), {0, 1}, {0, 1})}),
+      {1, 0});
   expectExact(stage(p, {makeEntry(Transform::rotate({8, 8}), {0, 1}, {0, 1})}),
               {1, 0});
   // ... unless it acts on vectors: unmerge the column into (2, 4), xor the
@@ -203,22 +202,22 @@ TEST(VectorLength, XorRotateSwizzleSunder) {
   // form).
   Descriptor u = stage(p, {makeEntry(Transform::passThrough(8), {0}, {0}),
                            makeEntry(Transform::unmerge({2, 4}), {1}, {1, 2})});
-  Descriptor x = stage(u, {makeEntry(Transform::xorTransform({8, 2}), {0, 1},
-                                     {0, 1}),
-                           makeEntry(Transform::passThrough(4), {2}, {2})});
+  Descriptor x =
+      stage(u, {makeEntry(Transform::xorTransform({8, 2}), {0, 1}, {0, 1}),
+                makeEntry(Transform::passThrough(4), {2}, {2})});
   expectExact(stage(x, {makeEntry(Transform::passThrough(8), {0}, {0}),
                         makeEntry(Transform::merge({2, 4}), {1, 2}, {1})}),
               {4, 1});
   // A swizzle keeps the 2^M elements below its field.
   Descriptor flat = packed({64});
-  expectExact(stage(flat, {makeEntry(Transform::swizzle(2, 2, 2, 64), {0},
-                                     {0})}),
-              {4, 1});
-  expectExact(stage(flat, {makeEntry(Transform::swizzle(1, 2, -1, 64), {0},
-                                     {0})}),
-              {2, 1});
-  Descriptor s = stage(flat, {makeEntry(Transform::sunder({16, 48}), {0},
-                                        {0, 1, 2})});
+  expectExact(
+      stage(flat, {makeEntry(Transform::swizzle(2, 2, 2, 64), {0}, {0})}),
+      {4, 1});
+  expectExact(
+      stage(flat, {makeEntry(Transform::swizzle(1, 2, -1, 64), {0}, {0})}),
+      {2, 1});
+  Descriptor s =
+      stage(flat, {makeEntry(Transform::sunder({16, 48}), {0}, {0, 1, 2})});
   VectorRun run = lastDimRun(s);
   EXPECT_EQ(run, bruteRun(s));
 }
@@ -237,12 +236,11 @@ Descriptor im2col(int64_t n, int64_t h, int64_t w, int64_t c, int64_t y,
                 makeEntry(Transform::pad(h, pad, pad), {1}, {1}),
                 makeEntry(Transform::pad(w, pad, pad), {2}, {2}),
                 makeEntry(Transform::passThrough(c), {3}, {3})});
-  d = stage(d, {makeEntry(Transform::passThrough(n), {0}, {0}),
-                makeEntry(Transform::embed({y, ho}, {dilation, stride}), {1},
-                          {1, 2}),
-                makeEntry(Transform::embed({x, wo}, {dilation, stride}), {2},
-                          {3, 4}),
-                makeEntry(Transform::passThrough(c), {3}, {5})});
+  d = stage(
+      d, {makeEntry(Transform::passThrough(n), {0}, {0}),
+          makeEntry(Transform::embed({y, ho}, {dilation, stride}), {1}, {1, 2}),
+          makeEntry(Transform::embed({x, wo}, {dilation, stride}), {2}, {3, 4}),
+          makeEntry(Transform::passThrough(c), {3}, {5})});
   return stage(d, {makeEntry(Transform::merge({n, ho, wo}), {0, 2, 4}, {0}),
                    makeEntry(Transform::merge({y, x, c}), {1, 3, 5}, {1})});
 }
@@ -277,8 +275,7 @@ TEST(VectorLength, RandomChainsAreSound) {
     VectorRun run = lastDimRun(d);
     ASSERT_GE(run.length, 1);
     EXPECT_TRUE(holds(d, run.length, run.stride))
-        << d.str() << ": inferred {" << run.length << ", " << run.stride
-        << "}";
+        << d.str() << ": inferred {" << run.length << ", " << run.stride << "}";
     for (int64_t w : {1, 2, 4}) {
       int64_t inferred = offsetDivisor(d, w);
       int64_t actual = bruteDivisor(d, w);

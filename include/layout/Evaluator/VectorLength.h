@@ -1,4 +1,5 @@
-//===- VectorLength.h - Guaranteed vector lengths of descriptors -*- C++ -*-===//
+//===- VectorLength.h - Guaranteed vector lengths of descriptors -*- C++
+//-*-===//
 //
 // Part of the layout-opt project.
 //

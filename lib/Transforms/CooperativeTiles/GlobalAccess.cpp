@@ -39,12 +39,28 @@ FailureOr<GlobalAccess> GlobalAccess::create(OpBuilder &b,
   if (failed(access))
     return failure();
   g.access = std::move(*access);
-  if (width > 1 && g.access.strided)
+  if (g.vectorizes())
     g.aligned = g.alignmentTest(b);
   return g;
 }
 
 Value GlobalAccess::alignmentTest(OpBuilder &b) const {
+  if (access.desc) {
+    // Through a descriptor: the offsets of the vectors are static
+    // multiples of the width (GlobalSide::analyze); the buffer's may not be.
+    auto type = cast<MemRefType>(access.buffer.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        !ShapedType::isDynamic(offset))
+      return {};
+    Location l = loc();
+    auto meta = memref::ExtractStridedMetadataOp::create(b, l, access.buffer);
+    Value rem = arith::RemUIOp::create(b, l, meta.getOffset(),
+                                       indexConstant(b, l, width));
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rem,
+                                 indexConstant(b, l, 0));
+  }
   auto type = cast<MemRefType>(access.strided.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -69,6 +85,18 @@ Value GlobalAccess::alignmentTest(OpBuilder &b) const {
   for (int64_t k : dynamic)
     conjoin(b, l, test, multiple(meta.getStrides()[k]));
   return test;
+}
+
+ElementRef GlobalAccess::vectorRef(OpBuilder &b, Location l,
+                                   ValueRange coord) const {
+  return elementRef(b, l, access, coord);
+}
+
+Value GlobalAccess::vectorValid(OpBuilder &b, Location l,
+                                ValueRange coord) const {
+  if (!access.desc || !access.descCanBeInvalid || !side.masked)
+    return {};
+  return ValidOp::create(b, l, access.desc, coord);
 }
 
 Value GlobalAccess::tileInside(OpBuilder &b) const {
@@ -133,9 +161,29 @@ Value GlobalAccess::load(OpBuilder &b, ValueRange tileCoord,
     return vector::FromElementsOp::create(eb, el, vectorType(), values);
   };
   auto vector = [&](OpBuilder &vb, Location vl) -> Value {
-    return vector::LoadOp::create(
-        vb, vl, vectorType(), access.strided, coord, /*nontemporal=*/false,
-        llvm::MaybeAlign(width * elementBytes(side.elementType)));
+    auto read = [&](OpBuilder &rb, Location rl) -> Value {
+      ElementRef ref = vectorRef(rb, rl, coord);
+      return vector::LoadOp::create(
+          rb, rl, vectorType(), ref.memref, ref.indices,
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(width * elementBytes(side.elementType)));
+    };
+    Value valid = vectorValid(vb, vl, coord);
+    if (!valid)
+      return read(vb, vl);
+    // A vector at an invalid coordinate (a pad) is all padding.
+    return scf::IfOp::create(
+               vb, vl, valid,
+               [&](OpBuilder &tb, Location tl) {
+                 scf::YieldOp::create(tb, tl, read(tb, tl));
+               },
+               [&](OpBuilder &eb, Location el) {
+                 scf::YieldOp::create(
+                     eb, el,
+                     vector::BroadcastOp::create(eb, el, vectorType(), pad)
+                         .getResult());
+               })
+        .getResult(0);
   };
   return dispatch(b, coord, inside, vector, elements);
 }
@@ -157,9 +205,19 @@ void GlobalAccess::store(OpBuilder &b, Value value, ValueRange tileCoord,
     return Value();
   };
   auto vector = [&](OpBuilder &vb, Location vl) -> Value {
-    vector::StoreOp::create(
-        vb, vl, value, access.strided, coord, /*nontemporal=*/false,
-        llvm::MaybeAlign(width * elementBytes(side.elementType)));
+    auto write = [&](OpBuilder &wb, Location wl) {
+      ElementRef ref = vectorRef(wb, wl, coord);
+      vector::StoreOp::create(
+          wb, wl, value, ref.memref, ref.indices, /*nontemporal=*/false,
+          llvm::MaybeAlign(width * elementBytes(side.elementType)));
+    };
+    if (Value valid = vectorValid(vb, vl, coord))
+      scf::IfOp::create(vb, vl, valid, [&](OpBuilder &tb, Location tl) {
+        write(tb, tl);
+        scf::YieldOp::create(tb, tl);
+      });
+    else
+      write(vb, vl);
     return Value();
   };
   dispatch(b, coord, inside, vector, elements);
@@ -177,19 +235,38 @@ void GlobalAccess::copyAsync(OpBuilder &b, ValueRange tileCoord, bool inside,
   SmallVector<Value> coord = tileElementCoord(b, l, access, tileCoord);
   // PTX cp.async: .cg (L2 only) takes 16-byte copies, .ca 4 and 8.
   bool bypassL1 = width * elementBytes(side.elementType) == 16;
-  auto copy = [&](ValueRange from, Value count) {
+  auto copy = [&](Value src, ValueRange from, Value count) {
     nvgpu::DeviceAsyncCopyOp::create(
         b, l, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, dstIndices,
-        access.strided, from, b.getIndexAttr(width), count,
+        src, from, b.getIndexAttr(width), count,
         bypassL1 ? b.getUnitAttr() : UnitAttr());
   };
+  Value zero = indexConstant(b, l, 0);
+  if (access.desc) {
+    // Through a descriptor the vector is wholly inside the view or wholly
+    // outside (its width divides the last dim's runs, which divide the
+    // extent), and wholly valid or not: one test, and a copy of all or
+    // none of it.
+    ElementRef ref = vectorRef(b, l, coord);
+    Value ok = vectorValid(b, l, coord);
+    if (side.masked && !inside)
+      ok = allOf(b, l, {ok, elementInside(b, l, access, coord)});
+    if (!ok) {
+      copy(ref.memref, ref.indices, Value());
+      return;
+    }
+    Value count =
+        arith::SelectOp::create(b, l, ok, indexConstant(b, l, width), zero);
+    Value from = arith::SelectOp::create(b, l, ok, ref.indices[0], zero);
+    copy(ref.memref, from, count);
+    return;
+  }
   if (inside || !side.masked) {
-    copy(coord, Value());
+    copy(access.strided, coord, Value());
     return;
   }
   // The elements inside: min(extent - x, width) along the contiguous
   // dimension (0 past it), none when another coordinate is outside.
-  Value zero = indexConstant(b, l, 0);
   Value count;
   Value outside;
   for (auto [k, x, e] : llvm::enumerate(coord, access.extents)) {
@@ -212,7 +289,7 @@ void GlobalAccess::copyAsync(OpBuilder &b, ValueRange tileCoord, bool inside,
   SmallVector<Value> from;
   for (Value x : coord)
     from.push_back(arith::SelectOp::create(b, l, none, zero, x));
-  copy(from, count);
+  copy(access.strided, from, count);
 }
 
 void tiles::forEachIteration(OpBuilder &b, Location loc, int64_t iterations,

@@ -51,7 +51,8 @@ public:
 
   /// Whether the access can be an asynchronous copy into workgroup memory
   /// (copyAsync): `width`-vectors of 4, 8 or 16 bytes along a unit-stride
-  /// dimension of a memref, masked elements read as zero.
+  /// dimension of a memref or the runs of a descriptor view, masked
+  /// elements read as zero.
   bool copiesAsync() const;
   /// The run-time test that the dynamic strides and offset keep
   /// `width`-vectors aligned (null when statically true).
@@ -73,8 +74,15 @@ private:
 
   Location loc() const { return side.op->getLoc(); }
   bool vectorizes() const {
-    return width > 1 && access.strided && side.unitStride;
+    return width > 1 && (access.strided || access.desc) && side.unitStride;
   }
+  /// Where the vector at view coordinate `coord` starts (through a
+  /// descriptor: the buffer at its offset).
+  ElementRef vectorRef(OpBuilder &b, Location l, ValueRange coord) const;
+  /// Whether the vector at `coord` is at a valid descriptor coordinate, for
+  /// masked accesses through descriptors that can be invalid (null: always).
+  /// A vector is valid or invalid as a whole (VectorLength.h).
+  Value vectorValid(OpBuilder &b, Location l, ValueRange coord) const;
   VectorType vectorType() const {
     return VectorType::get({width}, side.elementType);
   }

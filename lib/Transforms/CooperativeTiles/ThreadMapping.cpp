@@ -7,6 +7,7 @@
 #include "ThreadMapping.h"
 
 #include "layout/Dialect/Layout/Utils/TileAccess.h"
+#include "layout/Evaluator/VectorLength.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -15,6 +16,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -204,8 +206,11 @@ LogicalResult GlobalSide::analyze(int64_t alignBytes, std::string &why) {
   maxWidth = 1;
   std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout =
       traced->stridedLayout();
-  if (!layout)
+  if (!layout) {
+    if (traced->descriptor)
+      vectorsThroughDescriptor(*traced, alignBytes);
     return success();
+  }
   ArrayRef<int64_t> strides = layout->first;
   int64_t offset = layout->second;
   auto unit = llvm::find(strides, 1);
@@ -231,4 +236,47 @@ LogicalResult GlobalSide::analyze(int64_t alignBytes, std::string &why) {
     width /= 2;
   maxWidth = width;
   return success();
+}
+
+void GlobalSide::vectorsThroughDescriptor(const TracedView &traced,
+                                          int64_t alignBytes) {
+  const Descriptor &d = *traced.descriptor;
+  auto scalar = [&](const Twine &why) {
+    if (vectorizable(elementType))
+      op->emitRemark() << "moves element by element through its view's "
+                          "descriptor: "
+                       << why;
+  };
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(cast<MemRefType>(traced.source.getType())
+                 .getStridesAndOffset(strides, offset)) ||
+      strides[0] != 1)
+    return scalar("the buffer's elements are not contiguous");
+  VectorRun run = lastDimRun(d);
+  if (run.length < 2 || run.stride != 1)
+    return scalar(explainLastDimRun(d));
+  contiguous = tile.size() - 1;
+  unitStride = true;
+  if (!vectorizable(elementType))
+    return;
+  // The widest vector that divides the run and the tile, and whose first
+  // elements all lie on multiples of it (offsetDivisor); a dynamic buffer
+  // offset is tested at run time (GlobalAccess::alignment).
+  int64_t width = widestVector(elementType, std::min<int64_t>(16, alignBytes));
+  auto fits = [&] {
+    int64_t divisor = offsetDivisor(d, width);
+    return run.length % width == 0 && tile[contiguous] % width == 0 &&
+           divisor % width == 0 &&
+           (ShapedType::isDynamic(offset) || offset % width == 0);
+  };
+  while (width > 1 && !fits())
+    width /= 2;
+  maxWidth = width;
+  if (width == 1)
+    scalar(llvm::formatv("runs of {0} elements along the last dimension, "
+                         "but no vector of them divides the tile ({1}) and "
+                         "starts aligned",
+                         run.length, tile[contiguous])
+               .str());
 }

@@ -30,6 +30,7 @@
 #define LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_THREADMAPPING_H
 
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Dialect/Layout/Utils/TileAccess.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -127,9 +128,14 @@ struct GlobalSide {
   /// Fills `contiguous`, `unitStride` and `maxWidth` from the strides and
   /// offset with which the view indexes memory (static ones here, dynamic
   /// ones are checked at run time): a memref view's layout, or a strided
-  /// descriptor's. Views through other descriptors move element by
-  /// element. `why` says what could not be traced.
+  /// descriptor's. Views through other descriptors move vectors along their
+  /// last dimension as long as its inferred runs (VectorLength.h), else
+  /// element by element, with a remark that says why. `why` says what
+  /// could not be traced.
   LogicalResult analyze(int64_t alignBytes, std::string &why);
+
+private:
+  void vectorsThroughDescriptor(const TracedView &traced, int64_t alignBytes);
 };
 
 } // namespace tiles
