@@ -17,6 +17,7 @@
 #include "layout/Evaluator/Descriptor.h"
 #include "layout/Evaluator/Formulas.h"
 #include "layout/Evaluator/Partition.h"
+#include "layout/Evaluator/VectorLength.h"
 #include "layout/Pipelines/Pipelines.h"
 #include "layout/Transforms/Passes.h"
 
@@ -496,6 +497,26 @@ PYBIND11_MODULE(_layout_opt, m) {
             return d.valid(coord);
           },
           py::arg("coord"))
+      .def(
+          "vector_run",
+          [](const Descriptor &d) {
+            VectorRun r = lastDimRun(d);
+            return py::make_tuple(r.length, r.stride);
+          },
+          "The guaranteed vector length and stride of the last dimension "
+          "(CK Tile's GuaranteedLastDimensionVectorLength / Stride): "
+          "(length, stride).")
+      .def(
+          "offset_divisor",
+          [](const Descriptor &d, I width) {
+            if (width < 1)
+              throw std::invalid_argument("'width' must be positive, got " +
+                                          std::to_string(width));
+            return offsetDivisor(d, width);
+          },
+          py::arg("width"),
+          "A number dividing the offset of every coordinate whose last index "
+          "is a multiple of `width` (0: always 0).")
       .def(
           "upper",
           [](const Descriptor &d, I off) {

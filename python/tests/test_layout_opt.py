@@ -298,3 +298,53 @@ def test_descriptor_function_names():
 def test_tile_size_is_bounded():
     with pytest.raises(ValueError, match="more than 65536 elements"):
         lo.view(np.zeros((4, 4))).partition([2**20, 2**20])
+
+
+def _brute_run(d):
+    """The longest run of the last dimension, found by trying every divisor
+    of its length over every coordinate (VectorLength.h's promise)."""
+    lengths = d.lengths
+    coords = list(itertools.product(*[range(n) for n in lengths]))
+    n = lengths[-1]
+    for length in range(n, 1, -1):
+        if n % length:
+            continue
+        first = [0] * len(lengths)
+        second = first[:-1] + [1]
+        stride = d.offset(second) - d.offset(first)
+        ok = True
+        for c in coords:
+            if c[-1] % length:
+                continue
+            for i in range(1, length):
+                at = list(c[:-1]) + [c[-1] + i]
+                if (d.valid(at) != d.valid(list(c)) or
+                        d.offset(at) != d.offset(list(c)) + i * stride):
+                    ok = False
+                    break
+            if not ok:
+                break
+        if ok:
+            return (length, stride)
+    return (1, 0)
+
+
+def test_vector_run_against_brute_force():
+    # im2col of an NHWC input (N=1, H=4, W=5, C=8), 3x3, pad 1, stride 1.
+    x = lo.packed([1, 4, 5, 8])
+    p = x.transform([(lo.pass_through(1), [0], [0]), (lo.pad(4, 1, 1), [1], [1]),
+                     (lo.pad(5, 1, 1), [2], [2]), (lo.pass_through(8), [3], [3])])
+    e = p.transform([(lo.pass_through(1), [0], [0]),
+                     (lo.embed([3, 4], [1, 1]), [1], [1, 2]),
+                     (lo.embed([3, 5], [1, 1]), [2], [3, 4]),
+                     (lo.pass_through(8), [3], [5])])
+    a = e.transform([(lo.merge([1, 4, 5]), [0, 2, 4], [0]),
+                     (lo.merge([3, 3, 8]), [1, 3, 5], [1])])
+    assert a.vector_run() == (8, 1) == _brute_run(a)
+    assert a.offset_divisor(8) % 8 == 0
+    # A pad of 3 on the last dim leaves nothing.
+    q = lo.packed([2, 8]).transform([(lo.pass_through(2), [0], [0]),
+                                     (lo.pad(8, 3, 1), [1], [1])])
+    assert q.vector_run() == (1, 0) == _brute_run(q)
+    with pytest.raises(ValueError):
+        a.offset_divisor(0)

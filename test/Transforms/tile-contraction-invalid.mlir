@@ -424,3 +424,43 @@ gpu.module @m {
   }
 }
 }
+
+// -----
+
+/// A convolution whose A view goes through a descriptor the pass cannot
+/// trace (chosen at run time).
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @conv_untraced(%in: memref<1512xf16>, %wt: memref<10x108xf16>, %out: memref<40x10xf32>, %c: i1) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %x = layout.packed [40, 108] : !layout.desc<40x108>
+    %y = layout.naive [40, 108] strides [1, 40] : !layout.desc<40x108>
+    %d = arith.select %c, %x, %y : !layout.desc<40x108>
+    %va = layout.view %in by %d : memref<1512xf16>, !layout.desc<40x108> -> !layout.tensor_view<40x108xf16>
+    %vb = layout.view %wt : memref<10x108xf16> -> !layout.tensor_view<10x108xf16>
+    %vc = layout.view %out : memref<40x10xf32> -> !layout.tensor_view<40x10xf32>
+    %pa = layout.partition %va tile [32, 16] : !layout.tensor_view<40x108xf16> -> !layout.partition_view<40x108xf16, tile = [32, 16]>
+    %pb = layout.partition %vb tile [32, 16] : !layout.tensor_view<10x108xf16> -> !layout.partition_view<10x108xf16, tile = [32, 16]>
+    %pc = layout.partition %vc tile [32, 32] : !layout.tensor_view<40x10xf32> -> !layout.partition_view<40x10xf32, tile = [32, 32]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %t:2 = layout.index_space %pa : !layout.partition_view<40x108xf16, tile = [32, 16]>
+    %zero = arith.constant dense<0.0> : vector<32x32xf32>
+    %acc = scf.for %kt = %c0 to %t#1 step %c1 iter_args(%s = %zero) -> (vector<32x32xf32>) {
+      // expected-error @+1 {{cannot be distributed: the descriptor's origin cannot be traced: it is produced by 'arith.select', not by a layout.naive / layout.packed / layout.aligned chain}}
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<40x108xf16, tile = [32, 16]> -> vector<32x16xf16>
+      %tb = layout.load %pb[%bn, %kt] masked : !layout.partition_view<10x108xf16, tile = [32, 16]> -> vector<32x16xf16>
+      %r = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<32x16xf16>, vector<32x16xf16> into vector<32x32xf32>
+      scf.yield %r : vector<32x32xf32>
+    }
+    layout.store %acc, %pc[%bm, %bn] masked : vector<32x32xf32>, !layout.partition_view<40x10xf32, tile = [32, 32]>
+    gpu.return
+  }
+}
+}
