@@ -12,6 +12,7 @@
 // inputs (refConv below, no descriptor). Exit status: 0 all checks pass,
 // 3 some check failed (the table is still complete), 1 a CUDA error.
 
+#include "../common/random.h"
 #include "../common/timing.h"
 
 #include <cuda.h>
@@ -122,20 +123,6 @@ __global__ void im2col(const __half *in, __half *a, Dims l) {
   int64_t hi = ho * l.stride - l.pad + y, wi = wo * l.stride - l.pad + x;
   bool inside = hi >= 0 && hi < l.h && wi >= 0 && wi < l.w;
   a[idx] = inside ? in[((n * l.h + hi) * l.w + wi) * l.c + c] : __float2half(0);
-}
-
-// splitmix64 uniform in [-1, 1], as bench/gemm.
-static void fill(std::vector<__half> &v, uint64_t seed) {
-  uint64_t s = seed;
-  for (auto &x : v) {
-    s += 0x9E3779B97F4A7C15ull;
-    uint64_t z = s;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    x = __float2half(
-        (float)((double)(z >> 11) / (double)(1ull << 53) * 2.0 - 1.0));
-  }
 }
 
 // Memref descriptors: 1-D (allocated, aligned, offset, size, stride) and
@@ -258,9 +245,9 @@ int main(int argc, char **argv) {
     Kernel conv = load(mod, l.name), gemm = load(mod, l.name + "_gemm");
     size_t inElems = l.n * l.h * l.w * l.c, wElems = l.N * l.K,
            outElems = l.M * l.N, aElems = l.M * l.K;
-    std::vector<__half> hIn(inElems), hW(wElems);
-    fill(hIn, 20261123);
-    fill(hW, 20261123ull * 31 + 7);
+    std::vector<uint16_t> hIn(inElems), hW(wElems);
+    bench::fillUniformHalf(hIn, 20261123);
+    bench::fillUniformHalf(hW, 20261123ull * 31 + 7);
     __half *in, *wt, *a, *outConv, *outGemm, *outDnn;
     float *ref;
     checkCuda(cudaMalloc(&in, inElems * 2), "malloc");

@@ -21,8 +21,8 @@ int main() {
   const int64_t M = 4095, N = 4097, K = 4099;
   std::vector<uint16_t> a(M * K), b(K * N);
   // The harness's inputs: seed 20261123 for A, seed * 31 + 7 for B.
-  fillRandom(a, 20261123);
-  fillRandom(b, 20261123ull * 31 + 7);
+  bench::fillUniformHalf(a, 20261123);
+  bench::fillUniformHalf(b, 20261123ull * 31 + 7);
   const std::vector<float> &t = h2f();
   struct Flagged {
     int64_t i, j;

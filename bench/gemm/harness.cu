@@ -47,6 +47,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "../common/random.h"
 #include "../common/timing.h"
 
 #include <algorithm>
@@ -217,21 +218,6 @@ static std::vector<float> halfTable() {
 static const std::vector<float> &h2f() {
   static std::vector<float> t = halfTable();
   return t;
-}
-
-// Random f16 in [-1, 1], fixed seed (splitmix64).
-static void fillRandom(std::vector<uint16_t> &v, uint64_t seed) {
-  uint64_t s = seed;
-  for (auto &x : v) {
-    s += 0x9E3779B97F4A7C15ull;
-    uint64_t z = s;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    float f = (float)((z >> 40) * (1.0 / 16777216.0)) * 2.0f - 1.0f;
-    __half h = __float2half_rn(f);
-    memcpy(&x, &h, 2);
-  }
 }
 
 struct CheckResult {
@@ -466,8 +452,8 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
            (long long)K);
   size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
   std::vector<uint16_t> ha(na), hb(nb), ref(nc), refScaled, back(nc);
-  fillRandom(ha, seed);
-  fillRandom(hb, seed * 31 + 7);
+  bench::fillUniformHalf(ha, seed);
+  bench::fillUniformHalf(hb, seed * 31 + 7);
   __half *A, *B, *C, *Cref;
   CHECK_CUDA(cudaMalloc(&A, na * 2));
   CHECK_CUDA(cudaMalloc(&B, nb * 2));

@@ -16,6 +16,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <limits>
 #include <numeric>
 
 using namespace mlir::layout;
@@ -220,102 +221,60 @@ VectorRun mlir::layout::lastDimRun(const Descriptor &d) {
   return topRuns(d).back();
 }
 
+namespace {
+
+/// The index algebra of divisors (Formulas.h): a value stands for "some
+/// multiple of v" (0: exactly 0). Running the transforms' own formulas in
+/// it says what each lower index, and the offset, is a multiple of, so the
+/// divisor rules are not written a second time: u - left is a multiple of
+/// gcd(d, left), (u / P) mod l of gcd(d / P, l) when P divides d, an xor
+/// of the smaller power of two, a select of the gcd of both sides.
+struct DivisorAlgebra {
+  using Value = int64_t;
+  /// Conditions carry nothing: a select keeps what both sides share.
+  struct Bool {};
+  Value constant(int64_t c) {
+    // -2^63 has no positive negation; it is a multiple of 1.
+    return c == std::numeric_limits<int64_t>::min() ? 1 : c < 0 ? -c : c;
+  }
+  Value add(Value a, Value b) { return gcd(a, b); }
+  Value sub(Value a, Value b) { return gcd(a, b); }
+  Value mul(Value a, int64_t c) {
+    std::optional<int64_t> p = checkedMul(a, c < 0 ? -c : c);
+    // Past int64 only "a multiple of 1" is certain.
+    return p && *p >= 0 ? *p : 1;
+  }
+  Value floorDiv(Value a, int64_t d) { return a % d == 0 ? a / d : 1; }
+  Value floorMod(Value a, int64_t d) { return gcd(a, d); }
+  Value bitXor(Value a, Value b) {
+    return minDivisor(powerOfTwoPart(a), powerOfTwoPart(b));
+  }
+  Value select(Bool, Value a, Value b) { return gcd(a, b); }
+  Bool truth(bool) { return {}; }
+  Bool inRange(Value, int64_t) { return {}; }
+  Bool atLeast(Value, int64_t) { return {}; }
+  Bool lessThan(Value, int64_t) { return {}; }
+  Bool equals(Value, int64_t) { return {}; }
+  Bool both(Bool, Bool) { return {}; }
+  Bool either(Bool, Bool) { return {}; }
+};
+
+} // namespace
+
 void mlir::layout::lowerDivisors(const Transform &t, ArrayRef<int64_t> u,
                                  SmallVectorImpl<int64_t> &l) {
-  ArrayRef<int64_t> lengths = t.getLengths();
-  auto dot = [&](ArrayRef<int64_t> coefficients) {
-    int64_t g = 0;
-    for (auto [d, c] : llvm::zip_equal(u, coefficients))
-      g = gcd(g, d * c);
-    return g;
-  };
-  switch (t.getKind()) {
-  case TransformKind::PassThrough:
-  case TransformKind::RightPad:
-    l.push_back(u[0]);
-    return;
-  case TransformKind::Pad:
-  case TransformKind::LeftPad:
-  case TransformKind::Offset:
-  case TransformKind::Slice:
-  case TransformKind::Modulo:
-    // u - left, u + begin, u mod m.
-    l.push_back(gcd(u[0], t.getParam(0)));
-    return;
-  case TransformKind::Embed:
-    l.push_back(dot(t.getCoefficients()));
-    return;
-  case TransformKind::Unmerge:
-    l.push_back(dot(formulas::suffixProducts(lengths)));
-    return;
-  case TransformKind::Merge: {
-    // Digit i = (u / P_i) mod l_i: a multiple of gcd(d / P_i, l_i) when
-    // P_i divides d.
-    SmallVector<int64_t, 4> p = formulas::suffixProducts(lengths);
-    for (size_t i = 0; i < lengths.size(); ++i)
-      l.push_back(u[0] % p[i] == 0 ? gcd(u[0] / p[i], lengths[i]) : 1);
-    return;
-  }
-  case TransformKind::Replicate:
-    return;
-  case TransformKind::Freeze:
-    l.push_back(t.getParam(0));
-    return;
-  case TransformKind::Xor:
-    // u1 ^ (u0 mod L1): both multiples of a power of two.
-    l.push_back(u[0]);
-    l.push_back(minDivisor(powerOfTwoPart(u[1]),
-                           powerOfTwoPart(gcd(u[0], lengths[1]))));
-    return;
-  case TransformKind::Rotate:
-    l.push_back(u[0]);
-    l.push_back(gcd(gcd(u[0], u[1]), lengths[1]));
-    return;
-  case TransformKind::Swizzle: {
-    // u ^ (field << M): the field is a multiple of 2^M.
-    int64_t bits = t.getParam(0), base = t.getParam(1);
-    l.push_back(bits == 0
-                    ? u[0]
-                    : minDivisor(powerOfTwoPart(u[0]), int64_t(1) << base));
-    return;
-  }
-  case TransformKind::Sunder: {
-    // u_s + prefix_s for whichever piece s selects.
-    SmallVector<int64_t, 4> prefix = formulas::prefixSums(lengths);
-    int64_t g = 0;
-    for (size_t j = 0; j < lengths.size(); ++j)
-      g = gcd(g, gcd(u[j], prefix[j]));
-    l.push_back(g);
-    return;
-  }
-  }
+  DivisorAlgebra a;
+  formulas::lowerIndex(t, a, u, l);
 }
 
 int64_t mlir::layout::offsetDivisor(const Descriptor &d, int64_t lastMultiple) {
-  // Top-down: the divisors of the top indices, then of each level below.
-  SmallVector<int64_t> level(d.getRank(), 1);
-  if (!level.empty())
-    level.back() = lastMultiple;
-  for (const Stage &stage : llvm::reverse(d.getStages())) {
-    size_t rank = 0;
-    for (const StageEntry &e : stage)
-      rank += e.lowerDims.size();
-    // Every lower dim is consumed exactly once (Descriptor::checkStage).
-    SmallVector<int64_t> below(rank, 1);
-    for (const StageEntry &e : stage) {
-      SmallVector<int64_t> upper, lower;
-      for (int64_t dim : e.upperDims)
-        upper.push_back(level[dim]);
-      lowerDivisors(e.transform, upper, lower);
-      for (auto [dim, div] : llvm::zip_equal(e.lowerDims, lower))
-        below[dim] = div;
-    }
-    level = std::move(below);
-  }
-  int64_t g = d.getBaseOffset();
-  for (auto [div, s] : llvm::zip_equal(level, d.getBaseStrides()))
-    g = gcd(g, div * s);
-  return g;
+  // The top indices: any (multiples of 1), the last a multiple of
+  // `lastMultiple`; the descriptor's own offset formula does the rest.
+  SmallVector<int64_t> top(d.getRank(), 1);
+  if (!top.empty())
+    top.back() = lastMultiple;
+  DivisorAlgebra a;
+  return formulas::offset(d, a, top);
 }
 
 std::string mlir::layout::explainLastDimRun(const Descriptor &d) {

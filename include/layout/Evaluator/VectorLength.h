@@ -19,8 +19,9 @@
 // A dimension nothing is known about has {1, 0}.
 //
 // Whether such a vector starts on an aligned address is a second question:
-// offsetDivisor answers it, top-down, by tracking which multiple each
-// index is when the last top index is a multiple of the vector width.
+// offsetDivisor answers it by evaluating the descriptor's offset formula
+// in an algebra of divisors (each value "a multiple of d"), the last top
+// index a multiple of the vector width.
 //
 // Test oracle: unittests/Evaluator/VectorLengthTest.cpp checks both against
 // brute force over the descriptor's coordinates for every kind.
@@ -62,7 +63,9 @@ llvm::SmallVector<VectorRun> topRuns(const Descriptor &d);
 VectorRun lastDimRun(const Descriptor &d);
 
 /// Divisors of indices: `lowerDivisors` maps what the upper indices of `t`
-/// are multiples of (0: always 0) to what its lower indices are.
+/// are multiples of (0: always 0) to what its lower indices are. Both run
+/// the transforms' own formulas (Formulas.h) in an index algebra of
+/// divisors, so no rule is written twice.
 void lowerDivisors(const Transform &t, llvm::ArrayRef<int64_t> upper,
                    llvm::SmallVectorImpl<int64_t> &lower);
 
