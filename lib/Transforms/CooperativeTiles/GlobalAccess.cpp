@@ -45,23 +45,11 @@ FailureOr<GlobalAccess> GlobalAccess::create(OpBuilder &b,
 }
 
 Value GlobalAccess::alignmentTest(OpBuilder &b) const {
-  if (access.desc) {
-    // Through a descriptor: the offsets of the vectors are static
-    // multiples of the width (GlobalSide::analyze); the buffer's may not be.
-    auto type = cast<MemRefType>(access.buffer.getType());
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (failed(type.getStridesAndOffset(strides, offset)) ||
-        !ShapedType::isDynamic(offset))
-      return {};
-    Location l = loc();
-    auto meta = memref::ExtractStridedMetadataOp::create(b, l, access.buffer);
-    Value rem = arith::RemUIOp::create(b, l, meta.getOffset(),
-                                       indexConstant(b, l, width));
-    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rem,
-                                 indexConstant(b, l, 0));
-  }
-  auto type = cast<MemRefType>(access.strided.getType());
+  // Through a descriptor the vectors' offsets are static multiples of the
+  // width (GlobalSide::analyze) and the buffer's stride is 1: only its
+  // offset may need the test.
+  Value memref = access.strided ? access.strided : access.buffer;
+  auto type = cast<MemRefType>(memref.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)))
@@ -73,7 +61,7 @@ Value GlobalAccess::alignmentTest(OpBuilder &b) const {
   if (dynamic.empty() && !ShapedType::isDynamic(offset))
     return {};
   Location l = loc();
-  auto meta = memref::ExtractStridedMetadataOp::create(b, l, access.strided);
+  auto meta = memref::ExtractStridedMetadataOp::create(b, l, memref);
   auto multiple = [&](Value x) -> Value {
     Value rem = arith::RemUIOp::create(b, l, x, indexConstant(b, l, width));
     return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rem,
@@ -85,11 +73,6 @@ Value GlobalAccess::alignmentTest(OpBuilder &b) const {
   for (int64_t k : dynamic)
     conjoin(b, l, test, multiple(meta.getStrides()[k]));
   return test;
-}
-
-ElementRef GlobalAccess::vectorRef(OpBuilder &b, Location l,
-                                   ValueRange coord) const {
-  return elementRef(b, l, access, coord);
 }
 
 Value GlobalAccess::vectorValid(OpBuilder &b, Location l,
@@ -162,7 +145,7 @@ Value GlobalAccess::load(OpBuilder &b, ValueRange tileCoord,
   };
   auto vector = [&](OpBuilder &vb, Location vl) -> Value {
     auto read = [&](OpBuilder &rb, Location rl) -> Value {
-      ElementRef ref = vectorRef(rb, rl, coord);
+      ElementRef ref = elementRef(rb, rl, access, coord);
       return vector::LoadOp::create(
           rb, rl, vectorType(), ref.memref, ref.indices,
           /*nontemporal=*/false,
@@ -206,7 +189,7 @@ void GlobalAccess::store(OpBuilder &b, Value value, ValueRange tileCoord,
   };
   auto vector = [&](OpBuilder &vb, Location vl) -> Value {
     auto write = [&](OpBuilder &wb, Location wl) {
-      ElementRef ref = vectorRef(wb, wl, coord);
+      ElementRef ref = elementRef(wb, wl, access, coord);
       vector::StoreOp::create(
           wb, wl, value, ref.memref, ref.indices, /*nontemporal=*/false,
           llvm::MaybeAlign(width * elementBytes(side.elementType)));
@@ -247,10 +230,11 @@ void GlobalAccess::copyAsync(OpBuilder &b, ValueRange tileCoord, bool inside,
     // outside (its width divides the last dim's runs, which divide the
     // extent), and wholly valid or not: one test, and a copy of all or
     // none of it.
-    ElementRef ref = vectorRef(b, l, coord);
-    Value ok = vectorValid(b, l, coord);
-    if (side.masked && !inside)
-      ok = allOf(b, l, {ok, elementInside(b, l, access, coord)});
+    ElementRef ref = elementRef(b, l, access, coord);
+    // Inside the view's extents and valid (elementInside), or only valid
+    // when the caller knows the tile is inside.
+    Value ok = side.masked && !inside ? elementInside(b, l, access, coord)
+                                      : vectorValid(b, l, coord);
     if (!ok) {
       copy(ref.memref, ref.indices, Value());
       return;

@@ -76,9 +76,6 @@ private:
   bool vectorizes() const {
     return width > 1 && (access.strided || access.desc) && side.unitStride;
   }
-  /// Where the vector at view coordinate `coord` starts (through a
-  /// descriptor: the buffer at its offset).
-  ElementRef vectorRef(OpBuilder &b, Location l, ValueRange coord) const;
   /// Whether the vector at `coord` is at a valid descriptor coordinate, for
   /// masked accesses through descriptors that can be invalid (null: always).
   /// A vector is valid or invalid as a whole (VectorLength.h).

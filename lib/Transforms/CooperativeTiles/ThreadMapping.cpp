@@ -247,12 +247,9 @@ void GlobalSide::vectorsThroughDescriptor(const TracedView &traced,
                           "descriptor: "
                        << why;
   };
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(cast<MemRefType>(traced.source.getType())
-                 .getStridesAndOffset(strides, offset)) ||
-      strides[0] != 1)
+  if (!traced.contiguousSource)
     return scalar("the buffer's elements are not contiguous");
+  int64_t offset = traced.sourceOffset;
   VectorRun run = lastDimRun(d);
   if (run.length < 2 || run.stride != 1)
     return scalar(explainLastDimRun(d));

@@ -70,9 +70,11 @@ mlir::layout::traceTileView(Operation *op, Value partition, std::string &why) {
           "tile elements could write one memory element (" +
               llvm::toString(std::move(e)) + ")"));
   SmallVector<int64_t> srcStrides;
-  if (succeeded(cast<MemRefType>(t.source.getType())
+  t.contiguousSource =
+      succeeded(cast<MemRefType>(t.source.getType())
                     .getStridesAndOffset(srcStrides, t.sourceOffset)) &&
-      srcStrides[0] == 1)
+      srcStrides[0] == 1;
+  if (t.contiguousSource)
     t.base = StridedBase::of(*t.descriptor);
   return t;
 }

@@ -56,6 +56,9 @@ struct TracedView {
   std::optional<Descriptor> descriptor;
   std::optional<StridedBase> base;
   int64_t sourceOffset = 0;
+  /// Whether the buffer behind a descriptor has unit stride (consecutive
+  /// offsets are consecutive elements: vectors can move through it).
+  bool contiguousSource = false;
 
   /// The strides and offset (ShapedType::kDynamic where only known at run
   /// time) with which view coordinates index memory, when they are affine:
