@@ -81,62 +81,15 @@ StringRef mlir::layout::stringifyMatrixOperand(MatrixOperand operand) {
   llvm_unreachable("unknown matrix operand");
 }
 
-static bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
-std::optional<ChipGeneration> mlir::layout::classifyChip(StringRef chip) {
-  chip = chip.take_until([](char c) { return c == ':'; });
-  if (chip == "gfx90a")
-    return ChipGeneration::CDNA2;
-  if (chip == "gfx942")
-    return ChipGeneration::CDNA3;
-  if (chip == "gfx950")
-    return ChipGeneration::CDNA4;
-  // gfx1100 ... gfx1103 (RDNA3), gfx1150 ... gfx1153 (RDNA3.5): one WMMA.
-  if (chip.consume_front("gfx11") && chip.size() == 2 && isDigit(chip[0]) &&
-      isDigit(chip[1]))
-    return ChipGeneration::RDNA3;
-  // sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a.
-  if (chip.consume_front("sm_") && (chip.size() == 2 || chip.size() == 3) &&
-      (chip[0] == '8' || chip[0] == '9') && isDigit(chip[1]) &&
-      (chip.size() == 2 || chip[2] == 'a'))
-    return ChipGeneration::SM80;
-  return std::nullopt;
-}
-
-std::optional<WorkgroupMemoryFacts>
-mlir::layout::workgroupMemoryFacts(StringRef chip) {
-  std::optional<ChipGeneration> generation = classifyChip(chip);
-  if (!generation)
+/// The generation of `chip`, or std::nullopt for a chip parseChip does not
+/// know.
+static std::optional<ChipGeneration> classifyChip(StringRef chip) {
+  llvm::Expected<Chip> parsed = parseChip(chip);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
     return std::nullopt;
-  switch (*generation) {
-  case ChipGeneration::CDNA2:
-  case ChipGeneration::CDNA3:
-    // MI200 / MI300 CDNA ISA guides, "Data Share Operations": 64 KiB of LDS
-    // per compute unit, all of it allocatable by one workgroup.
-    return WorkgroupMemoryFacts{64 * 1024, 64 * 1024, false};
-  case ChipGeneration::CDNA4:
-    // CDNA4 ISA guide, "LDS": 160 KiB per compute unit.
-    return WorkgroupMemoryFacts{160 * 1024, 160 * 1024, false};
-  case ChipGeneration::RDNA3:
-    // RDNA3 ISA guide, "Local Data Share": at most 64 KiB per workgroup.
-    return WorkgroupMemoryFacts{64 * 1024, 64 * 1024, false};
-  case ChipGeneration::SM80: {
-    // CUDA C++ Programming Guide, "Shared Memory" and the table "Technical
-    // Specifications per Compute Capability": static allocations are
-    // limited to 48 KB per block; with dynamic shared memory a block may
-    // opt in to 163 KB on 8.0 and 8.7, 99 KB on 8.6 and 8.9, 227 KB on 9.0.
-    // PTX ISA "cp.async": sm_80 and later.
-    StringRef sm = chip.take_until([](char c) { return c == ':'; });
-    sm.consume_front("sm_");
-    int64_t optIn = 99 * 1024;
-    if (sm.starts_with("80") || sm.starts_with("87"))
-      optIn = 163 * 1024;
-    else if (sm.starts_with("9"))
-      optIn = 227 * 1024;
-    return WorkgroupMemoryFacts{48 * 1024, optIn, true};
   }
-  }
-  llvm_unreachable("unknown chip generation");
+  return parsed->generation;
 }
 
 static unsigned bit(ChipGeneration generation) {

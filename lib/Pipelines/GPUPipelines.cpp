@@ -14,6 +14,7 @@
 
 #include "layout/Conversion/Passes.h"
 #include "layout/Pipelines/Pipelines.h"
+#include "layout/Target/Chip.h"
 #include "layout/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -32,7 +33,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
-#include "llvm/TargetParser/TargetParser.h"
 
 #include <unistd.h>
 
@@ -324,10 +324,13 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
 void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
                                         const LayoutToROCDLOptions &options) {
   std::string chip = options.chip;
-  if (llvm::AMDGPU::parseArchAMDGCN(chip) == llvm::AMDGPU::GK_NONE) {
+  llvm::Expected<Chip> parsed = parseChip(chip);
+  if (!parsed || !parsed->isAMD()) {
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
     pm.addPass(std::make_unique<ReportErrorPass>(
         "-layout-to-rocdl: unknown AMDGPU chip '" + chip +
-        "' (for example gfx90a, gfx942, gfx950, gfx1100)"));
+        "' (known: " + knownChips().str() + ")"));
     return;
   }
   std::string error;
@@ -339,8 +342,7 @@ void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
   GpuROCDLAttachTargetOptions attach;
   attach.chip = chip;
   attach.optLevel = options.optLevel;
-  // wave32 is the native mode of RDNA (gfx10+); CDNA is wave64 only.
-  attach.wave64Flag = !StringRef(chip).starts_with("gfx1");
+  attach.wave64Flag = parsed->waveSize == 64;
   ConvertGpuOpsToROCDLOpsOptions convert;
   convert.chipset = chip;
   convert.useBarePtrCallConv = options.barePtr;
@@ -352,17 +354,13 @@ void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
 void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
                                        const LayoutToNVVMOptions &options) {
   std::string chip = options.chip;
-  StringRef digits = StringRef(chip);
-  bool known = digits.consume_front("sm_") && !digits.empty();
-  if (known) {
-    digits.consume_back("a") || digits.consume_back("f");
-    unsigned sm;
-    known = !digits.getAsInteger(10, sm) && sm >= 50;
-  }
-  if (!known) {
+  llvm::Expected<Chip> parsed = parseChip(chip);
+  if (!parsed || !parsed->isNVIDIA()) {
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
     pm.addPass(std::make_unique<ReportErrorPass>(
         "-layout-to-nvvm: unknown CUDA chip '" + chip +
-        "' (sm_<major><minor>, at least sm_50, for example sm_90)"));
+        "' (known: " + knownChips().str() + ")"));
     return;
   }
   GpuNVVMAttachTargetOptions attach;

@@ -12,6 +12,7 @@
 
 #include "layout/Evaluator/MatrixInstructions.h"
 #include "layout/Transforms/Passes.h"
+#include "layout/Transforms/TargetChip.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/STLExtras.h"
@@ -51,25 +52,20 @@ struct LayoutDynamicSharedMemory final
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<WorkgroupMemoryFacts> memory = workgroupMemoryFacts(chip);
-    if (!memory) {
-      getOperation().emitError()
-          << "-layout-dynamic-shared-memory: unknown chip '" << chip
-          << "' (for example sm_80, sm_86, sm_90)";
-      return signalPassFailure();
-    }
     WalkResult walk = getOperation().walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
         return WalkResult::advance();
-      return failed(convert(func, *memory)) ? WalkResult::interrupt()
-                                            : WalkResult::advance();
+      FailureOr<Chip> memory =
+          resolveChip(func, chip, "-layout-dynamic-shared-memory", "sm_90");
+      if (failed(memory) || failed(convert(func, *memory)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
     });
     if (walk.wasInterrupted())
       signalPassFailure();
   }
 
-  LogicalResult convert(gpu::GPUFuncOp func,
-                        const WorkgroupMemoryFacts &memory) {
+  LogicalResult convert(gpu::GPUFuncOp func, const Chip &memory) {
     SmallVector<BlockArgument> buffers =
         llvm::to_vector(func.getWorkgroupAttributions());
     WorkgroupLayout layout = layoutWorkgroupBuffers(func);
@@ -83,8 +79,9 @@ struct LayoutDynamicSharedMemory final
                 "cannot place it in dynamic shared memory";
     if (total > memory.maxBlockBytes)
       return func.emitOpError()
-             << "needs " << total << " bytes of workgroup memory; " << chip
-             << " allows " << memory.maxBlockBytes << " bytes per block";
+             << "needs " << total << " bytes of workgroup memory; "
+             << memory.name << " allows " << memory.maxBlockBytes
+             << " bytes per block";
 
     MLIRContext *ctx = func.getContext();
     Block &entry = func.getBody().front();

@@ -7,11 +7,15 @@
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Transforms/BankConflicts.h"
 #include "layout/Transforms/Passes.h"
+#include "layout/Transforms/TargetChip.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Remarks.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir {
@@ -27,68 +31,163 @@ using namespace mlir::layout;
 
 namespace {
 
-/// Scores one access: its conflicts, or why it cannot be scored.
+/// Scores one access: its proved worst wave, or why it has none.
 struct Score {
   std::optional<ConflictCount> count;
   std::string why;
 };
 
 Score scoreAccess(
-    const BankModel &model, const SharedAccess &access,
+    const Chip &chip, const SharedAccess &access, ProofSession &session,
     ArrayRef<std::pair<Value, const Descriptor *>> overrides = {}) {
-  std::optional<SmallVector<int64_t, 3>> block = knownBlockSize(access.op);
-  if (!block)
-    return {std::nullopt, "the kernel's block size is unknown (set "
-                          "known_block_size on the gpu.func)"};
-  // Addresses may depend on run-time extents: the worst over the samples.
-  std::optional<ConflictCount> worst;
-  for (int64_t extent : kDynamicExtentSamples) {
-    std::string why;
-    std::optional<SmallVector<int64_t>> lanes =
-        laneAddresses(access, *block, model.waveSize, extent, why, overrides);
-    if (!lanes)
-      return {std::nullopt, why};
-    ConflictCount c = countConflicts(model, *lanes, access.accessBytes);
-    if (!worst || c.extra() > worst->extra())
-      worst = c;
-  }
-  return {worst, ""};
+  ConflictProof proof = proveConflicts(chip, access, session, overrides);
+  if (!proof.proved)
+    return {std::nullopt, proof.why};
+  return {proof.worst, ""};
 }
 
-std::string describe(const BankModel &model, const SharedAccess &access,
-                     const ConflictCount &c) {
-  return llvm::formatv("bank conflicts on {0}: {1} extra cycles ({2}-way; "
-                       "{3}-byte {4}, {5} phases of {6} lanes)",
-                       model.chip, c.extra(), c.maxWays, access.accessBytes,
-                       access.isWrite ? "writes" : "reads", c.phases,
-                       model.lanesPerPhase(access.accessBytes))
-      .str();
+/// The name of the kernel (gpu.func or func.func) around `op`.
+std::string kernelName(Operation *op) {
+  if (auto func = op->getParentOfType<FunctionOpInterface>())
+    return func.getName().str();
+  return "";
 }
+
+/// Emits `text` at `loc` through MLIR's remark engine when it takes the
+/// category layout-bank-conflicts (layout-opt --remarks-filter=...
+/// [--remark-format=yaml], with the metrics as arguments), else as a
+/// diagnostic remark.
+void emitLayoutRemark(Location loc, StringRef name, StringRef function,
+                      const std::string &text,
+                      ArrayRef<std::pair<StringRef, std::string>> metrics) {
+  // An empty remark when the engine is off or filters this category out.
+  if (auto remark = remark::analysis(loc, remark::RemarkOpts::name(name)
+                                              .category("layout-bank-conflicts")
+                                              .function(function))) {
+    remark << text;
+    for (auto &[key, value] : metrics)
+      remark << remark::metric(key, value);
+    return;
+  }
+  mlir::emitRemark(loc) << text;
+}
+
+/// The chips of the code in a module, resolved once per gpu.module.
+struct ChipScopes {
+  StringRef option, pass;
+  DenseMap<Operation *, FailureOr<Chip>> chips;
+  bool failedAny = false;
+
+  /// The chip of the code at `op`, or nullptr (an error was emitted).
+  const Chip *at(Operation *op) {
+    Operation *scope = op->getParentOfType<gpu::GPUModuleOp>();
+    if (!scope)
+      scope = op->getParentOfType<ModuleOp>();
+    auto it = chips.find(scope);
+    if (it == chips.end())
+      it = chips.try_emplace(scope, resolveChip(op, option, pass)).first;
+    if (failed(it->second)) {
+      failedAny = true;
+      return nullptr;
+    }
+    return &*it->second;
+  }
+};
 
 struct LayoutAnalyzeBankConflictsPass final
     : layout::impl::LayoutAnalyzeBankConflictsBase<
           LayoutAnalyzeBankConflictsPass> {
   using Base::Base;
+
+  /// Per kernel: accesses, those with conflicts, their worst, proofs.
+  struct Summary {
+    Location loc;
+    std::string chip;
+    unsigned accesses = 0, conflicted = 0, proved = 0;
+    unsigned worstExtra = 0;
+  };
+
   void runOnOperation() override {
-    std::optional<BankModel> model = getBankModel(chip);
-    if (!model) {
-      mlir::emitError(getOperation().getLoc())
-          << "-layout-analyze-bank-conflicts: unknown chip '" << chip
-          << "' (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)";
-      return signalPassFailure();
-    }
+    ChipScopes scopes{chip, "-layout-analyze-bank-conflicts", {}, false};
+    ProofSession session;
+    llvm::MapVector<Operation *, Summary> summaries;
     getOperation().walk([&](Operation *op) {
       std::optional<SharedAccess> access = getSharedAccess(op);
       if (!access)
         return;
-      Score s = scoreAccess(*model, *access);
-      if (!s.count) {
-        op->emitRemark() << "bank conflicts on " << model->chip
-                         << ": not analyzable: " << s.why;
+      const Chip *target = scopes.at(op);
+      if (!target)
         return;
-      }
-      op->emitRemark() << describe(*model, *access, *s.count);
+      ConflictProof proof = proveConflicts(*target, *access, session);
+      Operation *kernel = op->getParentOfType<FunctionOpInterface>();
+      Summary &sum = summaries
+                         .try_emplace(kernel, Summary{kernel ? kernel->getLoc()
+                                                             : op->getLoc(),
+                                                      target->name})
+                         .first->second;
+      ++sum.accesses;
+      sum.proved += proof.proved;
+      bool conflicted = !proof.proved || proof.worst.extra() > 0;
+      sum.conflicted += conflicted;
+      sum.worstExtra = std::max(sum.worstExtra, proof.worst.extra());
+      if (conflictsOnly && !conflicted)
+        return;
+      report(*target, *access, proof);
     });
+    if (scopes.failedAny)
+      return signalPassFailure();
+    for (auto &[kernel, sum] : summaries) {
+      if (!kernel)
+        continue;
+      std::string text = llvm::formatv(
+          "bank conflicts on {0} in @{1}: {2} workgroup-memory {3}, {4} with "
+          "conflicts or unproved, worst {5} extra cycles; {6} of {2} proved",
+          sum.chip, cast<FunctionOpInterface>(kernel).getName(), sum.accesses,
+          sum.accesses == 1 ? "access" : "accesses", sum.conflicted,
+          sum.worstExtra, sum.proved);
+      emitLayoutRemark(sum.loc, "BankConflictSummary",
+                       cast<FunctionOpInterface>(kernel).getName(), text,
+                       {{"Chip", sum.chip},
+                        {"Accesses", std::to_string(sum.accesses)},
+                        {"Conflicted", std::to_string(sum.conflicted)},
+                        {"WorstExtraCycles", std::to_string(sum.worstExtra)},
+                        {"Proved", std::to_string(sum.proved)}});
+    }
+  }
+
+  void report(const Chip &target, const SharedAccess &access,
+              const ConflictProof &proof) {
+    std::string buffer = describeBuffer(access.memref);
+    std::string kernel = kernelName(access.op);
+    std::string dir = access.isWrite() ? "writes" : "reads";
+    if (access.kind == SharedAccessKind::LdMatrix)
+      dir = "ldmatrix reads";
+    std::string text;
+    if (!proof.proved)
+      text = llvm::formatv("bank conflicts on {0}: {1}; {2}", target.name,
+                           describeProof(proof), buffer)
+                 .str();
+    else
+      text = llvm::formatv("bank conflicts on {0}: {1}{2} extra cycles "
+                           "({3}-way; {4}-byte {5}, {6}); {7}; {8}",
+                           target.name, proof.exact ? "" : "at most ",
+                           proof.worst.extra(), proof.worst.maxWays,
+                           access.accessBytes, dir, proof.phases,
+                           describeProof(proof), buffer)
+                 .str();
+    emitLayoutRemark(
+        access.op->getLoc(), "BankConflicts", kernel, text,
+        {{"Chip", target.name},
+         {"Kernel", kernel},
+         {"Buffer", buffer},
+         {"Access", access.op->getName().getStringRef().str()},
+         {"Bytes", std::to_string(access.accessBytes)},
+         {"ExtraCycles", proof.proved ? std::to_string(proof.worst.extra())
+                                      : std::string("unknown")},
+         {"Ways", std::to_string(proof.worst.maxWays)},
+         {"Proved", proof.proved ? "true" : "false"},
+         {"Exact", proof.exact ? "true" : "false"},
+         {"Why", proof.why}});
   }
 };
 
@@ -153,6 +252,9 @@ std::vector<Stage> linearSwizzleStages(ArrayRef<int64_t> lead, int64_t r,
   return stages;
 }
 
+/// The most candidate layouts the swizzle search proves for one buffer.
+constexpr int64_t kMaxProvedLayouts = 64;
+
 bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
 int64_t log2Of(int64_t x) { return llvm::Log2_64(uint64_t(x)); }
@@ -216,14 +318,20 @@ struct LayoutXorSwizzlePass final
 
   /// Total extra cycles of the buffer's accesses with `candidate` as the
   /// descriptor (or the current one), or std::nullopt if unscorable.
-  std::optional<int64_t> total(const BankModel &model, const Buffer &buffer,
-                               const Descriptor *candidate, std::string &why) {
+  /// With `sample`, a lower bound (sampleConflicts) instead of the proof.
+  std::optional<int64_t> total(const Chip &model, const Buffer &buffer,
+                               const Descriptor *candidate, std::string &why,
+                               bool sample = false) {
     int64_t sum = 0;
     SmallVector<std::pair<Value, const Descriptor *>> overrides;
     if (candidate)
       overrides.push_back({buffer.desc, candidate});
     for (const SharedAccess &a : buffer.accesses) {
-      Score s = scoreAccess(model, a, overrides);
+      Score s;
+      if (sample || !proving)
+        s.count = sampleConflicts(model, a, session, overrides, s.why);
+      else
+        s = scoreAccess(model, a, session, overrides);
       if (!s.count) {
         why = s.why;
         return std::nullopt;
@@ -234,13 +342,7 @@ struct LayoutXorSwizzlePass final
   }
 
   void runOnOperation() override {
-    std::optional<BankModel> model = getBankModel(chip);
-    if (!model) {
-      mlir::emitError(getOperation().getLoc())
-          << "-layout-xor-swizzle: unknown chip '" << chip
-          << "' (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)";
-      return signalPassFailure();
-    }
+    ChipScopes scopes{chip, "-layout-xor-swizzle", {}, false};
     // The workgroup buffers and their accesses, in program order.
     llvm::MapVector<Value, Buffer> buffers;
     getOperation().walk([&](Operation *op) {
@@ -250,27 +352,56 @@ struct LayoutXorSwizzlePass final
         b.accesses.push_back(*a);
       }
     });
-    for (auto &[memref, buffer] : buffers)
+    for (auto &[memref, buffer] : buffers) {
+      const Chip *model = scopes.at(buffer.accesses.front().op);
+      if (!model)
+        continue;
+      session = ProofSession();
       swizzle(*model, buffer);
+    }
+    if (scopes.failedAny)
+      signalPassFailure();
   }
 
-  void swizzle(const BankModel &model, Buffer &buffer) {
+  /// The proofs of the buffer being swizzled (its IR is unchanged until
+  /// the search ends).
+  ProofSession session;
+  /// Whether the buffer's conflicts are proved (else sampled).
+  bool proving = true;
+
+  void swizzle(const Chip &model, Buffer &buffer) {
     auto remark = [&]() {
       return mlir::emitRemark(buffer.memref.getLoc())
-             << "workgroup buffer on " << model.chip << ": ";
+             << "workgroup buffer on " << model.name << ": ";
     };
     if (std::string why = collect(buffer); !why.empty()) {
       remark() << "not swizzled: " << why;
       return;
     }
     std::string why;
+    // Where the conflicts cannot be proved for every wave, block and
+    // iteration, the search scores the first wave of block 0 in the first
+    // iteration and the remark says so.
+    proving = true;
     std::optional<int64_t> before = total(model, buffer, nullptr, why);
+    std::string unproved;
+    if (!before) {
+      unproved = why;
+      proving = false;
+      before = total(model, buffer, nullptr, why);
+    }
     if (!before) {
       remark() << "not swizzled: " << why;
       return;
     }
     if (*before == 0) {
-      remark() << "no bank conflicts; left as it is";
+      if (proving)
+        remark() << "no bank conflicts, proved for every wave, block and "
+                    "iteration; left as it is";
+      else
+        remark() << "no bank conflicts in the first wave of block 0 and the "
+                    "first iteration (not proved for all: "
+                 << unproved << "); left as it is";
       return;
     }
     llvm::Expected<Descriptor> d = traceDescriptor(buffer.desc);
@@ -315,33 +446,55 @@ struct LayoutXorSwizzlePass final
     }
     for (const LinearSwizzle &t : linear)
       candidates.push_back({0, 0, {t}});
+    // The best proved layout: the first in the search order with the
+    // fewest extra cycles.
     std::optional<std::pair<int64_t, Candidate>> best; // extra, layout
-    // The linear swizzles that reduce the conflicts, with their extra
-    // cycles: the first terms of the two-term search.
+    // The linear swizzles whose lower bound is below the conflicts of the
+    // buffer as it is: the first terms of the two-term search.
     SmallVector<std::pair<int64_t, LinearSwizzle>> helpful;
-    auto score = [&](const Candidate &cand) -> std::optional<int64_t> {
+    // A layout is proved (every wave, block and iteration) only when its
+    // lower bound (the first wave of block 0, first iteration) beats the
+    // best proved so far: the proof can only be higher.
+    // Proofs cost a block's threads per case: at most this many layouts
+    // are proved per buffer (the first ones whose bound is promising).
+    int64_t proofsLeft = kMaxProvedLayouts;
+    auto score = [&](const Candidate &cand,
+                     std::optional<int64_t> *bound = nullptr) {
       Descriptor candidate = *d;
       for (const Stage &s : cand.stages(lead, rows, cols))
         if (llvm::Error e = candidate.addStage(s)) {
           llvm::consumeError(std::move(e));
-          return std::nullopt;
+          return;
         }
+      std::string ignored;
+      std::optional<int64_t> low =
+          total(model, buffer, &candidate, ignored, /*sample=*/true);
+      if (bound)
+        *bound = low;
+      if (!proving) {
+        if (low && (!best || *low < best->first))
+          best = {*low, cand};
+        return;
+      }
+      if (!low || *low >= (best ? best->first : *before) || proofsLeft == 0)
+        return;
+      --proofsLeft;
       std::optional<int64_t> after = total(model, buffer, &candidate, why);
       if (after && (!best || *after < best->first))
         best = {*after, cand};
-      return after;
     };
     for (const Candidate &cand : candidates) {
-      std::optional<int64_t> after = score(cand);
-      if (after && *after == 0)
+      std::optional<int64_t> low;
+      score(cand, &low);
+      if (best && best->first == 0)
         break;
-      if (after && *after < *before && cand.terms.size() == 1)
-        helpful.push_back({*after, cand.terms.front()});
+      if (low && *low < *before && cand.terms.size() == 1)
+        helpful.push_back({*low, cand.terms.front()});
     }
     // Two linear terms (a GF(2) map that one xor window cannot express,
     // e.g. on 64 banks: row bits into both the 16-byte block and the row's
     // place in a 256-byte line), starting from the 8 best single terms.
-    if (best && best->first != 0) {
+    if (!best || best->first != 0) {
       llvm::stable_sort(helpful,
                         [](auto &x, auto &y) { return x.first < y.first; });
       helpful.resize(std::min<size_t>(helpful.size(), 8));
@@ -350,11 +503,11 @@ struct LayoutXorSwizzlePass final
           if (second.base == first.base && second.bits == first.bits &&
               second.shift == first.shift)
             continue;
-          std::optional<int64_t> after = score({0, 0, {first, second}});
-          if (after && *after == 0)
+          score({0, 0, {first, second}});
+          if (best && best->first == 0)
             break;
         }
-        if (best->first == 0)
+        if (best && best->first == 0)
           break;
       }
     }
@@ -366,7 +519,11 @@ struct LayoutXorSwizzlePass final
                              " pipeline stages)")
                << ", " << cand.str(cols) << "; bank conflicts " << *before
                << " -> " << after << " extra cycles"
-               << (after ? " (no layout of the search reaches 0)" : "");
+               << (after ? " (no layout of the search reaches 0)" : "")
+               << (proving ? ", proved for every wave, block and iteration"
+                           : " in the first wave of block 0 and the first "
+                             "iteration (not proved for all: " +
+                                 unproved + ")");
     };
     if (best && best->first == 0) {
       apply(buffer, best->second.stages(lead, rows, cols));
@@ -399,7 +556,7 @@ struct LayoutXorSwizzlePass final
 
   /// The fallback: rows padded by `pad` elements, for a packed descriptor of
   /// a gpu.func workgroup attribution (whose size grows).
-  bool pad(const BankModel &model, Buffer &buffer, const Descriptor &d,
+  bool pad(const Chip &model, Buffer &buffer, const Descriptor &d,
            int64_t before, int64_t minV) {
     auto base = buffer.desc.getDefiningOp<PackedOp>();
     auto arg = dyn_cast<BlockArgument>(buffer.memref);
@@ -438,7 +595,7 @@ struct LayoutXorSwizzlePass final
         arg.setType(MemRefType::get({space}, type.getElementType(),
                                     type.getLayout(), type.getMemorySpace()));
       mlir::emitRemark(buffer.memref.getLoc())
-          << "workgroup buffer on " << model.chip
+          << "workgroup buffer on " << model.name
           << ": no xor swizzle removes its conflicts; padded rows by "
           << padding << " elements (buffer of " << space
           << " elements); bank conflicts " << before << " -> 0 extra cycles";

@@ -10,6 +10,7 @@
 
 #include "layout/Transforms/CooperativeTiles.h"
 #include "layout/Transforms/Passes.h"
+#include "layout/Transforms/TargetChip.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -41,9 +42,20 @@ struct LayoutTileSharedMemoryPass final
     }
     CooperativeTileOptions options;
     options.assumeAlignment = assumeAlignment;
-    options.chip = chip;
     bool failedAny = false;
     getOperation()->walk([&](gpu::GPUFuncOp func) {
+      // The chip of the kernel's gpu.module target or the option; with
+      // neither, contractions get a diagnostic.
+      options.chip = chip;
+      if (!chip.empty() || !targetChips(func).empty()) {
+        FailureOr<Chip> target =
+            resolveChip(func, chip, "-layout-tile-shared-memory");
+        if (failed(target)) {
+          failedAny = true;
+          return;
+        }
+        options.chip = target->name;
+      }
       if (failed(distributeCooperativeTiles(func, options)))
         failedAny = true;
     });

@@ -6,13 +6,13 @@
 // RUN: not layout-opt %s -layout-analyze-bank-conflicts=chip=gfx1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ANALYZE
 // RUN: not layout-opt %s -layout-xor-swizzle=chip=sm -o /dev/null 2>&1 | FileCheck %s --check-prefix=SWIZZLE
 
-// ROCDL: error: -layout-to-rocdl: unknown AMDGPU chip 'gfx9999' (for example gfx90a, gfx942, gfx950, gfx1100)
-// NVVM: error: -layout-to-nvvm: unknown CUDA chip 'sm_9x' (sm_<major><minor>, at least sm_50, for example sm_90)
+// ROCDL: error: -layout-to-rocdl: unknown AMDGPU chip 'gfx9999' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
+// NVVM: error: -layout-to-nvvm: unknown CUDA chip 'sm_9x' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
 // FORMAT: error: -layout-to-rocdl: format must be bin, isa, llvm or fatbin, got 'elf'
 // ROCMPATH: error: -layout-to-rocdl: rocm-path '{{.*}}.none' has no amdgcn/bitcode/ockl.bc (the AMDGPU device libraries) and no llvm/bin/ld.lld
 // NOLIBS: error: -layout-to-rocdl: cannot find the AMDGPU device libraries (amdgcn/bitcode/ockl.bc; Debian package rocm-device-libs); install them, or pass rocm-path=<dir> with amdgcn/bitcode and llvm/bin/ld.lld
-// ANALYZE: error: -layout-analyze-bank-conflicts: unknown chip 'gfx1' (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)
-// SWIZZLE: error: -layout-xor-swizzle: unknown chip 'sm' (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)
+// ANALYZE: error: -layout-analyze-bank-conflicts: unknown chip 'gfx1' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
+// SWIZZLE: error: -layout-xor-swizzle: unknown chip 'sm' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -41,7 +41,7 @@
 /// 82176 bytes are within sm_86's 99 KiB (101376 bytes): no error for @big.
 // SM86-NOT: error
 // GFX942: error: 'gpu.func' op needs 82176 bytes of workgroup memory; gfx942 allows 65536 bytes per block
-// UNKNOWN: error: -layout-dynamic-shared-memory: unknown chip 'sm_99x' (for example sm_80, sm_86, sm_90)
+// UNKNOWN: error: -layout-dynamic-shared-memory: unknown chip 'sm_99x' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
 module attributes {gpu.container_module} {
 gpu.module @m {
   gpu.func @big(%out: memref<?xf32>)

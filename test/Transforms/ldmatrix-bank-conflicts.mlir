@@ -22,15 +22,15 @@
 /// every phase in 8 different 16-byte bank groups: 0 extra cycles.
 
 // BEFORE: remark: bank conflicts on sm_90: 0 extra cycles (1-way; 16-byte writes, 4 phases of 8 lanes)
-// BEFORE: remark: bank conflicts on sm_90: 12 extra cycles (4-way; 16-byte reads, 4 phases of 8 lanes)
-// BEFORE: remark: bank conflicts on sm_90: 6 extra cycles (4-way; 16-byte reads, 2 phases of 8 lanes)
-// BEFORE-NOT: remark
+// BEFORE: remark: bank conflicts on sm_90: 12 extra cycles (4-way; 16-byte ldmatrix reads, 4 phases of 8 lanes)
+// BEFORE: remark: bank conflicts on sm_90: 6 extra cycles (4-way; 16-byte ldmatrix reads, 2 phases of 8 lanes)
+// BEFORE-NOT: remark: bank conflicts on {{[a-z0-9_]+}}: 
 
 // AFTER: remark: workgroup buffer on sm_90: swizzled: 64x32 tile, column blocks of 8 elements xor (row / 2) mod 4; bank conflicts 18 -> 0 extra cycles
 // AFTER: remark: bank conflicts on sm_90: 0 extra cycles (1-way; 16-byte writes, 4 phases of 8 lanes)
-// AFTER: remark: bank conflicts on sm_90: 0 extra cycles (1-way; 16-byte reads, 4 phases of 8 lanes)
-// AFTER: remark: bank conflicts on sm_90: 0 extra cycles (1-way; 16-byte reads, 2 phases of 8 lanes)
-// AFTER-NOT: remark
+// AFTER: remark: bank conflicts on sm_90: 0 extra cycles (1-way; 16-byte ldmatrix reads, 4 phases of 8 lanes)
+// AFTER: remark: bank conflicts on sm_90: 0 extra cycles (1-way; 16-byte ldmatrix reads, 2 phases of 8 lanes)
+// AFTER-NOT: remark: bank conflicts on {{[a-z0-9_]+}}: 
 
 /// Both ldmatrix ops move to the swizzled descriptor.
 // IR: layout.xor<[32, 4]>

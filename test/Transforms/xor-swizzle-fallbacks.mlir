@@ -67,7 +67,7 @@ module attributes {gpu.container_module} {
 /// A kernel without known_block_size cannot be scored.
 
 // REMARK: remark: workgroup buffer on sm_90: not swizzled: the kernel's block size is unknown (set known_block_size on the gpu.func)
-// REMARK: remark: bank conflicts on sm_90: not analyzable: the kernel's block size is unknown (set known_block_size on the gpu.func)
+// REMARK: remark: bank conflicts on sm_90: not proved: the kernel's block size is unknown (set known_block_size on the gpu.func); workgroup buffer 0 of @unknown
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @unknown(%out: memref<1024xf32>)

@@ -29,6 +29,7 @@
 #ifdef LAYOUT_INCLUDE_TESTS
 namespace mlir::layout::test {
 void registerTestGpuToLoopsPass();
+void registerTestBankConflictsPass();
 } // namespace mlir::layout::test
 #endif
 
@@ -39,6 +40,7 @@ inline void registerPasses() {
   registerAllPasses();
 #ifdef LAYOUT_INCLUDE_TESTS
   test::registerTestGpuToLoopsPass();
+  test::registerTestBankConflictsPass();
 #endif
   registerLayoutConversionPasses();
   registerLayoutPipelines();

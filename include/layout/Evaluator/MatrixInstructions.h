@@ -25,6 +25,7 @@
 #define LAYOUT_EVALUATOR_MATRIXINSTRUCTIONS_H
 
 #include "layout/Evaluator/Descriptor.h"
+#include "layout/Target/Chip.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -48,45 +49,11 @@ enum class MatrixElementKind : uint8_t { F16, BF16 };
 /// share one layout.
 enum class MatrixOperand : uint8_t { A, B, C };
 
-/// The chip generations of the table. A chip string maps to at most one
-/// (classifyChip).
-enum class ChipGeneration : uint8_t {
-  CDNA2, ///< gfx90a
-  CDNA3, ///< gfx942
-  CDNA4, ///< gfx950
-  RDNA3, ///< gfx11* (gfx1100 ... gfx1153)
-  SM80,  ///< sm_8x and sm_9x (sm_80, sm_86, sm_89, sm_90, sm_90a)
-};
-
 llvm::StringRef stringifyMatrixFamily(MatrixFamily family);
 /// "f16" or "bf16".
 llvm::StringRef stringifyMatrixElementKind(MatrixElementKind kind);
 /// "A", "B" or "C".
 llvm::StringRef stringifyMatrixOperand(MatrixOperand operand);
-
-/// The generation of `chip` ("gfx942", "gfx1100", "sm_90", ...; a target-id
-/// feature suffix such as ":sramecc+:xnack-" is ignored), or std::nullopt for
-/// a chip outside the table.
-std::optional<ChipGeneration> classifyChip(llvm::StringRef chip);
-
-/// What a chip's workgroup memory allows the tile programs.
-struct WorkgroupMemoryFacts {
-  /// The most workgroup memory one block may declare statically, in bytes.
-  int64_t maxStaticBytes;
-  /// The most one block may use at all, in bytes: above maxStaticBytes the
-  /// kernel takes dynamic shared memory and its launcher opts in (NVIDIA's
-  /// cudaFuncAttributeMaxDynamicSharedMemorySize); equal to maxStaticBytes
-  /// where there is no such opt-in.
-  int64_t maxBlockBytes;
-  /// Whether lanes copy global memory into workgroup memory asynchronously
-  /// (PTX cp.async, sm_80 and later), so that a K loop can keep several
-  /// tiles in flight without holding them in registers.
-  bool asyncCopy;
-};
-
-/// The workgroup-memory facts of `chip` (as classifyChip takes it), or
-/// std::nullopt for a chip outside the table.
-std::optional<WorkgroupMemoryFacts> workgroupMemoryFacts(llvm::StringRef chip);
 
 /// What the MLIR 22 op that issues the instruction needs spelled out.
 struct MatrixOpSpelling {

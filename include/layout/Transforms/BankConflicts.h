@@ -1,15 +1,28 @@
-//===- BankConflicts.h - A static model of shared-memory banks --*- C++ -*-===//
+//===- BankConflicts.h - Bank conflicts proved over a kernel ----*- C++ -*-===//
 //
 // Part of the layout-opt project.
 //
 //===----------------------------------------------------------------------===//
 //
 // The bank model behind -layout-analyze-bank-conflicts and
-// -layout-xor-swizzle: per target, the banks of workgroup memory and which
-// lanes of a wave/warp are served together; per access, the byte address of
-// every lane of the first wave, found by evaluating the index computation
-// (thread ids, constants, arith/affine ops, layout.offset through the
-// evaluator) with each lane's thread id.
+// -layout-xor-swizzle. For one workgroup-memory access it finds the worst
+// conflict degree over every wave of the block, every block and every loop
+// iteration, or says why it cannot:
+//
+// * Every thread of the block is evaluated (so every wave), with its thread
+//   ids; constants come from each op's own folder.
+// * What differs between blocks and iterations is a *symbol*: a block id, a
+//   loop's iteration number, a run-time extent (memref.dim), a scalar kernel
+//   argument. Addresses are evaluated as affine forms c + sum_i k_i t_i in
+//   them. A division, remainder, mask or xor by a constant that a
+//   coefficient does not divide splits the symbol by residue (j = r + m t,
+//   each r evaluated), so the form stays exact; a compare, select or product
+//   of two symbolic values enumerates a loop's iterations when their number
+//   is known and otherwise stops the proof with the reason.
+// * The bank of `c + k t` repeats when k t moves by numBanks * bankBytes
+//   bytes, so t is enumerated over one period: the count of every other t is
+//   among them. Lanes whose forms differ only in t are counted as distinct
+//   words (an upper bound, exact where all lanes of a phase share the form).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +30,7 @@
 #define LAYOUT_TRANSFORMS_BANKCONFLICTS_H
 
 #include "layout/Evaluator/Descriptor.h"
+#include "layout/Target/Chip.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
@@ -24,35 +38,14 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace mlir {
 namespace layout {
 
-/// The workgroup-memory banks of one target.
-struct BankModel {
-  llvm::StringRef chip;
-  /// Number of banks and the width of each, in bytes.
-  unsigned numBanks;
-  unsigned bankBytes;
-  /// Lanes of a wave (AMD) or warp (NVIDIA).
-  unsigned waveSize;
-  /// Where the numbers come from.
-  llvm::StringRef source;
-
-  /// Lanes served in one phase for accesses of `accessBytes` per lane: one
-  /// phase moves numBanks * bankBytes bytes (so 128 bytes on 32 banks: a
-  /// whole warp for 4-byte accesses, quarter warps of 8 lanes for 16-byte
-  /// ones, 8 phases of 8 lanes for a wave64's ds_read_b128).
-  unsigned lanesPerPhase(unsigned accessBytes) const;
-};
-
-/// The model of `chip` (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...), or
-/// std::nullopt for a chip the model does not know.
-std::optional<BankModel> getBankModel(llvm::StringRef chip);
-
-/// The outcome of one access (all lanes of one wave).
+/// The outcome of one access by one wave.
 struct ConflictCount {
   /// Phases the access needs, and the cycles it takes (one per phase when
   /// there is no conflict).
@@ -64,13 +57,17 @@ struct ConflictCount {
   unsigned extra() const { return cycles - phases; }
 };
 
-/// Counts the conflicts of one access: `laneBytes[i]` is lane i's byte
-/// address, each lane touching `accessBytes` bytes. Lanes that read the same
-/// word are served together (broadcast); distinct words in one bank within a
-/// phase serialize.
-ConflictCount countConflicts(const BankModel &model,
-                             llvm::ArrayRef<int64_t> laneBytes,
-                             unsigned accessBytes);
+/// Counts the conflicts of one wave's access on `chip`: `laneBytes[i]` is
+/// lane i's byte address (std::nullopt: the lane does not access memory),
+/// each lane touching `accessBytes` bytes. Lanes that touch the same word
+/// are served together (broadcast); distinct words in one bank within a
+/// phase serialize. Lanes of different `laneClass` (when given) never share
+/// a word. This is the model's definition, used by the analysis and by
+/// the brute-force check alike.
+ConflictCount countConflicts(const Chip &chip, SharedAccessKind kind,
+                             llvm::ArrayRef<std::optional<int64_t>> laneBytes,
+                             unsigned accessBytes,
+                             llvm::ArrayRef<unsigned> laneClass = {});
 
 /// A workgroup-memory access of a kernel: its memref, indices and width.
 struct SharedAccess {
@@ -78,71 +75,92 @@ struct SharedAccess {
   Value memref;
   llvm::SmallVector<Value> indices;
   unsigned accessBytes;
-  bool isWrite;
+  SharedAccessKind kind;
   /// The lanes of a wave that access memory, the first ones: 0 for all of
   /// them; 8 * numTiles for nvgpu.ldmatrix, which reads the row addresses
   /// of lanes 0-7 (.x1) or 0-15 (.x2) only and ignores the others'.
   unsigned activeLanes = 0;
+  bool isWrite() const { return kind == SharedAccessKind::Write; }
 };
 
 /// The access `op` makes to workgroup memory (memref.load/store,
-/// vector.load/store on a memref in #gpu.address_space<workgroup> or
-/// address space 3), or std::nullopt. nvgpu.ldmatrix is a 16-byte read per
-/// lane at the lane's address (a row of an 8x8 matrix of 16-bit elements),
-/// served in phases of 8 lanes like any 16-byte access on NVIDIA: each
-/// phase reads one matrix's 8 rows.
+/// vector.load/store, nvgpu.ldmatrix, nvgpu.device_async_copy on a memref in
+/// #gpu.address_space<workgroup> or address space 3), or std::nullopt.
 std::optional<SharedAccess> getSharedAccess(Operation *op);
 
-/// Evaluates index computations for given thread ids: constants, arith and
-/// affine ops, gpu.thread_id / block_id (0) / block_dim / lane_id, the first
-/// iteration of enclosing scf.for loops, and layout.offset / layout.valid of
-/// traceable descriptors (through the evaluator).
-class IndexInterpreter {
-public:
-  IndexInterpreter(llvm::ArrayRef<int64_t> blockSize,
-                   llvm::ArrayRef<int64_t> threadId, int64_t dynamicExtent = 0)
-      : blockSize(blockSize.begin(), blockSize.end()),
-        threadId(threadId.begin(), threadId.end()),
-        dynamicExtent(dynamicExtent) {}
+/// "workgroup buffer 0 of @kernel", "@global", ...: names the buffer an
+/// access goes to, for remarks.
+std::string describeBuffer(Value memref);
 
-  /// The value of `v`, or std::nullopt (then `why` says which op stopped
-  /// the evaluation).
-  std::optional<int64_t> eval(Value v);
-  /// Evaluates layout.offset / layout.valid of `desc` with `d` instead of
-  /// its traced chain (how the swizzle search tries a candidate layout
-  /// without rewriting the IR).
-  void overrideDescriptor(Value desc, const Descriptor *d) {
-    overrides[desc] = d;
-  }
-  std::string why;
+/// Descriptors traced once per analysis, shared by every lane.
+using DescriptorCache = llvm::DenseMap<Value, std::optional<Descriptor>>;
 
-private:
-  std::optional<int64_t> evalArith(Operation *op);
-  std::optional<int64_t> evalOther(Operation *op);
-  /// Records the first reason the evaluation stopped.
-  std::optional<int64_t> fail(const llvm::Twine &msg);
-
-  llvm::SmallVector<int64_t, 3> blockSize;
-  llvm::SmallVector<int64_t, 3> threadId;
-  /// The value of memref.dim of a dynamic extent (a sample: addresses that
-  /// depend on run-time extents are evaluated at several).
-  int64_t dynamicExtent;
-  llvm::DenseMap<Value, int64_t> cache;
-  llvm::DenseMap<Value, const Descriptor *> overrides;
+/// What proofs of the same accesses share: the traced descriptors and, per
+/// access, every lane's evaluation of the values that no overridden
+/// descriptor feeds (the swizzle search proves each access once per
+/// candidate layout; only layout.offset is evaluated again). Valid while
+/// the IR it saw is unchanged.
+struct ProofSession {
+  DescriptorCache descriptors;
+  struct AccessMemo;
+  llvm::DenseMap<Operation *, std::shared_ptr<AccessMemo>> accesses;
 };
 
-/// Sample values of dynamic extents (memref.dim): the model evaluates an
-/// access at each and keeps the worst.
-constexpr int64_t kDynamicExtentSamples[] = {1024, 1025, 1031, 8191};
+/// What the analysis proved about one access.
+struct ConflictProof {
+  /// Whether `worst` holds for every wave, block and iteration.
+  bool proved = false;
+  /// Why not, when not proved.
+  std::string why;
+  /// The worst wave's count over everything enumerated.
+  ConflictCount worst;
+  /// False where `worst` is an upper bound (lanes whose addresses move
+  /// differently with a block or iteration were counted as distinct words).
+  bool exact = true;
+  /// The waves of the block.
+  unsigned waves = 0;
+  /// What differs between blocks and iterations and was covered: "block id
+  /// x", "the iteration of the loop at file:3:5", ...
+  llvm::SmallVector<std::string> symbols;
+  /// The phase rule of the access.
+  std::string phases;
+};
 
-/// The byte address of `access` for every lane of the first wave of a block
-/// of `blockSize` (threads linearized x fastest) that accesses memory (the
-/// first `access.activeLanes`, when set), with dynamic extents at
-/// `dynamicExtent`, or std::nullopt with `why`.
-std::optional<llvm::SmallVector<int64_t>> laneAddresses(
-    const SharedAccess &access, llvm::ArrayRef<int64_t> blockSize,
-    unsigned waveSize, int64_t dynamicExtent, std::string &why,
+/// Proves the worst conflict count of `access` on `chip` over every wave
+/// of its kernel's block (known_block_size), every block and every
+/// iteration. `overrides` evaluate layout.offset of a descriptor value with
+/// another descriptor (how the swizzle search tries a layout without
+/// rewriting the IR).
+ConflictProof proveConflicts(
+    const Chip &chip, const SharedAccess &access, ProofSession &session,
     llvm::ArrayRef<std::pair<Value, const Descriptor *>> overrides = {});
+
+/// A lower bound of proveConflicts' count, cheap: the worst first wave of
+/// block 0 in the first iteration with arguments 0 and run-time extents of
+/// 1024, 1025, 1031 and 8191 (points every proof covers), every lane
+/// evaluated with concrete values. The swizzle search
+/// proves only layouts whose bound beats the best proved so far.
+std::optional<ConflictCount>
+sampleConflicts(const Chip &chip, const SharedAccess &access,
+                ProofSession &session,
+                llvm::ArrayRef<std::pair<Value, const Descriptor *>> overrides,
+                std::string &why);
+
+/// "proved for all 8 waves, all blocks and all iterations" or "not proved:
+/// <why>".
+std::string describeProof(const ConflictProof &proof);
+
+/// Brute force, for tests: the conflict count of `access` for the block
+/// ids `blockId`, in the iterations `iterations` of the scf.for loops
+/// around it (loop op -> iteration number from 0; a missing loop takes its
+/// first) and with dynamic extents at `dynamicExtent`: the worst wave of
+/// the block, every lane evaluated with concrete values. std::nullopt with
+/// `why` when it cannot be evaluated.
+std::optional<ConflictCount>
+simulateConflicts(const Chip &chip, const SharedAccess &access,
+                  llvm::ArrayRef<int64_t> blockId,
+                  const llvm::DenseMap<Operation *, int64_t> &iterations,
+                  int64_t dynamicExtent, std::string &why);
 
 /// The most threads a block may have on every supported chip (CUDA C++
 /// Programming Guide, "Technical Specifications per Compute Capability":

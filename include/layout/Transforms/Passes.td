@@ -33,27 +33,48 @@ def LayoutAnalyzeBankConflicts
     : Pass<"layout-analyze-bank-conflicts", "ModuleOp"> {
   let summary = "Report the bank conflicts of every workgroup-memory access";
   let description = [{
-    For each load and store of workgroup memory in a kernel whose block
-    size is known (`known_block_size`), computes the byte address of every
-    lane of the first wave/warp (evaluating thread ids, arith/affine index
-    math and `layout.offset` through the evaluator, at the first iteration
-    of enclosing loops) and counts the bank conflicts with the target's
-    rules (see BankConflicts.h for the model and its sources):
+    For each load and store of workgroup memory (`memref`/`vector`
+    loads and stores, `nvgpu.ldmatrix`, `nvgpu.device_async_copy`) in a
+    kernel whose block size is known (`known_block_size`), proves the worst
+    bank-conflict count over every wave of the block, every block and every
+    loop iteration (BankConflicts.h): every thread is evaluated (constants
+    through the ops' folders, `layout.offset` through the descriptor's own
+    formulas), and what differs between blocks and iterations (block ids,
+    loop iterations, dynamic extents, scalar arguments) is kept symbolic,
+    split by residue where a division, remainder or xor needs it, and
+    enumerated over one period of the banks. The chip's phase rules
+    (include/layout/Target/Chip.h, each cited) say which lanes are served
+    together:
 
-    | chip | banks | wave | phase |
-    | --- | --- | --- | --- |
-    | gfx90a, gfx942 | 32 x 4 B | 64 | 128 B: 32 lanes of 4 B, 8 lanes of 16 B |
-    | gfx950 | 64 x 4 B | 64 | 256 B |
-    | gfx1100 | 32 x 4 B | 32 | 128 B |
-    | sm_90 | 32 x 4 B | 32 | 128 B: a warp of 4 B, quarter warps of 16 B |
+    | chip | banks | wave | 4 B | 8 B | 16 B read | 16 B write |
+    | --- | --- | --- | --- | --- | --- | --- |
+    | gfx90a, gfx942 | 32 x 4 B | 64 | 2 x 32 | 4 x 16 | 8 x 8: 0-3 with 20-23, ... | 8 x 8 consecutive |
+    | gfx950 | 64 x 4 B (writes 32) | 64 | 1 x 64 | 2 x 32 | 4 x 16: 0-3, 12-15, 20-23, 24-27, ... | 8 x 8 consecutive |
+    | gfx1100 | 32 x 4 B | 32 | 1 x 32 | 2 x 16 | 4 x 8: 0-3 with 20-23, ... | 4 x 8 consecutive |
+    | sm_90 | 32 x 4 B | 32 | 1 x 32 | 2 x 16 | 4 x 8 | 4 x 8 (ldmatrix: 8 lanes per matrix) |
 
     Each access gets a remark: `bank conflicts on <chip>: N extra cycles
-    (K-way; B-byte accesses, P phases of L lanes)`. An access the model
-    cannot evaluate gets a remark saying why.
+    (K-way; B-byte reads, <phases>); proved for all W waves, all blocks and
+    all iterations; <buffer>` ("at most N" where lanes that move
+    differently between iterations were counted apart), or `not proved:
+    <why>` (an address that depends on a loaded value, a loop-carried
+    value, ...). Each kernel gets a summary. With `--remark-format=yaml`
+    (and a `--remarks-filter`), layout-opt writes them as structured
+    remarks (name BankConflicts / BankConflictSummary, category
+    layout-bank-conflicts, with Chip, Kernel, Buffer, ExtraCycles, Proved,
+    ... as arguments).
+
+    The chip is the gpu.module's target (`#rocdl.target<chip = ...>`,
+    `#nvvm.target<chip = ...>`) or the `chip` option; an option that
+    disagrees with the target, and no chip at all, are errors.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", [{"gfx942"}],
-           "Target chip (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)">
+    Option<"chip", "chip", "std::string", [{""}],
+           "Target chip (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...); "
+           "default: the gpu.module's target">,
+    Option<"conflictsOnly", "conflicts-only", "bool", "false",
+           "Report only accesses with conflicts or without a proof (and the "
+           "per-kernel summaries)">
   ];
 }
 
@@ -69,8 +90,9 @@ def LayoutXorSwizzle : Pass<"layout-xor-swizzle", "ModuleOp"> {
     (an `#layout.xor` of column blocks of `v` elements, `v` at least the
     widest vector access so that vector accesses stay contiguous, rows
     grouped by `P`), written as layout.transform stages over `D`, and keeps
-    the first that the bank model (-layout-analyze-bank-conflicts) scores
-    at zero extra cycles for every access. Every access moves to the new
+    the first that the bank model (-layout-analyze-bank-conflicts) proves
+    at zero extra cycles for every access, wave, block and iteration (a
+    layout whose conflicts cannot be proved is never chosen). Every access moves to the new
     descriptor, so the buffer's contents are permuted consistently: the
     program's results do not change.
 
@@ -80,8 +102,9 @@ def LayoutXorSwizzle : Pass<"layout-xor-swizzle", "ModuleOp"> {
     and are left as they are.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", [{"gfx942"}],
-           "Target chip (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...)">
+    Option<"chip", "chip", "std::string", [{""}],
+           "Target chip (gfx90a, gfx942, gfx950, gfx1100, sm_90, ...); "
+           "default: the gpu.module's target">
   ];
   let dependentDialects = ["::mlir::layout::LayoutDialect"];
 }
@@ -175,8 +198,9 @@ def LayoutDynamicSharedMemory
     `-layout-to-nvvm` runs it before the conversion to NVVM.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", [{"sm_90"}],
-           "Target whose shared-memory limits apply (sm_80 ... sm_90)">
+    Option<"chip", "chip", "std::string", [{""}],
+           "Target whose shared-memory limits apply (sm_80 ... sm_90); "
+           "default: the gpu.module's target, else sm_90">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

@@ -859,7 +859,8 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   }
   // The pipeline: asynchronous copies into several stages where the chip
   // has them, the operands allow them and the stages fit.
-  WorkgroupMemoryFacts memory = *workgroupMemoryFacts(options.chip);
+  // planContraction found matrix instructions of the chip: it parses.
+  Chip memory = llvm::cantFail(parseChip(options.chip));
   int64_t stageBytes = 0;
   for (Leaf *leaf : {&t.a, &t.b})
     stageBytes += leaf->stageElements() * elementBytes(leaf->side.elementType);

@@ -1,0 +1,138 @@
+//===- TestBankConflicts.cpp - Brute force against the conflict proof -----===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// -layout-test-bank-conflicts=chip=...: for every workgroup-memory access,
+// the proof of -layout-analyze-bank-conflicts against brute force: every
+// lane of every wave evaluated with concrete values (simulateConflicts) in
+// several blocks (block ids 0, 1, 3 in x and 0, 2 in y), iterations (the
+// first 8 of every loop around the access, all combinations up to 64) and
+// run-time extents (3, 1025). A simulated count above
+// the proved one is an error: the proof would be unsound. Otherwise a
+// remark gives both (equal where the worst case is among the simulated
+// points).
+//
+// A test pass: it lives in test/lib and only layout-opt registers it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Transforms/BankConflicts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+
+namespace {
+
+struct TestBankConflictsPass
+    : PassWrapper<TestBankConflictsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestBankConflictsPass)
+  TestBankConflictsPass() = default;
+  TestBankConflictsPass(const TestBankConflictsPass &) {}
+  StringRef getArgument() const final { return "layout-test-bank-conflicts"; }
+  StringRef getDescription() const final {
+    return "Check the bank-conflict proof against brute force (test pass)";
+  }
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target chip")};
+
+  /// The iteration counts to simulate of the loops around `op`.
+  static SmallVector<std::pair<Operation *, int64_t>> loops(Operation *op) {
+    SmallVector<std::pair<Operation *, int64_t>> result;
+    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+         loop = loop->getParentOfType<scf::ForOp>()) {
+      int64_t count = 8;
+      auto lb = loop.getLowerBound().getDefiningOp<arith::ConstantIndexOp>();
+      auto ub = loop.getUpperBound().getDefiningOp<arith::ConstantIndexOp>();
+      auto step = loop.getStep().getDefiningOp<arith::ConstantIndexOp>();
+      if (lb && ub && step && step.value() > 0)
+        count = std::clamp<int64_t>(
+            (ub.value() - lb.value() + step.value() - 1) / step.value(), 1, 16);
+      result.push_back({loop, count});
+    }
+    return result;
+  }
+
+  void runOnOperation() override {
+    llvm::Expected<Chip> target = parseChip(chip);
+    if (!target) {
+      getOperation().emitError() << llvm::toString(target.takeError());
+      return signalPassFailure();
+    }
+    ProofSession session;
+    bool unsound = false;
+    getOperation().walk([&](Operation *op) {
+      std::optional<SharedAccess> access = getSharedAccess(op);
+      if (!access)
+        return;
+      ConflictProof proof = proveConflicts(*target, *access, session);
+      SmallVector<std::pair<Operation *, int64_t>> around = loops(op);
+      int64_t combos = 1;
+      for (auto &[loop, count] : around)
+        combos *= count;
+      combos = std::min<int64_t>(combos, 64);
+      const int64_t blockX[] = {0, 1, 3}, blockY[] = {0, 2};
+      const int64_t extents[] = {3, 1025};
+      std::optional<ConflictCount> worst;
+      std::string why;
+      int64_t points = 0;
+      for (int64_t bx : blockX)
+        for (int64_t by : blockY)
+          for (int64_t extent : extents)
+            for (int64_t combo = 0; combo < combos; ++combo) {
+              DenseMap<Operation *, int64_t> iterations;
+              int64_t rest = combo;
+              for (auto &[loop, count] : around) {
+                iterations[loop] = rest % count;
+                rest /= count;
+              }
+              std::optional<ConflictCount> c = simulateConflicts(
+                  *target, *access, {bx, by, 0}, iterations, extent, why);
+              if (!c)
+                continue;
+              ++points;
+              if (!worst || c->extra() > worst->extra())
+                worst = c;
+            }
+      if (!worst) {
+        op->emitRemark() << "brute force: not simulated (" << why
+                         << "); proof: " << describeProof(proof);
+        return;
+      }
+      if (proof.proved && worst->extra() > proof.worst.extra()) {
+        op->emitError() << "brute force: " << worst->extra()
+                        << " extra cycles in a simulated wave, above the "
+                           "proved "
+                        << proof.worst.extra();
+        unsound = true;
+        return;
+      }
+      op->emitRemark() << "brute force over " << points << " blocks, "
+                       << "iterations and extents: " << worst->extra()
+                       << " extra cycles; proof: "
+                       << (proof.proved ? std::to_string(proof.worst.extra()) +
+                                              (proof.exact ? "" : " (a bound)")
+                                        : describeProof(proof));
+    });
+    if (unsound)
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+namespace mlir {
+namespace layout {
+namespace test {
+void registerTestBankConflictsPass() {
+  PassRegistration<TestBankConflictsPass>();
+}
+} // namespace test
+} // namespace layout
+} // namespace mlir
