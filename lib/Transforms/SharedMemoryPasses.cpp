@@ -78,6 +78,18 @@ struct ChipScopes {
   DenseMap<Operation *, FailureOr<Chip>> chips;
   bool failedAny = false;
 
+  /// Checks a chip option before any access needs it (a module without
+  /// workgroup accesses still rejects an unknown chip).
+  bool checkOption(ModuleOp module) {
+    if (option.empty())
+      return true;
+    llvm::Expected<Chip> chip = parseChip(option);
+    if (chip)
+      return true;
+    module.emitError() << pass << ": " << llvm::toString(chip.takeError());
+    return false;
+  }
+
   /// The chip of the code at `op`, or nullptr (an error was emitted).
   const Chip *at(Operation *op) {
     Operation *scope = op->getParentOfType<gpu::GPUModuleOp>();
@@ -109,6 +121,8 @@ struct LayoutAnalyzeBankConflictsPass final
 
   void runOnOperation() override {
     ChipScopes scopes{chip, "-layout-analyze-bank-conflicts", {}, false};
+    if (!scopes.checkOption(getOperation()))
+      return signalPassFailure();
     ProofSession session;
     llvm::MapVector<Operation *, Summary> summaries;
     getOperation().walk([&](Operation *op) {
@@ -343,6 +357,8 @@ struct LayoutXorSwizzlePass final
 
   void runOnOperation() override {
     ChipScopes scopes{chip, "-layout-xor-swizzle", {}, false};
+    if (!scopes.checkOption(getOperation()))
+      return signalPassFailure();
     // The workgroup buffers and their accesses, in program order.
     llvm::MapVector<Value, Buffer> buffers;
     getOperation().walk([&](Operation *op) {
