@@ -62,34 +62,31 @@ llvm::Expected<Chip> mlir::layout::parseChip(llvm::StringRef name) {
   chip.name = base.str();
   chip.generation = *generation;
   chip.asyncCopy = false;
+  auto facts = [&](unsigned wave, unsigned banks, int64_t ldsBytes) {
+    chip.waveSize = wave;
+    chip.numBanks = banks;
+    chip.bankBytes = 4;
+    chip.maxStaticBytes = chip.maxBlockBytes = ldsBytes;
+  };
   switch (*generation) {
   case ChipGeneration::CDNA2:
   case ChipGeneration::CDNA3:
     // AMD Instinct MI200 / MI300 CDNA ISA reference guides, "Data Share
     // Operations": wave64; 64 KiB of LDS per compute unit, all of it
     // allocatable by one workgroup, in 32 banks of 4 bytes.
-    chip.waveSize = 64;
-    chip.numBanks = 32;
-    chip.bankBytes = 4;
-    chip.maxStaticBytes = chip.maxBlockBytes = 64 * 1024;
+    facts(64, 32, 64 * 1024);
     break;
   case ChipGeneration::CDNA4:
     // AMD CDNA4 ISA reference guide, "LDS": 160 KiB per compute unit in 64
     // banks of 4 bytes; wave64.
-    chip.waveSize = 64;
-    chip.numBanks = 64;
-    chip.bankBytes = 4;
-    chip.maxStaticBytes = chip.maxBlockBytes = 160 * 1024;
+    facts(64, 64, 160 * 1024);
     break;
   case ChipGeneration::RDNA3:
     // AMD RDNA3 ISA reference guide, "Local Data Share": wave32 (the native
     // mode of RDNA; the pipelines compile wave32), at most 64 KiB per
     // workgroup; a wave32 access is served by 32 banks of 4 bytes per
     // cycle.
-    chip.waveSize = 32;
-    chip.numBanks = 32;
-    chip.bankBytes = 4;
-    chip.maxStaticBytes = chip.maxBlockBytes = 64 * 1024;
+    facts(32, 32, 64 * 1024);
     break;
   case ChipGeneration::SM50:
   case ChipGeneration::SM80: {
@@ -100,10 +97,7 @@ llvm::Expected<Chip> mlir::layout::parseChip(llvm::StringRef name) {
     // 163 KB on 8.0 and 8.7, 99 KB on 8.6 and 8.9, 227 KB on 9.0 (the
     // older opt-ins are not modeled: 48 KB). PTX ISA "cp.async": sm_80
     // and later.
-    chip.waveSize = 32;
-    chip.numBanks = 32;
-    chip.bankBytes = 4;
-    chip.maxStaticBytes = chip.maxBlockBytes = 48 * 1024;
+    facts(32, 32, 48 * 1024);
     if (*generation == ChipGeneration::SM80) {
       chip.asyncCopy = true;
       llvm::StringRef sm = base.drop_front(3);

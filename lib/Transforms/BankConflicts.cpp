@@ -587,9 +587,9 @@ private:
            std::nullopt});
     }
     if (auto off = dyn_cast<OffsetOp>(op))
-      return descriptorOffset(off);
+      return descriptorFormula(off.getDesc(), off.getIndices(), false);
     if (auto valid = dyn_cast<ValidOp>(op))
-      return descriptorValid(valid);
+      return descriptorFormula(valid.getDesc(), valid.getIndices(), true);
     bool isArith =
         op->getDialect() == op->getContext()->getLoadedDialect("arith");
     if (!isa<affine::AffineApplyOp>(op) &&
@@ -791,18 +791,15 @@ private:
     if (inserted) {
       llvm::Expected<Descriptor> d = traceDescriptor(desc);
       if (d)
-        it->second = std::move(*d);
+        it->second.descriptor = std::move(*d);
       else
-        consumeError(d.takeError());
+        it->second.why = llvm::toString(d.takeError());
     }
-    if (!it->second) {
-      // Trace again for the message (only on this failure path).
-      llvm::Expected<Descriptor> d = traceDescriptor(desc);
-      std::string why = d ? "" : llvm::toString(d.takeError());
-      stop(why);
+    if (!it->second.descriptor) {
+      stop(it->second.why);
       return nullptr;
     }
-    return &*it->second;
+    return &*it->second.descriptor;
   }
 
   std::optional<SmallVector<Sym>> coordinates(ValueRange indices) {
@@ -816,29 +813,21 @@ private:
     return coord;
   }
 
-  std::optional<Sym> descriptorOffset(OffsetOp off) {
-    const Descriptor *d = descriptor(off.getDesc());
-    std::optional<SmallVector<Sym>> coord = coordinates(off.getIndices());
+  /// layout.offset (or, with `valid`, layout.valid as 0 / 1) of `desc` at
+  /// `indices`, by the descriptor's own formulas over symbolic values.
+  std::optional<Sym> descriptorFormula(Value desc, ValueRange indices,
+                                       bool valid) {
+    const Descriptor *d = descriptor(desc);
+    std::optional<SmallVector<Sym>> coord = coordinates(indices);
     if (!d || !coord)
       return std::nullopt;
-    SymAlgebra a{state, "layout.offset"};
-    Sym r = formulas::offset(*d, a, ArrayRef<Sym>(*coord));
-    if (state.failed())
+    SymAlgebra a{state, valid ? "layout.valid" : "layout.offset"};
+    SymAlgebra::Bool inside;
+    Sym offset = formulas::offset(*d, a, ArrayRef<Sym>(*coord),
+                                  valid ? &inside : nullptr);
+    if (state.failed() || (valid && !inside.value))
       return std::nullopt;
-    return r;
-  }
-
-  std::optional<Sym> descriptorValid(ValidOp valid) {
-    const Descriptor *d = descriptor(valid.getDesc());
-    std::optional<SmallVector<Sym>> coord = coordinates(valid.getIndices());
-    if (!d || !coord)
-      return std::nullopt;
-    SymAlgebra a{state, "layout.valid"};
-    SymAlgebra::Bool b;
-    formulas::offset(*d, a, ArrayRef<Sym>(*coord), &b);
-    if (state.failed() || !b.value)
-      return std::nullopt;
-    return Sym::of(*b.value);
+    return valid ? Sym::of(*inside.value) : offset;
   }
 
   ProofState &state;
@@ -946,17 +935,27 @@ std::optional<SmallVector<LaneAddress>> evaluateBlock(
 
 } // namespace
 
-/// The strides, offset and element bytes of a workgroup buffer with a
-/// static layout, or why not.
-static std::string bufferLayout(const SharedAccess &access,
-                                SmallVectorImpl<int64_t> &strides,
-                                int64_t &offset, int64_t &elementBytes) {
+/// What every evaluation of an access needs: its kernel's block size and
+/// its buffer's static strides, offset and element bytes.
+struct AccessGeometry {
+  SmallVector<int64_t, 3> block;
+  SmallVector<int64_t> strides;
+  int64_t offset = 0, elementBytes = 1;
+};
+
+/// The geometry of `access`, or why it has none.
+static std::string accessGeometry(const SharedAccess &access,
+                                  AccessGeometry &g) {
+  std::optional<SmallVector<int64_t, 3>> block = knownBlockSize(access.op);
+  if (!block)
+    return kUnknownBlockSize.str();
+  g.block = *block;
   auto type = cast<MemRefType>(access.memref.getType());
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
+  if (failed(type.getStridesAndOffset(g.strides, g.offset)) ||
+      ShapedType::isDynamic(g.offset) ||
+      llvm::any_of(g.strides, ShapedType::isDynamic))
     return "the workgroup buffer's layout is not static";
-  elementBytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  g.elementBytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   return "";
 }
 
@@ -1039,9 +1038,7 @@ static bool countCase(const Chip &chip, const SharedAccess &access,
       }
       ConflictCount c =
           countConflicts(chip, access.kind, bytes, access.accessBytes, classes);
-      if (c.extra() > proof.worst.extra() ||
-          (c.extra() == proof.worst.extra() &&
-           c.maxWays > proof.worst.maxWays)) {
+      if (c.worseThan(proof.worst)) {
         proof.worst = c;
         proof.exact = !mixed;
       }
@@ -1095,22 +1092,15 @@ ConflictProof mlir::layout::proveConflicts(
     proof.phases = llvm::formatv("{0} phases of {1} lanes", active,
                                  rule.phases.front().size());
   }
-  std::optional<SmallVector<int64_t, 3>> block = knownBlockSize(access.op);
-  if (!block) {
-    proof.why = kUnknownBlockSize.str();
-    return proof;
-  }
-  SmallVector<int64_t> strides;
-  int64_t offset = 0, elementBytes = 1;
-  if (std::string why = bufferLayout(access, strides, offset, elementBytes);
-      !why.empty()) {
+  AccessGeometry g;
+  if (std::string why = accessGeometry(access, g); !why.empty()) {
     proof.why = why;
     return proof;
   }
-  ProofState state(chip, *block, session.descriptors);
+  ProofState state(chip, g.block, session.descriptors);
   for (auto [desc, d] : overrides)
     state.overrides[desc] = d;
-  int64_t threads = (*block)[0] * (*block)[1] * (*block)[2];
+  int64_t threads = g.block[0] * g.block[1] * g.block[2];
   proof.waves = llvm::divideCeil(threads, chip.waveSize);
   std::shared_ptr<ProofSession::AccessMemo> &memo = session.accesses[access.op];
   if (!memo)
@@ -1143,10 +1133,10 @@ ConflictProof mlir::layout::proveConflicts(
         residues[i] = rest % s.residues();
         rest /= s.residues();
       }
-      std::optional<SmallVector<LaneAddress>> lanes =
-          evaluateBlock(state, access, residues, strides, offset, elementBytes,
-                        MutableArrayRef<DenseMap<Value, Sym>>(memo->lanes)
-                            .slice(c * threads, threads));
+      std::optional<SmallVector<LaneAddress>> lanes = evaluateBlock(
+          state, access, residues, g.strides, g.offset, g.elementBytes,
+          MutableArrayRef<DenseMap<Value, Sym>>(memo->lanes)
+              .slice(c * threads, threads));
       if (!state.fatal.empty()) {
         // The next proof (another layout) starts afresh.
         memo->lanes.clear();
@@ -1202,28 +1192,20 @@ concreteCount(const Chip &chip, const SharedAccess &access,
               ArrayRef<std::pair<Value, const Descriptor *>> overrides,
               std::function<int64_t(const SymbolInfo &, int64_t)> valueOf,
               int64_t threads, std::string &why) {
-  std::optional<SmallVector<int64_t, 3>> block = knownBlockSize(access.op);
-  if (!block) {
-    why = kUnknownBlockSize.str();
-    return std::nullopt;
-  }
-  SmallVector<int64_t> strides;
-  int64_t offset = 0, elementBytes = 1;
-  if (std::string problem = bufferLayout(access, strides, offset, elementBytes);
-      !problem.empty()) {
+  AccessGeometry g;
+  if (std::string problem = accessGeometry(access, g); !problem.empty()) {
     why = problem;
     return std::nullopt;
   }
-  ProofState state(chip, *block, descriptors);
+  ProofState state(chip, g.block, descriptors);
   for (auto [desc, d] : overrides)
     state.overrides[desc] = d;
   state.concreteValue = std::move(valueOf);
-  int64_t all = (*block)[0] * (*block)[1] * (*block)[2];
+  int64_t all = g.block[0] * g.block[1] * g.block[2];
   threads = threads ? std::min(threads, all) : all;
-  // Only the first `threads` threads: a block of that many in x.
   caches.resize(all);
   std::optional<SmallVector<LaneAddress>> lanes =
-      evaluateBlock(state, access, {}, strides, offset, elementBytes,
+      evaluateBlock(state, access, {}, g.strides, g.offset, g.elementBytes,
                     MutableArrayRef<DenseMap<Value, Sym>>(caches), threads);
   if (!lanes || state.failed()) {
     why = state.fatal.empty() ? "it depends on something not concrete"
@@ -1240,8 +1222,7 @@ concreteCount(const Chip &chip, const SharedAccess &access,
                           : std::nullopt);
     ConflictCount c =
         countConflicts(chip, access.kind, bytes, access.accessBytes);
-    if (c.extra() > worst.extra() ||
-        (c.extra() == worst.extra() && c.maxWays > worst.maxWays))
+    if (c.worseThan(worst))
       worst = c;
   }
   return worst;
@@ -1300,7 +1281,7 @@ std::optional<ConflictCount> mlir::layout::sampleConflicts(
         chip.waveSize, why);
     if (!c)
       return std::nullopt;
-    if (!worst || c->extra() > worst->extra())
+    if (!worst || c->worseThan(*worst))
       worst = c;
   }
   return worst;

@@ -55,6 +55,10 @@ struct ConflictCount {
   unsigned maxWays = 0;
   /// cycles - phases: the extra cycles the conflicts cost.
   unsigned extra() const { return cycles - phases; }
+  /// More extra cycles, or as many with more ways: the worse of two waves.
+  bool worseThan(const ConflictCount &o) const {
+    return extra() > o.extra() || (extra() == o.extra() && maxWays > o.maxWays);
+  }
 };
 
 /// Counts the conflicts of one wave's access on `chip`: `laneBytes[i]` is
@@ -92,8 +96,13 @@ std::optional<SharedAccess> getSharedAccess(Operation *op);
 /// access goes to, for remarks.
 std::string describeBuffer(Value memref);
 
-/// Descriptors traced once per analysis, shared by every lane.
-using DescriptorCache = llvm::DenseMap<Value, std::optional<Descriptor>>;
+/// A descriptor traced once per analysis, shared by every lane: the
+/// descriptor, or why it cannot be traced.
+struct TracedDescriptor {
+  std::optional<Descriptor> descriptor;
+  std::string why;
+};
+using DescriptorCache = llvm::DenseMap<Value, TracedDescriptor>;
 
 /// What proofs of the same accesses share: the traced descriptors and, per
 /// access, every lane's evaluation of the values that no overridden
