@@ -186,6 +186,14 @@ module attributes {gpu.container_module} {
     // and 8-byte vector stores along the output's. Full tiles of even
     // extents (aligned rows) take the vector path; edge tiles fall back to
     // masked scalar accesses of the same tile.
+    //
+    // A lane's 8-byte vector holds an even and an odd column, so any
+    // swizzle that keeps vectors whole leaves an element's bank parity to
+    // its column: 32 lanes reading one column reach only 16 banks (2-way).
+    // The upper half-warp (h = tx / 16 = 1) therefore takes the neighbour
+    // column, q xor 1, on the way out and its elements in the other order
+    // on the masked path, so a half-warp's parities differ from the other's
+    // and a swizzle can reach every bank.
     gpu.func @transpose_wide_f32(%in: memref<?x?xf32>, %out: memref<?x?xf32>)
         workgroup(%buf: memref<4096xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
@@ -215,6 +223,8 @@ module attributes {gpu.container_module} {
       %f1 = arith.andi %ceven, %reven : i1
       %full = arith.andi %f0, %f1 : i1
       %c2tx = arith.muli %tx, %c2 : index
+      %c16 = arith.constant 16 : index
+      %h = arith.divui %tx, %c16 : index
       scf.if %full {
         scf.for %k = %c0 to %c64 step %c8 {
           %r = arith.addi %ty, %k : index
@@ -228,7 +238,8 @@ module attributes {gpu.container_module} {
         scf.for %k = %c0 to %c64 step %c8 {
           scf.for %i = %c0 to %c2 step %c1 {
             %r = arith.addi %ty, %k : index
-            %c = arith.addi %c2tx, %i : index
+            %ih = arith.xori %i, %h : index
+            %c = arith.addi %c2tx, %ih : index
             %sy = arith.addi %y0, %r : index
             %sx = arith.addi %x0, %c : index
             %yin = arith.cmpi ult, %sy, %rows : index
@@ -246,7 +257,8 @@ module attributes {gpu.container_module} {
       %c2tx1 = arith.addi %c2tx, %c1 : index
       scf.if %full {
         scf.for %k = %c0 to %c64 step %c8 {
-          %q = arith.addi %ty, %k : index
+          %u = arith.addi %ty, %k : index
+          %q = arith.xori %u, %h : index
           %o0 = layout.offset %tile[%c2tx, %q] : !layout.desc<64x64>
           %o1 = layout.offset %tile[%c2tx1, %q] : !layout.desc<64x64>
           %a = memref.load %buf[%o0] : memref<4096xf32, #gpu.address_space<workgroup>>
@@ -259,8 +271,10 @@ module attributes {gpu.container_module} {
       } else {
         scf.for %k = %c0 to %c64 step %c8 {
           scf.for %i = %c0 to %c2 step %c1 {
-            %q = arith.addi %ty, %k : index
-            %c = arith.addi %c2tx, %i : index
+            %u = arith.addi %ty, %k : index
+            %q = arith.xori %u, %h : index
+            %ih = arith.xori %i, %h : index
+            %c = arith.addi %c2tx, %ih : index
             %dy = arith.addi %x0, %q : index
             %dx = arith.addi %y0, %c : index
             %yin = arith.cmpi ult, %dy, %cols : index
@@ -378,11 +392,17 @@ module attributes {gpu.container_module} {
     // rows and 8-byte vector stores along the output's. Full tiles of even
     // extents (aligned rows) take the vector path; edge tiles fall back to
     // masked scalar accesses of the same tile.
+    //
+    // As in transpose_wide_f32, a swizzle that keeps the 8-byte vectors
+    // whole leaves bit 1 of an element's column to its bank: the upper
+    // half-warp (h2 = 2 * (tx / 16)) takes column q xor 2 on the way out and
+    // its elements in the other order on the masked path.
     gpu.func @transpose_wide4_f16(%in: memref<?x?xf16>, %out: memref<?x?xf16>)
         workgroup(%buf: memref<16384xf16, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
       %c8 = arith.constant 8 : index
       %c128 = arith.constant 128 : index
@@ -407,6 +427,9 @@ module attributes {gpu.container_module} {
       %f1 = arith.andi %ceven, %reven : i1
       %full = arith.andi %f0, %f1 : i1
       %vtx = arith.muli %tx, %c4 : index
+      %c16 = arith.constant 16 : index
+      %half = arith.divui %tx, %c16 : index
+      %h2 = arith.muli %half, %c2 : index
       scf.if %full {
         scf.for %k = %c0 to %c128 step %c8 {
           %r = arith.addi %ty, %k : index
@@ -420,7 +443,8 @@ module attributes {gpu.container_module} {
         scf.for %k = %c0 to %c128 step %c8 {
           scf.for %i = %c0 to %c4 step %c1 {
             %r = arith.addi %ty, %k : index
-            %c = arith.addi %vtx, %i : index
+            %ih = arith.xori %i, %h2 : index
+            %c = arith.addi %vtx, %ih : index
             %sy = arith.addi %y0, %r : index
             %sx = arith.addi %x0, %c : index
             %yin = arith.cmpi ult, %sy, %rows : index
@@ -438,7 +462,8 @@ module attributes {gpu.container_module} {
       %vtx1 = arith.addi %vtx, %c1 : index
       scf.if %full {
         scf.for %k = %c0 to %c128 step %c8 {
-          %q = arith.addi %ty, %k : index
+          %u = arith.addi %ty, %k : index
+          %q = arith.xori %u, %h2 : index
           %vtx2 = arith.addi %vtx1, %c1 : index
           %vtx3 = arith.addi %vtx2, %c1 : index
           %o0 = layout.offset %tile[%vtx, %q] : !layout.desc<128x128>
@@ -457,8 +482,10 @@ module attributes {gpu.container_module} {
       } else {
         scf.for %k = %c0 to %c128 step %c8 {
           scf.for %i = %c0 to %c4 step %c1 {
-            %q = arith.addi %ty, %k : index
-            %c = arith.addi %vtx, %i : index
+            %u = arith.addi %ty, %k : index
+            %q = arith.xori %u, %h2 : index
+            %ih = arith.xori %i, %h2 : index
+            %c = arith.addi %vtx, %ih : index
             %dy = arith.addi %x0, %q : index
             %dx = arith.addi %y0, %c : index
             %yin = arith.cmpi ult, %dy, %cols : index

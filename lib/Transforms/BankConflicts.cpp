@@ -242,7 +242,10 @@ Sym scale(const Sym &a, int64_t f) {
 
 /// Something that differs between blocks or iterations.
 struct SymbolInfo {
-  enum class Kind { BlockId, GridSize, Iteration, Extent, Argument };
+  /// Product: t_i * t_j of two other symbols, taken as a symbol of its own
+  /// (the proof then covers every value it could take with the others: an
+  /// upper bound).
+  enum class Kind { BlockId, GridSize, Iteration, Extent, Argument, Product };
   Kind kind;
   /// The loop of an Iteration.
   Operation *loop = nullptr;
@@ -283,10 +286,13 @@ struct ProofState {
       : chip(chip), block(block.begin(), block.end()),
         descriptors(descriptors) {}
 
-  unsigned symbol(const void *owner, int64_t sub, SymbolInfo info) {
+  /// The id of the symbol of (owner, sub); `info` describes a new one (built
+  /// only then: its text costs a location print).
+  unsigned symbol(const void *owner, int64_t sub,
+                  function_ref<SymbolInfo()> info) {
     auto [it, inserted] = symbolIds.try_emplace({owner, sub}, symbols.size());
     if (inserted)
-      symbols.push_back(std::move(info));
+      symbols.push_back(info());
     return it->second;
   }
 
@@ -466,8 +472,9 @@ private:
     return v;
   }
 
-  Sym symbolOf(const void *owner, int64_t sub, SymbolInfo info) {
-    unsigned id = state.symbol(owner, sub, std::move(info));
+  Sym symbolOf(const void *owner, int64_t sub,
+               function_ref<SymbolInfo()> info) {
+    unsigned id = state.symbol(owner, sub, info);
     if (state.concreteValue)
       return Sym::of(state.concreteValue(state.symbols[id], sub));
     return symbolValue(id);
@@ -504,21 +511,24 @@ private:
       if (lb->concrete() && ub->concrete())
         count = std::max<int64_t>(
             1, llvm::divideCeil(std::max<int64_t>(0, ub->c - lb->c), step->c));
-      SymbolInfo info{SymbolInfo::Kind::Iteration, loop,
-                      "the iterations of the loop at " + locString(loop),
-                      count};
-      Sym j = symbolOf(loop, 0, std::move(info));
+      Sym j = symbolOf(loop, 0, [&] {
+        return SymbolInfo{SymbolInfo::Kind::Iteration, loop,
+                          "the iterations of the loop at " + locString(loop),
+                          count};
+      });
       return combine(*lb, scale(j, step->c), 1);
     }
     if (auto func = dyn_cast<gpu::GPUFuncOp>(parent)) {
       if (arg.getType().isIntOrIndex()) {
-        SymbolInfo info{SymbolInfo::Kind::Argument, nullptr,
-                        llvm::formatv("argument {0} of @{1}",
-                                      arg.getArgNumber(), func.getName())
-                            .str(),
-                        std::nullopt};
-        info.nonNegative = false;
-        return symbolOf(func, arg.getArgNumber(), std::move(info));
+        return symbolOf(func, arg.getArgNumber(), [&] {
+          SymbolInfo info{SymbolInfo::Kind::Argument, nullptr,
+                          llvm::formatv("argument {0} of @{1}",
+                                        arg.getArgNumber(), func.getName())
+                              .str(),
+                          std::nullopt};
+          info.nonNegative = false;
+          return info;
+        });
       }
     }
     return stop("the address depends on a block argument of '" +
@@ -558,17 +568,19 @@ private:
     if (isa<gpu::SubgroupSizeOp>(op))
       return Sym::of(state.chip.waveSize);
     if (auto b = dyn_cast<gpu::BlockIdOp>(op))
-      return symbolOf(
-          nullptr, dim(b.getDimension()),
-          {SymbolInfo::Kind::BlockId, nullptr,
-           ("block id " + stringifyDimension(b.getDimension())).str(),
-           std::nullopt});
+      return symbolOf(nullptr, dim(b.getDimension()), [&] {
+        return SymbolInfo{
+            SymbolInfo::Kind::BlockId, nullptr,
+            ("block id " + stringifyDimension(b.getDimension())).str(),
+            std::nullopt};
+      });
     if (auto g = dyn_cast<gpu::GridDimOp>(op))
-      return symbolOf(
-          nullptr, 3 + dim(g.getDimension()),
-          {SymbolInfo::Kind::GridSize, nullptr,
-           ("grid size " + stringifyDimension(g.getDimension())).str(),
-           std::nullopt});
+      return symbolOf(nullptr, 3 + dim(g.getDimension()), [&] {
+        return SymbolInfo{
+            SymbolInfo::Kind::GridSize, nullptr,
+            ("grid size " + stringifyDimension(g.getDimension())).str(),
+            std::nullopt};
+      });
     if (auto d = dyn_cast<memref::DimOp>(op)) {
       std::optional<Sym> index = eval(d.getIndex());
       auto type = dyn_cast<MemRefType>(d.getSource().getType());
@@ -580,11 +592,12 @@ private:
                     "range");
       if (!type.isDynamicDim(index->c))
         return Sym::of(type.getDimSize(index->c));
-      return symbolOf(
-          d.getSource().getAsOpaquePointer(), index->c,
-          {SymbolInfo::Kind::Extent, nullptr,
-           llvm::formatv("dimension {0} of a dynamic memref", index->c).str(),
-           std::nullopt});
+      return symbolOf(d.getSource().getAsOpaquePointer(), index->c, [&] {
+        return SymbolInfo{
+            SymbolInfo::Kind::Extent, nullptr,
+            llvm::formatv("dimension {0} of a dynamic memref", index->c).str(),
+            std::nullopt};
+      });
     }
     if (auto off = dyn_cast<OffsetOp>(op))
       return descriptorFormula(off.getDesc(), off.getIndices(), false);
@@ -674,6 +687,43 @@ private:
     return true;
   }
 
+  /// a * b, both symbolic. A side whose symbols all have finitely many
+  /// values is enumerated (exact); otherwise each t_i * t_j becomes a symbol
+  /// of its own, free of t_i and t_j, so the proof covers a superset of the
+  /// values (a bound): (a0 + A) (b0 + B) = a0 b0 + a0 B + b0 A + A B.
+  std::optional<Sym> product(const Sym &a, const Sym &b, StringRef name) {
+    auto bounded = [&](const Sym &v) {
+      for (auto [i, x] : llvm::enumerate(v.k))
+        if (x && !state.symbols[i].count)
+          return false;
+      return true;
+    };
+    if (bounded(a) || bounded(b)) {
+      state.needConcrete(bounded(a) ? a : b, name);
+      return std::nullopt;
+    }
+    Sym r = combine(scale(b, a.c), scale(a, b.c), 1);
+    r.c = wrappingSub(r.c, wrappingMul(a.c, b.c));
+    for (auto [i, ai] : llvm::enumerate(a.k)) {
+      for (auto [j, bj] : llvm::enumerate(b.k)) {
+        if (!ai || !bj)
+          continue;
+        auto [lo, hi] = std::minmax(i, j);
+        Sym t = symbolOf(&productTag, int64_t(lo) << 32 | int64_t(hi), [&] {
+          const SymbolInfo &si = state.symbols[lo], &sj = state.symbols[hi];
+          SymbolInfo info{SymbolInfo::Kind::Product, nullptr,
+                          "the product of " + si.what + " and " + sj.what,
+                          std::nullopt};
+          info.nonNegative = si.nonNegative && sj.nonNegative;
+          return info;
+        });
+        r = combine(r, scale(t, wrappingMul(ai, bj)), 1);
+      }
+    }
+    return r;
+  }
+  static inline const char productTag = 0;
+
   /// The arith ops an address computation uses, on a symbolic operand.
   std::optional<Sym> symbolicArith(Operation *op, ArrayRef<Sym> x) {
     StringRef name = op->getName().getStringRef();
@@ -697,6 +747,7 @@ private:
         return a.mul(x[0], x[1].c);
       if (x[0].concrete())
         return a.mul(x[1], x[0].c);
+      return product(x[0], x[1], name);
     }
     if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
             arith::ExtUIOp, arith::TruncIOp>(op))
@@ -852,10 +903,13 @@ static constexpr StringLiteral kUnknownBlockSize =
 /// The run-time extents sampleConflicts tries (odd and even, a prime).
 constexpr int64_t kSampleExtents[] = {1024, 1025, 1031, 8191};
 
-/// The most cases (residue combinations) and the most lane evaluations of
-/// the counter a proof may take.
-constexpr int64_t kMaxCases = 256;
+/// The most thread evaluations (cases, i.e. residue combinations, times
+/// the block's threads) and the most lane evaluations of the counter a
+/// proof may take; the threads' values of each case are kept for the next
+/// proof of the access (another layout) up to kMaxKeptThreads.
+constexpr int64_t kMaxThreadEvaluations = int64_t(1) << 19;
 constexpr int64_t kMaxCountedLanes = int64_t(1) << 22;
+constexpr int64_t kMaxKeptThreads = int64_t(1) << 16;
 
 namespace {
 
@@ -1055,6 +1109,8 @@ struct ProofSession::AccessMemo {
   std::vector<DenseMap<Value, Sym>> lanes;
   /// sampleConflicts' threads, per sampled extent.
   std::vector<std::vector<DenseMap<Value, Sym>>> sample;
+  /// simulateConflicts' threads (cleared for each simulated point).
+  std::vector<DenseMap<Value, Sym>> simulate;
 };
 
 /// The values fed by layout.offset / layout.valid of an overridden
@@ -1115,18 +1171,33 @@ ConflictProof mlir::layout::proveConflicts(
   // it (each split multiplies a symbol's modulus, so this ends).
   for (int attempt = 0; attempt < 16; ++attempt) {
     int64_t cases = 1;
-    for (const SymbolInfo &s : state.symbols)
+    for (const SymbolInfo &s : state.symbols) {
       cases *= s.residues();
-    if (cases > kMaxCases) {
-      proof.why = "it needs more than " + std::to_string(kMaxCases) +
-                  " cases of the block ids and iterations";
-      return proof;
+      if (cases * threads > kMaxThreadEvaluations) {
+        proof.why =
+            llvm::formatv("it needs more than {0} cases of the block ids and "
+                          "iterations ({1} threads each)",
+                          kMaxThreadEvaluations / threads, threads)
+                .str();
+        memo->lanes.clear();
+        return proof;
+      }
     }
     ConflictProof result = proof;
     bool restart = false;
     SmallVector<int64_t> residues;
-    memo->lanes.resize(cases * threads);
+    // Each case's threads, kept for the next proof; or one set reused.
+    bool keep = cases * threads <= kMaxKeptThreads;
+    if (!keep)
+      memo->lanes.clear();
+    memo->lanes.resize((keep ? cases : 1) * threads);
     for (int64_t c = 0; c < cases && !restart; ++c) {
+      MutableArrayRef<DenseMap<Value, Sym>> caches =
+          MutableArrayRef<DenseMap<Value, Sym>>(memo->lanes)
+              .slice((keep ? c : 0) * threads, threads);
+      if (!keep)
+        for (DenseMap<Value, Sym> &lane : caches)
+          lane.clear();
       residues.assign(state.symbols.size(), 0);
       int64_t rest = c;
       for (auto [i, s] : llvm::enumerate(state.symbols)) {
@@ -1134,9 +1205,7 @@ ConflictProof mlir::layout::proveConflicts(
         rest /= s.residues();
       }
       std::optional<SmallVector<LaneAddress>> lanes = evaluateBlock(
-          state, access, residues, g.strides, g.offset, g.elementBytes,
-          MutableArrayRef<DenseMap<Value, Sym>>(memo->lanes)
-              .slice(c * threads, threads));
+          state, access, residues, g.strides, g.offset, g.elementBytes, caches);
       if (!state.fatal.empty()) {
         // The next proof (another layout) starts afresh.
         memo->lanes.clear();
@@ -1155,18 +1224,28 @@ ConflictProof mlir::layout::proveConflicts(
       if (!lanes)
         continue;
       if (!countCase(chip, access, state, residues, *lanes, result)) {
+        memo->lanes.clear();
         proof.why = "the addresses move with too many block ids and "
                     "iterations to enumerate one period";
         return proof;
       }
     }
+    if (!keep)
+      memo->lanes.clear();
     if (restart)
       continue;
     memo->symbols = state.symbols;
     memo->symbolIds = state.symbolIds;
     result.proved = true;
-    for (const SymbolInfo &s : state.symbols)
+    for (const SymbolInfo &s : state.symbols) {
       result.symbols.push_back(s.what);
+      // A product taken as a free symbol: the worst may not be reachable.
+      if (s.kind == SymbolInfo::Kind::Product)
+        result.exact = false;
+    }
+    // A bound of one way is what every access takes: exact.
+    if (result.worst.maxWays <= 1)
+      result.exact = true;
     return result;
   }
   proof.why = "the block ids and iterations need too many splits";
@@ -1229,11 +1308,15 @@ concreteCount(const Chip &chip, const SharedAccess &access,
 }
 
 std::optional<ConflictCount> mlir::layout::simulateConflicts(
-    const Chip &chip, const SharedAccess &access, ArrayRef<int64_t> blockId,
-    const DenseMap<Operation *, int64_t> &iterations, int64_t dynamicExtent,
-    std::string &why) {
-  DescriptorCache descriptors;
-  std::vector<DenseMap<Value, Sym>> caches;
+    const Chip &chip, const SharedAccess &access, ProofSession &session,
+    ArrayRef<int64_t> blockId, const DenseMap<Operation *, int64_t> &iterations,
+    int64_t dynamicExtent, std::string &why) {
+  std::shared_ptr<ProofSession::AccessMemo> &memo = session.accesses[access.op];
+  if (!memo)
+    memo = std::make_shared<ProofSession::AccessMemo>();
+  std::vector<DenseMap<Value, Sym>> &caches = memo->simulate;
+  for (DenseMap<Value, Sym> &lane : caches)
+    lane.clear();
   // Every symbol concrete: block ids, iterations, extents; scalar kernel
   // arguments 0.
   auto valueOf = [&](const SymbolInfo &s, int64_t sub) -> int64_t {
@@ -1247,11 +1330,13 @@ std::optional<ConflictCount> mlir::layout::simulateConflicts(
     case SymbolInfo::Kind::Extent:
       return dynamicExtent;
     case SymbolInfo::Kind::Argument:
+    case SymbolInfo::Kind::Product:
       return 0;
     }
     return 0;
   };
-  return concreteCount(chip, access, descriptors, caches, {}, valueOf, 0, why);
+  return concreteCount(chip, access, session.descriptors, caches, {}, valueOf,
+                       0, why);
 }
 
 std::optional<ConflictCount> mlir::layout::sampleConflicts(

@@ -200,7 +200,7 @@ struct LayoutAnalyzeBankConflictsPass final
                                       : std::string("unknown")},
          {"Ways", std::to_string(proof.worst.maxWays)},
          {"Proved", proof.proved ? "true" : "false"},
-         {"Exact", proof.exact ? "true" : "false"},
+         {"Exact", proof.proved && proof.exact ? "true" : "false"},
          {"Why", proof.why}});
   }
 };

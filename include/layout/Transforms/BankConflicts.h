@@ -16,9 +16,13 @@
 //   argument. Addresses are evaluated as affine forms c + sum_i k_i t_i in
 //   them. A division, remainder, mask or xor by a constant that a
 //   coefficient does not divide splits the symbol by residue (j = r + m t,
-//   each r evaluated), so the form stays exact; a compare, select or product
-//   of two symbolic values enumerates a loop's iterations when their number
-//   is known and otherwise stops the proof with the reason.
+//   each r evaluated), so the form stays exact; a compare or select on a
+//   symbolic value enumerates a loop's iterations when their number is known
+//   and otherwise stops the proof with the reason. A product of two
+//   symbolic values enumerates a side whose symbols are all bounded; else
+//   each product t_i * t_j becomes a symbol of its own, free of t_i and
+//   t_j: the proof covers a superset of the values, an upper bound
+//   (ConflictProof::exact false unless the bound is one way).
 // * The bank of `c + k t` repeats when k t moves by numBanks * bankBytes
 //   bytes, so t is enumerated over one period: the count of every other t is
 //   among them. Lanes whose forms differ only in t are counted as distinct
@@ -164,10 +168,11 @@ std::string describeProof(const ConflictProof &proof);
 /// around it (loop op -> iteration number from 0; a missing loop takes its
 /// first) and with dynamic extents at `dynamicExtent`: the worst wave of
 /// the block, every lane evaluated with concrete values. std::nullopt with
-/// `why` when it cannot be evaluated.
+/// `why` when it cannot be evaluated. `session` keeps the traced
+/// descriptors and the threads' value maps between calls.
 std::optional<ConflictCount>
 simulateConflicts(const Chip &chip, const SharedAccess &access,
-                  llvm::ArrayRef<int64_t> blockId,
+                  ProofSession &session, llvm::ArrayRef<int64_t> blockId,
                   const llvm::DenseMap<Operation *, int64_t> &iterations,
                   int64_t dynamicExtent, std::string &why);
 

@@ -8,11 +8,16 @@
 // the proof of -layout-analyze-bank-conflicts against brute force: every
 // lane of every wave evaluated with concrete values (simulateConflicts) in
 // several blocks (block ids 0, 1, 3 in x and 0, 2 in y), iterations (the
-// first 8 of every loop around the access, all combinations up to 64) and
-// run-time extents (3, 1025). A simulated count above
+// first iterations of every loop around the access, up to 16 of a loop
+// whose count is constant and 8 of another, all combinations up to
+// iteration-points, 64 unless set) and
+// run-time extents (3, 1024, 1025: small, even and odd, so that both the
+// full-tile and the edge paths of a kernel run; block ids y and extents
+// only where the kernel reads them). A simulated count above
 // the proved one is an error: the proof would be unsound. Otherwise a
 // remark gives both (equal where the worst case is among the simulated
-// points).
+// points) and how many points had an active lane (0: nothing was
+// simulated, the guards turned every lane off).
 //
 // A test pass: it lives in test/lib and only layout-opt registers it.
 //
@@ -21,6 +26,8 @@
 #include "layout/Transforms/BankConflicts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -41,6 +48,11 @@ struct TestBankConflictsPass
     return "Check the bank-conflict proof against brute force (test pass)";
   }
   Option<std::string> chip{*this, "chip", llvm::cl::desc("Target chip")};
+  Option<int64_t> iterationPoints{
+      *this, "iteration-points",
+      llvm::cl::desc("The most combinations of loop iterations simulated per "
+                     "block and extent"),
+      llvm::cl::init(64)};
 
   /// The iteration counts to simulate of the loops around `op`.
   static SmallVector<std::pair<Operation *, int64_t>> loops(Operation *op) {
@@ -76,12 +88,26 @@ struct TestBankConflictsPass
       int64_t combos = 1;
       for (auto &[loop, count] : around)
         combos *= count;
-      combos = std::min<int64_t>(combos, 64);
-      const int64_t blockX[] = {0, 1, 3}, blockY[] = {0, 2};
-      const int64_t extents[] = {3, 1025};
+      combos = std::clamp<int64_t>(combos, 1, iterationPoints);
+      // The points: block ids and extents only where the kernel reads them
+      // (a kernel without memref.dim or gpu.block_id y gains nothing from
+      // more).
+      auto func = op->getParentOfType<gpu::GPUFuncOp>();
+      bool readsExtent = false, readsBlockY = false;
+      if (func)
+        func.walk([&](Operation *o) {
+          readsExtent |= isa<memref::DimOp>(o);
+          if (auto b = dyn_cast<gpu::BlockIdOp>(o))
+            readsBlockY |= b.getDimension() != gpu::Dimension::x;
+        });
+      SmallVector<int64_t> blockX = {0, 1, 3}, blockY = {0}, extents = {3};
+      if (readsBlockY)
+        blockY.push_back(2);
+      if (readsExtent)
+        extents.append({1024, 1025});
       std::optional<ConflictCount> worst;
       std::string why;
-      int64_t points = 0;
+      int64_t points = 0, active = 0;
       for (int64_t bx : blockX)
         for (int64_t by : blockY)
           for (int64_t extent : extents)
@@ -92,11 +118,15 @@ struct TestBankConflictsPass
                 iterations[loop] = rest % count;
                 rest /= count;
               }
-              std::optional<ConflictCount> c = simulateConflicts(
-                  *target, *access, {bx, by, 0}, iterations, extent, why);
+              std::optional<ConflictCount> c =
+                  simulateConflicts(*target, *access, session, {bx, by, 0},
+                                    iterations, extent, why);
               if (!c)
                 continue;
               ++points;
+              // A wave with an active lane has a phase.
+              if (c->phases)
+                ++active;
               if (!worst || c->extra() > worst->extra())
                 worst = c;
             }
@@ -114,7 +144,8 @@ struct TestBankConflictsPass
         return;
       }
       op->emitRemark() << "brute force over " << points << " blocks, "
-                       << "iterations and extents: " << worst->extra()
+                       << "iterations and extents, " << active
+                       << " with active lanes: " << worst->extra()
                        << " extra cycles; proof: "
                        << (proof.proved ? std::to_string(proof.worst.extra()) +
                                               (proof.exact ? "" : " (a bound)")
