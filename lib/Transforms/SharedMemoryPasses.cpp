@@ -74,6 +74,8 @@ void emitLayoutRemark(Location loc, StringRef name, StringRef function,
 
 /// The chips of the code in a module, resolved once per gpu.module.
 struct ChipScopes {
+  ChipScopes(StringRef option, StringRef pass) : option(option), pass(pass) {}
+
   StringRef option, pass;
   DenseMap<Operation *, FailureOr<Chip>> chips;
   bool failedAny = false;
@@ -120,7 +122,7 @@ struct LayoutAnalyzeBankConflictsPass final
   };
 
   void runOnOperation() override {
-    ChipScopes scopes{chip, "-layout-analyze-bank-conflicts", {}, false};
+    ChipScopes scopes(chip, "-layout-analyze-bank-conflicts");
     if (!scopes.checkOption(getOperation()))
       return signalPassFailure();
     ProofSession session;
@@ -356,7 +358,7 @@ struct LayoutXorSwizzlePass final
   }
 
   void runOnOperation() override {
-    ChipScopes scopes{chip, "-layout-xor-swizzle", {}, false};
+    ChipScopes scopes(chip, "-layout-xor-swizzle");
     if (!scopes.checkOption(getOperation()))
       return signalPassFailure();
     // The workgroup buffers and their accesses, in program order.
