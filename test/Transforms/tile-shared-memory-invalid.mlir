@@ -332,3 +332,26 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+/// A tile program in a kernel without known_block_size: the pass cannot
+/// distribute it (issue 17); it used to be skipped silently and the pipeline
+/// failed later in LLVM translation.
+!p = !layout.partition_view<64x64xf32, tile = [32, 32]>
+gpu.module @m {
+  // expected-note @below {{the kernel}}
+  gpu.func @no_block_size(%in: memref<64x64xf32>, %out: memref<64x64xf32>) kernel {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    // expected-error @below {{is a cooperative tile access (its indices are the same in every thread), but its kernel has no known_block_size: set known_block_size = array<i32: x, y, z> on @no_block_size to distribute the tile over its threads}}
+    %t = layout.load %pi[%by, %bx] : !p -> vector<32x32xf32>
+    %u = vector.transpose %t, [1, 0] : vector<32x32xf32> to vector<32x32xf32>
+    layout.store %u, %po[%bx, %by] : vector<32x32xf32>, !p
+    gpu.return
+  }
+}

@@ -381,8 +381,34 @@ LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
 LogicalResult mlir::layout::distributeCooperativeTiles(
     gpu::GPUFuncOp func, const CooperativeTileOptions &options) {
   std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
-  if (!known || !func.isKernel())
+  if (!func.isKernel())
     return success();
+  if (!known) {
+    // Tiles are distributed over the block's threads: without a block size
+    // a cooperative access would reach LLVM translation unlowered.
+    BlockUniformity uniform;
+    Operation *tile = nullptr;
+    func.walk([&](Operation *op) {
+      auto load = dyn_cast<LoadOp>(op);
+      auto store = dyn_cast<StoreOp>(op);
+      if ((load && uniform.allUniform(load.getIndices())) ||
+          (store && uniform.allUniform(store.getIndices()))) {
+        tile = op;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (!tile)
+      return success();
+    InFlightDiagnostic diag =
+        tile->emitOpError()
+        << "is a cooperative tile access (its indices are the same in every "
+           "thread), but its kernel has no known_block_size: set "
+           "known_block_size = array<i32: x, y, z> on @"
+        << func.getName() << " to distribute the tile over its threads";
+    diag.attachNote(func.getLoc()) << "the kernel";
+    return diag;
+  }
   if (std::string problem = blockSizeProblem(*known); !problem.empty())
     return func.emitOpError() << problem;
   SmallVector<int64_t, 3> block(known->begin(), known->end());
