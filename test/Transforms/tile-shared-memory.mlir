@@ -163,19 +163,14 @@ gpu.module @m {
 
 // -----
 
-// Loads whose tile depends on the thread are per-thread accesses, and
-// kernels without a known block size have no cooperative tiles: both are
-// left to -convert-layout-to-vector.
+// Loads whose tile depends on the thread are per-thread accesses, left to
+// -convert-layout-to-vector. (A cooperative tile in a kernel without a
+// known block size is an error: tile-shared-memory-invalid.mlir.)
 
 // CHECK-LABEL: gpu.func @per_thread
 // CHECK: layout.load
 // CHECK: layout.store
-// CHECK-LABEL: gpu.func @no_block_size
-// CHECK: layout.load
-// CHECK: vector.transpose
-// CHECK: layout.store
 !s = !layout.partition_view<64x64xf32, tile = [1, 4]>
-!t = !layout.partition_view<64x64xf32, tile = [8, 8]>
 gpu.module @m {
   gpu.func @per_thread(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
       kernel attributes {known_block_size = array<i32: 16, 64, 1>} {
@@ -187,17 +182,6 @@ gpu.module @m {
     %ty = gpu.thread_id y
     %t = layout.load %pi[%ty, %tx] : !s -> vector<1x4xf32>
     layout.store %t, %po[%ty, %tx] : vector<1x4xf32>, !s
-    gpu.return
-  }
-  gpu.func @no_block_size(%in: memref<64x64xf32>, %out: memref<64x64xf32>) kernel {
-    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
-    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
-    %pi = layout.partition %vi tile [8, 8] : !layout.tensor_view<64x64xf32> -> !t
-    %po = layout.partition %vo tile [8, 8] : !layout.tensor_view<64x64xf32> -> !t
-    %b = gpu.block_id x
-    %t = layout.load %pi[%b, %b] : !t -> vector<8x8xf32>
-    %u = vector.transpose %t, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
-    layout.store %u, %po[%b, %b] : vector<8x8xf32>, !t
     gpu.return
   }
 }

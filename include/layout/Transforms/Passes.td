@@ -113,11 +113,12 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
   let summary = "Distribute cooperative tile copies over a block's threads, "
                 "staging them through workgroup memory where needed";
   let description = [{
-    In a `gpu.func` kernel with a `known_block_size`, a `layout.load` or
-    `layout.store` whose tile indices are the same in every thread of the
-    block (they depend on block ids, kernel arguments and constants, not on
-    thread ids) is cooperative: the tile is a block-level value and each
-    thread moves a part of it. The pass lowers each cooperative store whose
+    In a `gpu.func` kernel, a `layout.load` or `layout.store` whose tile
+    indices are the same in every thread of the block (they depend on block
+    ids, kernel arguments and constants, not on thread ids) is cooperative:
+    the tile is a block-level value and each thread moves a part of it. The
+    kernel needs a `known_block_size`; a cooperative access in a kernel
+    without one is an error. The pass lowers each cooperative store whose
     tile is computed from cooperative loads by `vector.transpose` ops,
     elementwise ops (`arith.mulf`, `arith.truncf`, ...), splat constants and
     broadcasts of scalars, each value used once, to per-thread code (the
