@@ -1172,8 +1172,13 @@ ConflictProof mlir::layout::proveConflicts(
   for (int attempt = 0; attempt < 16; ++attempt) {
     int64_t cases = 1;
     for (const SymbolInfo &s : state.symbols) {
-      cases *= s.residues();
-      if (cases * threads > kMaxThreadEvaluations) {
+      // cases * threads stays at most kMaxThreadEvaluations, so checking a
+      // symbol's residues against it first keeps the product from
+      // overflowing.
+      if (s.residues() <= kMaxThreadEvaluations)
+        cases *= s.residues();
+      if (s.residues() > kMaxThreadEvaluations ||
+          cases * threads > kMaxThreadEvaluations) {
         proof.why =
             llvm::formatv("it needs more than {0} cases of the block ids and "
                           "iterations ({1} threads each)",
