@@ -51,8 +51,12 @@ static std::optional<ChipGeneration> classify(llvm::StringRef chip) {
   return std::nullopt;
 }
 
+llvm::StringRef mlir::layout::chipBaseName(llvm::StringRef name) {
+  return name.take_until([](char c) { return c == ':'; });
+}
+
 llvm::Expected<Chip> mlir::layout::parseChip(llvm::StringRef name) {
-  llvm::StringRef base = name.take_until([](char c) { return c == ':'; });
+  llvm::StringRef base = chipBaseName(name);
   std::optional<ChipGeneration> generation = classify(base);
   if (!generation)
     return llvm::createStringError(

@@ -42,14 +42,10 @@ FailureOr<Chip> mlir::layout::resolveChip(Operation *op, StringRef option,
   if (auto module = op->getParentOfType<gpu::GPUModuleOp>())
     at = module;
   SmallVector<std::string> targets = targetChips(op);
-  // A target-id's features (gfx942:xnack-) do not change the chip.
-  auto base = [](StringRef chip) {
-    return chip.take_until([](char c) { return c == ':'; });
-  };
   std::string name;
   if (!option.empty()) {
     if (!targets.empty() && llvm::none_of(targets, [&](const std::string &t) {
-          return base(t) == base(option);
+          return chipBaseName(t) == chipBaseName(option);
         }))
       return at->emitError() << pass << ": chip=" << option
                              << " disagrees with the gpu.module's target chip '"

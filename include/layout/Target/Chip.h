@@ -95,6 +95,10 @@ llvm::StringRef knownChips();
 /// "sm_90", "sm_90a"); an error naming the known chips otherwise.
 llvm::Expected<Chip> parseChip(llvm::StringRef name);
 
+/// `name` without its target-id features ("gfx942" of
+/// "gfx942:sramecc+:xnack-"): what names the chip.
+llvm::StringRef chipBaseName(llvm::StringRef name);
+
 } // namespace layout
 } // namespace mlir
 

@@ -70,7 +70,7 @@ FailureOr<Leaf> operandLeaf(vector::ContractionOp contract, Value v,
                             StringRef what, BlockUniformity &uniform) {
   auto load = v.getDefiningOp<LoadOp>();
   if (!load || !v.hasOneUse() || load->getBlock() != contract->getBlock() ||
-      !uniform.allUniform(load.getIndices()) || load.getOrder())
+      !uniform.isCooperative(load) || load.getOrder())
     return contract.emitOpError()
            << "in a tile program: its " << what
            << " must be a cooperative, non-atomic layout.load in the loop "
@@ -151,7 +151,7 @@ LogicalResult matchEpilogue(ContractionTree &t, BlockUniformity &uniform) {
     v = user->getResult(0);
   }
   auto store = dyn_cast_or_null<StoreOp>(user);
-  if (!store || !uniform.allUniform(store.getIndices()) || store.getOrder() ||
+  if (!store || !uniform.isCooperative(store) || store.getOrder() ||
       store->getBlock() != t.loop->getBlock())
     return t.contract.emitOpError()
            << "in a tile program: the accumulated tile must reach one "
@@ -185,7 +185,7 @@ LogicalResult matchEpilogue(ContractionTree &t, BlockUniformity &uniform) {
                shape[0] == cTile[0])
         along = 0;
       if (!load || along < 0 || !broadcast.getSource().hasOneUse() ||
-          !uniform.allUniform(load.getIndices()) || load.getOrder() ||
+          !uniform.isCooperative(load) || load.getOrder() ||
           t.loop->isAncestor(load) || load->getBlock() != t.loop->getBlock())
         return broadcast.emitOpError()
                << "after a tile contraction: a broadcast tile must be a bias "

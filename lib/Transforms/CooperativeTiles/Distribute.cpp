@@ -389,14 +389,10 @@ LogicalResult mlir::layout::distributeCooperativeTiles(
     BlockUniformity uniform;
     Operation *tile = nullptr;
     func.walk([&](Operation *op) {
-      auto load = dyn_cast<LoadOp>(op);
-      auto store = dyn_cast<StoreOp>(op);
-      if ((load && uniform.allUniform(load.getIndices())) ||
-          (store && uniform.allUniform(store.getIndices()))) {
-        tile = op;
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
+      if (!uniform.isCooperative(op))
+        return WalkResult::advance();
+      tile = op;
+      return WalkResult::interrupt();
     });
     if (!tile)
       return success();

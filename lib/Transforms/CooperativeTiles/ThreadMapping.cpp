@@ -34,6 +34,14 @@ bool BlockUniformity::allUniform(ValueRange indices) {
   return llvm::all_of(indices, [&](Value i) { return isUniform(i); });
 }
 
+bool BlockUniformity::isCooperative(Operation *op) {
+  if (auto load = dyn_cast<LoadOp>(op))
+    return allUniform(load.getIndices());
+  if (auto store = dyn_cast<StoreOp>(op))
+    return allUniform(store.getIndices());
+  return false;
+}
+
 bool BlockUniformity::isUniform(Value v, unsigned depth) {
   if (auto it = memo.find(v); it != memo.end())
     return it->second;

@@ -52,8 +52,11 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t value);
 class BlockUniformity {
 public:
   bool isUniform(Value v) { return isUniform(v, 0); }
-  /// Whether every index in `indices` is uniform (a cooperative access).
+  /// Whether every index in `indices` is uniform.
   bool allUniform(ValueRange indices);
+  /// Whether `op` is a cooperative tile access: a layout.load or
+  /// layout.store whose indices are the same in every thread.
+  bool isCooperative(Operation *op);
 
 private:
   bool isUniform(Value v, unsigned depth);

@@ -133,7 +133,7 @@ LogicalResult Collector::collect(Value v, ArrayRef<int64_t> perm,
 
 LogicalResult Collector::collectLeaf(LoadOp load, Value v,
                                      ArrayRef<int64_t> perm) {
-  if (!uniform.allUniform(load.getIndices()))
+  if (!uniform.isCooperative(load))
     return load.emitOpError()
            << "per-thread tile load (its indices depend on the thread) "
               "feeds a cooperative tile store";
@@ -159,7 +159,7 @@ tiles::collectTileTrees(gpu::GPUFuncOp func, BlockUniformity &uniform) {
   // The first store that cannot be lowered stops the walk: one diagnostic
   // per kernel, not one per store of a shared cause.
   func.walk([&](StoreOp store) {
-    if (!uniform.allUniform(store.getIndices()))
+    if (!uniform.isCooperative(store))
       return WalkResult::advance();
     if (store.getOrder()) {
       store.emitOpError() << "atomic cooperative tile stores are not supported";
@@ -183,7 +183,7 @@ tiles::collectTileTrees(gpu::GPUFuncOp func, BlockUniformity &uniform) {
   if (failed(result))
     return failure();
   func.walk([&](LoadOp load) {
-    if (!uniform.allUniform(load.getIndices()) || matched.contains(load))
+    if (!uniform.isCooperative(load) || matched.contains(load))
       return;
     load.emitOpError()
         << "cooperative tile load (its indices are the same in every "
