@@ -130,6 +130,25 @@ Value GlobalAccess::dispatch(
   return ifOp->getNumResults() ? ifOp->getResult(0) : Value();
 }
 
+ElementRef GlobalAccess::vectorRef(OpBuilder &b, Location l,
+                                   ValueRange coord) const {
+  int64_t rank = coord.size();
+  if (!access.strided || side.contiguous == rank - 1)
+    return elementRef(b, l, access, coord);
+  SmallVector<unsigned> perm;
+  for (int64_t k = 0; k < rank; ++k)
+    if (k != side.contiguous)
+      perm.push_back(k);
+  perm.push_back(side.contiguous);
+  Value transposed = memref::TransposeOp::create(
+      b, l, access.strided,
+      AffineMapAttr::get(AffineMap::getPermutationMap(perm, b.getContext())));
+  ElementRef ref{transposed, {}};
+  for (unsigned k : perm)
+    ref.indices.push_back(coord[k]);
+  return ref;
+}
+
 Value GlobalAccess::load(OpBuilder &b, ValueRange tileCoord,
                          bool inside) const {
   Location l = loc();
@@ -145,7 +164,7 @@ Value GlobalAccess::load(OpBuilder &b, ValueRange tileCoord,
   };
   auto vector = [&](OpBuilder &vb, Location vl) -> Value {
     auto read = [&](OpBuilder &rb, Location rl) -> Value {
-      ElementRef ref = elementRef(rb, rl, access, coord);
+      ElementRef ref = vectorRef(rb, rl, coord);
       return vector::LoadOp::create(
           rb, rl, vectorType(), ref.memref, ref.indices,
           /*nontemporal=*/false,
@@ -189,7 +208,7 @@ void GlobalAccess::store(OpBuilder &b, Value value, ValueRange tileCoord,
   };
   auto vector = [&](OpBuilder &vb, Location vl) -> Value {
     auto write = [&](OpBuilder &wb, Location wl) {
-      ElementRef ref = elementRef(wb, wl, access, coord);
+      ElementRef ref = vectorRef(wb, wl, coord);
       vector::StoreOp::create(
           wb, wl, value, ref.memref, ref.indices, /*nontemporal=*/false,
           llvm::MaybeAlign(width * elementBytes(side.elementType)));
@@ -245,8 +264,9 @@ void GlobalAccess::copyAsync(OpBuilder &b, ValueRange tileCoord, bool inside,
     copy(ref.memref, from, count);
     return;
   }
+  ElementRef ref = vectorRef(b, l, coord);
   if (inside || !side.masked) {
-    copy(access.strided, coord, Value());
+    copy(ref.memref, ref.indices, Value());
     return;
   }
   // The elements inside: min(extent - x, width) along the contiguous
@@ -271,9 +291,9 @@ void GlobalAccess::copyAsync(OpBuilder &b, ValueRange tileCoord, bool inside,
   Value none =
       arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, count, zero);
   SmallVector<Value> from;
-  for (Value x : coord)
+  for (Value x : ref.indices)
     from.push_back(arith::SelectOp::create(b, l, none, zero, x));
-  copy(access.strided, from, count);
+  copy(ref.memref, from, count);
 }
 
 void tiles::forEachIteration(OpBuilder &b, Location loc, int64_t iterations,

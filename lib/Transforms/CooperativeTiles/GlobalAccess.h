@@ -76,6 +76,11 @@ private:
   bool vectorizes() const {
     return width > 1 && (access.strided || access.desc) && side.unitStride;
   }
+  /// Where the `width`-vector at view coordinate `coord` starts, as a
+  /// memref whose last dimension is the contiguous one (vector.load / store
+  /// and cp.async move along the last): a strided view whose unit stride is
+  /// another dimension (a column-major input) goes through memref.transpose.
+  ElementRef vectorRef(OpBuilder &b, Location l, ValueRange coord) const;
   /// Whether the vector at `coord` is at a valid descriptor coordinate, for
   /// masked accesses through descriptors that can be invalid (null: always).
   /// A vector is valid or invalid as a whole (VectorLength.h).
