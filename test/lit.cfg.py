@@ -27,6 +27,13 @@ config.substitutions.append(
 config.substitutions.append(
     ("%differential_count", lit_config.params.get("differential_count", "100")))
 
+# Programs of the random tile-program test; the long run raises it
+# (cmake --build build --target check-layout-tile-programs-long).
+config.substitutions.append(
+    ("%tile_program_count", lit_config.params.get("tile_program_count", "300")))
+config.substitutions.append(("%layout_tools_dir", config.layout_tools_dir))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
+
 tool_dirs = [config.layout_tools_dir, config.llvm_tools_dir]
 tools = ["layout-opt", "layout-chain-gen", "layout-fuzz", "mlir-runner", "FileCheck", "not",
          "count", "llvm-readelf", "llvm-objdump"]

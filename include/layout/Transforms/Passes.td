@@ -121,16 +121,21 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
     without one is an error. The pass lowers each cooperative store whose
     tile is computed from cooperative loads by `vector.transpose` ops,
     elementwise ops (`arith.mulf`, `arith.truncf`, ...), splat constants and
-    broadcasts of scalars, each value used once, to per-thread code (the
-    elementwise ops run on each thread's fragments):
+    broadcasts of scalars to per-thread code (the elementwise ops run on
+    each thread's fragments). A tile value may be used several times, by
+    one store's expression or by several stores, but only by such
+    expressions:
 
     * Thread mapping: each global access moves vectors along the view's
-      unit-stride dimension, consecutive lanes on consecutive vectors
+      unit-stride dimension (whichever it is: a column-major view moves
+      along its columns), consecutive lanes on consecutive vectors
       (coalesced). The vector is the widest (up to 16 bytes) that divides
       the tile, that the view's strides and offset keep aligned (dynamic
       ones are checked at run time) and that gives every thread the same
-      number of vectors. Views through a descriptor move element by
-      element.
+      number of vectors; when no width does, the widest that divides the
+      tile, and the threads' last iteration is partial (guarded). Views
+      through a descriptor move vectors along its runs where they allow,
+      else element by element.
     * Staging: when a load and the store want different fastest
       dimensions (a transpose), that load's tile goes through a new workgroup
       attribution indexed with `layout.offset` of a `layout.packed`
@@ -138,16 +143,17 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
       thread reads vectors along the buffer's rows, transposes a small
       block in registers and writes vectors along the destination's rows.
       Run `-layout-xor-swizzle` afterwards to choose the buffer's layout.
+      Workgroup buffers are aligned to 16 bytes (`llvm.align`). A staged
+      load whose buffer rows run along another store dimension than the
+      first staged load's is read element by element (with a remark).
     * Edges: a tile entirely inside the view with aligned rows (tested once
       per tile, the same in every thread) moves with unguarded vectors.
       Otherwise a vector not entirely inside the view, or whose alignment
       fails at run time, moves element by element, each guarded; the
       load's padding value fills the elements outside.
 
-    Other ops between the loads and the store, values used twice, atomic
-    cooperative accesses, staged loads permuted differently from each
-    other, and tiles that the block does not divide into equal parts get a
-    diagnostic. Loads and stores whose indices depend on the thread stay
+    Other ops between the loads and the store, other uses of tile values,
+    and atomic cooperative accesses get a diagnostic. Loads and stores whose indices depend on the thread stay
     per-thread accesses (-convert-layout-to-vector).
 
     ```mlir

@@ -222,7 +222,8 @@ Value readFragment(OpBuilder &b, Location loc, const Context &cx,
     }
     Value v = vector::LoadOp::create(
         b, loc, VectorType::get({runs[e]}, et), leaf.buffer, at,
-        /*nontemporal=*/false, llvm::MaybeAlign(runs[e] * elementBytes(et)));
+        /*nontemporal=*/false,
+        workgroupAccessAlignment(runs[e] * elementBytes(et)));
     for (int64_t j = 0; j < runs[e]; ++j)
       elements.push_back(vector::ExtractOp::create(b, loc, v, j));
   }
@@ -300,7 +301,8 @@ SmallVector<Value> readPackedFragments(OpBuilder &b, Location loc,
       OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord, cx.stage));
   Value v = vector::LoadOp::create(
       b, loc, VectorType::get({pack * n}, et), leaf.buffer, at,
-      /*nontemporal=*/false, llvm::MaybeAlign(pack * n * elementBytes(et)));
+      /*nontemporal=*/false,
+      workgroupAccessAlignment(pack * n * elementBytes(et)));
   SmallVector<Value> fragments;
   for (int64_t s = 0; s < pack; ++s) {
     SmallVector<Value> elements;
@@ -447,7 +449,7 @@ void storeStagedTile(OpBuilder &b, Location loc, const Leaf &leaf,
                         stage));
       vector::StoreOp::create(
           b, loc, v, leaf.buffer, at, /*nontemporal=*/false,
-          llvm::MaybeAlign(staging.depth * elementBytes(et)));
+          workgroupAccessAlignment(staging.depth * elementBytes(et)));
     }
   }
 }

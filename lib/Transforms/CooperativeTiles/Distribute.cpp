@@ -32,6 +32,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -121,10 +122,7 @@ LogicalResult Distributor::lower(TileTree &tree) {
   for (Leaf &leaf : tree.leaves)
     if (leaf.staged && failed(stageLeaf(func, leaf, block)))
       return failure();
-  if (failed(emitStore(tree, plan)))
-    return failure();
-  tree.erase();
-  return success();
+  return emitStore(tree, plan);
 }
 
 LogicalResult Distributor::planLeaf(Leaf &leaf, StorePlan &plan) {
@@ -152,13 +150,17 @@ LogicalResult Distributor::planLeaf(Leaf &leaf, StorePlan &plan) {
     }
     return success();
   }
-  int64_t rowDim =
-      llvm::find(leaf.perm, leaf.bufDims.back()) - leaf.perm.begin();
-  if (plan.anyStaged() && rowDim != plan.stagedDim)
-    return dst.op->emitOpError()
-           << "cooperative tile store: its staged loads are permuted "
-              "differently (not supported)";
-  plan.stagedDim = rowDim;
+  leaf.rowDim = llvm::find(leaf.perm, leaf.bufDims.back()) - leaf.perm.begin();
+  // The first staged leaf picks the register blocks; a staged leaf whose
+  // buffer rows run along another store dimension is read element by
+  // element (readStaged).
+  if (!plan.anyStaged())
+    plan.stagedDim = leaf.rowDim;
+  else if (leaf.rowDim != plan.stagedDim && leaf.rowDim != dst.contiguous)
+    leaf.load.emitRemark()
+        << "its staged buffer is read element by element: its rows run "
+           "along store dimension "
+        << leaf.rowDim << ", another staged load's along " << plan.stagedDim;
   plan.bufferWidth =
       std::min(plan.bufferWidth, widestVector(side.elementType, 16));
   return success();
@@ -170,26 +172,25 @@ LogicalResult Distributor::chooseStoreMapping(StorePlan &plan) {
   plan.mapping = Mapping::unitWidths(
       dst.tile, fastestFirst(rank, dst.contiguous, plan.stagedDim));
   Mapping &m = plan.mapping;
-  for (int64_t width = plan.directWidth; width >= 1; width /= 2) {
-    m.width[dst.contiguous] = width;
-    if (!plan.registerBlocks()) {
-      if (m.fits(threads)) {
-        plan.storeWidth = width;
-        return success();
+  // Widths that give every thread the same number of blocks first; else
+  // the widest that divide the tile, with a partial last iteration.
+  for (bool uneven : {false, true})
+    for (int64_t width = plan.directWidth; width >= 1; width /= 2) {
+      m.width[dst.contiguous] = width;
+      // A register block of at most 64 elements.
+      int64_t maxRows = plan.registerBlocks()
+                            ? std::min<int64_t>(plan.bufferWidth, 64 / width)
+                            : 1;
+      for (int64_t rows = maxRows; rows >= 1; rows /= 2) {
+        if (plan.registerBlocks())
+          m.width[plan.stagedDim] = rows;
+        if (uneven ? m.divides() : m.fits(threads)) {
+          plan.storeWidth = width;
+          plan.blockRows = rows;
+          return success();
+        }
       }
-      continue;
     }
-    // A register block of at most 64 elements.
-    for (int64_t rows = std::min<int64_t>(plan.bufferWidth, 64 / width);
-         rows >= 1; rows /= 2) {
-      m.width[plan.stagedDim] = rows;
-      if (m.fits(threads)) {
-        plan.storeWidth = width;
-        plan.blockRows = rows;
-        return success();
-      }
-    }
-  }
   return failure();
 }
 
@@ -201,7 +202,7 @@ Value Distributor::readBuffer(OpBuilder &b, Location loc, const Leaf &leaf,
   return vector::LoadOp::create(
       b, loc, VectorType::get({width}, elementType), leaf.buffer, offset,
       /*nontemporal=*/false,
-      llvm::MaybeAlign(width * elementBytes(elementType)));
+      workgroupAccessAlignment(width * elementBytes(elementType)));
 }
 
 LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
@@ -231,15 +232,13 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
       insides.push_back(leaf.direct->tileInside(b));
   int64_t width = plan.storeWidth;
   int64_t contiguous = plan.dst.contiguous;
-  auto body = [&](OpBuilder &lb, Value iter, bool inside) {
-    SmallVector<Value> origin =
-        plan.mapping.blockOrigin(lb, loc, tid, iter, threads);
+  auto body = [&](OpBuilder &lb, ArrayRef<Value> origin, bool inside) {
     // Staged leaves read as register blocks: `width` vectors of
     // `blockRows` elements along the buffer's rows.
     SmallVector<SmallVector<Value>> bufferRows(tree.leaves.size());
     if (plan.registerBlocks())
       for (auto [i, leaf] : llvm::enumerate(tree.leaves))
-        if (leaf.staged)
+        if (leaf.staged && leaf.rowDim == plan.stagedDim)
           for (int64_t s = 0; s < width; ++s)
             bufferRows[i].push_back(readBuffer(
                 lb, loc, leaf, shifted(lb, loc, origin, contiguous, s),
@@ -247,13 +246,27 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
     int64_t rows = plan.registerBlocks() ? plan.blockRows : 1;
     for (int64_t row = 0; row < rows; ++row) {
       SmallVector<Value> coord =
-          row ? shifted(lb, loc, origin, plan.stagedDim, row) : origin;
+          row ? shifted(lb, loc, origin, plan.stagedDim, row)
+              : SmallVector<Value>(origin);
       auto leafValue = [&](unsigned i) -> Value {
         const Leaf &leaf = tree.leaves[i];
         if (!leaf.staged)
           return leaf.direct->load(lb, leaf.fromStore(coord), inside);
-        if (!plan.registerBlocks())
+        if (leaf.rowDim == plan.dst.contiguous)
           return readBuffer(lb, loc, leaf, coord, width);
+        if (leaf.rowDim != plan.stagedDim) {
+          // Rows along neither the store's rows nor the register blocks.
+          SmallVector<Value> elements;
+          for (int64_t s = 0; s < width; ++s)
+            elements.push_back(vector::ExtractOp::create(
+                lb, loc,
+                readBuffer(lb, loc, leaf,
+                           shifted(lb, loc, coord, contiguous, s), 1),
+                0));
+          return vector::FromElementsOp::create(
+              lb, loc, VectorType::get({width}, leaf.side.elementType),
+              elements);
+        }
         // Column `row` of the register block.
         SmallVector<Value> elements;
         for (int64_t s = 0; s < width; ++s)
@@ -268,9 +281,10 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
     }
   };
   ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
-    forEachIteration(
-        ib, loc, plan.mapping.blocks() / threads,
-        [&](OpBuilder &lb, Value iter) { body(lb, iter, inside); });
+    forEachBlock(ib, loc, plan.mapping, tid, threads,
+                 [&](OpBuilder &lb, ArrayRef<Value> origin) {
+                   body(lb, origin, inside);
+                 });
   });
   // In a loop, the next iteration's phase 1 must not overwrite the buffers
   // before every thread has read them.
@@ -281,8 +295,13 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
 
 } // namespace
 
-FailureOr<StagingMapping>
-tiles::stagingMapping(const Leaf &leaf, int64_t threads, bool transpose) {
+llvm::MaybeAlign tiles::workgroupAccessAlignment(int64_t bytes) {
+  return llvm::MaybeAlign(std::min(bytes, kWorkgroupBufferAlignment));
+}
+
+FailureOr<StagingMapping> tiles::stagingMapping(const Leaf &leaf,
+                                                int64_t threads, bool transpose,
+                                                bool uneven) {
   const GlobalSide &src = leaf.side;
   int64_t rank = src.tile.size();
   int64_t across = leaf.bufDims.empty() ? -1 : leaf.bufDims.back();
@@ -293,16 +312,16 @@ tiles::stagingMapping(const Leaf &leaf, int64_t threads, bool transpose) {
                           transpose ? fastestFirst(rank, across, src.contiguous)
                                     : fastestFirst(rank, src.contiguous)),
       0, 0};
-  s.width = s.mapping.fitWidth(src.contiguous, src.maxWidth, threads);
+  s.width = s.mapping.fitWidth(src.contiguous, src.maxWidth, threads, uneven);
   if (!s.width)
     return divisionError(leaf.load, src.tile, threads);
   if (transpose) {
     s.across = across;
     s.depth = std::max<int64_t>(
-        1,
-        s.mapping.fitWidth(across, widestVector(src.elementType, 16), threads));
+        1, s.mapping.fitWidth(across, widestVector(src.elementType, 16),
+                              threads, uneven));
   }
-  s.iterations = s.mapping.blocks() / threads;
+  s.iterations = s.mapping.iterations(threads);
   return s;
 }
 
@@ -322,6 +341,10 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
       MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   leaf.buffer = func.addWorkgroupAttribution(bufferType, loc);
+  func.setWorkgroupAttributionAttr(
+      func.getNumWorkgroupAttributions() - 1,
+      LLVM::LLVMDialect::getAlignAttrName(),
+      b.getI64IntegerAttr(kWorkgroupBufferAlignment));
   leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
                                b.getDenseI64ArrayAttr(shape));
 }
@@ -335,7 +358,7 @@ void tiles::writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
         OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(origin, stage));
     vector::StoreOp::create(
         b, loc, v, leaf.buffer, offset, /*nontemporal=*/false,
-        llvm::MaybeAlign(width * elementBytes(src.elementType)));
+        workgroupAccessAlignment(width * elementBytes(src.elementType)));
     return;
   }
   for (int64_t i = 0; i < width; ++i) {
@@ -350,7 +373,8 @@ void tiles::writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
 LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
                                ArrayRef<int64_t> block) {
   int64_t threads = block[0] * block[1] * block[2];
-  FailureOr<StagingMapping> staging = stagingMapping(leaf, threads);
+  FailureOr<StagingMapping> staging =
+      stagingMapping(leaf, threads, /*transpose=*/false, /*uneven=*/true);
   if (failed(staging))
     return failure();
   Location loc = leaf.load.getLoc();
@@ -367,10 +391,8 @@ LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
   Value tid = linearThreadId(b, loc, block);
   const Mapping &m = staging->mapping;
   ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
-    forEachIteration(
-        ib, loc, staging->iterations, [&](OpBuilder &lb, Value iter) {
-          SmallVector<Value> origin =
-              m.blockOrigin(lb, loc, tid, iter, threads);
+    forEachBlock(
+        ib, loc, m, tid, threads, [&](OpBuilder &lb, ArrayRef<Value> origin) {
           writeStagedBlock(lb, loc, leaf, origin, in->load(lb, origin, inside),
                            staging->width);
         });
@@ -419,5 +441,6 @@ LogicalResult mlir::layout::distributeCooperativeTiles(
   for (TileTree &tree : *trees)
     if (failed(distributor.lower(tree)))
       return failure();
+  eraseTileTrees(*trees);
   return success();
 }

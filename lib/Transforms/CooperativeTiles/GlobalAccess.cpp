@@ -310,6 +310,23 @@ void tiles::forEachIteration(OpBuilder &b, Location loc, int64_t iterations,
   body(b, loop.getInductionVar());
 }
 
+void tiles::forEachBlock(
+    OpBuilder &b, Location loc, const Mapping &m, Value tid, int64_t threads,
+    function_ref<void(OpBuilder &, ArrayRef<Value>)> body) {
+  forEachIteration(
+      b, loc, m.iterations(threads), [&](OpBuilder &lb, Value iter) {
+        Value active = m.active(lb, loc, tid, iter, threads);
+        if (!active) {
+          body(lb, m.blockOrigin(lb, loc, tid, iter, threads));
+          return;
+        }
+        scf::IfOp::create(lb, loc, active, [&](OpBuilder &tb, Location) {
+          body(tb, m.blockOrigin(tb, loc, tid, iter, threads));
+          scf::YieldOp::create(tb, loc);
+        });
+      });
+}
+
 void tiles::ifInside(OpBuilder &b, Location loc, Value inside,
                      function_ref<void(OpBuilder &, bool)> body) {
   if (!inside) {

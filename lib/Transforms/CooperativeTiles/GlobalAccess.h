@@ -112,6 +112,13 @@ private:
 void forEachIteration(OpBuilder &b, Location loc, int64_t iterations,
                       function_ref<void(OpBuilder &, Value)> body);
 
+/// Emits, for each iteration of `threads` threads over the blocks of `m`,
+/// `body` at the origin of the block that thread `tid` moves there (under
+/// a guard where the last iteration is partial).
+void forEachBlock(OpBuilder &b, Location loc, const Mapping &m, Value tid,
+                  int64_t threads,
+                  function_ref<void(OpBuilder &, ArrayRef<Value>)> body);
+
 /// Emits `body(inside = true)` when `inside` holds and `body(false)`
 /// otherwise, as an scf.if on the block-uniform condition, or `body(true)`
 /// alone when `inside` is null (always true).

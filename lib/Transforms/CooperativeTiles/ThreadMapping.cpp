@@ -88,28 +88,49 @@ int64_t Mapping::blocks() const {
   return n;
 }
 
-bool Mapping::fits(int64_t threads) const {
+bool Mapping::divides() const {
   for (auto [length, w] : llvm::zip_equal(tile, width))
     if (length % w)
       return false;
-  return blocks() % threads == 0;
+  return true;
 }
 
-int64_t Mapping::fitWidth(int64_t dim, int64_t max, int64_t threads) {
+bool Mapping::fits(int64_t threads) const {
+  return divides() && blocks() % threads == 0;
+}
+
+int64_t Mapping::iterations(int64_t threads) const {
+  return llvm::divideCeil(blocks(), threads);
+}
+
+int64_t Mapping::fitWidth(int64_t dim, int64_t max, int64_t threads,
+                          bool uneven) {
   for (int64_t w = max; w >= 1; w /= 2) {
     width[dim] = w;
     if (fits(threads))
       return w;
   }
+  if (uneven)
+    for (int64_t w = max; w >= 1; w /= 2) {
+      width[dim] = w;
+      if (divides())
+        return w;
+    }
   width[dim] = 1;
   return 0;
 }
 
-SmallVector<Value> Mapping::blockOrigin(OpBuilder &b, Location loc, Value tid,
-                                        Value iter, int64_t threads) const {
-  Value block = arith::AddIOp::create(
+/// The block that thread `tid` moves at iteration `iter`.
+static Value blockIndex(OpBuilder &b, Location loc, Value tid, Value iter,
+                        int64_t threads) {
+  return arith::AddIOp::create(
       b, loc, tid,
       arith::MulIOp::create(b, loc, iter, indexConstant(b, loc, threads)));
+}
+
+SmallVector<Value> Mapping::blockOrigin(OpBuilder &b, Location loc, Value tid,
+                                        Value iter, int64_t threads) const {
+  Value block = blockIndex(b, loc, tid, iter, threads);
   SmallVector<Value> origin(tile.size());
   for (auto [i, k] : llvm::enumerate(order)) {
     int64_t count = tile[k] / width[k];
@@ -127,6 +148,15 @@ SmallVector<Value> Mapping::blockOrigin(OpBuilder &b, Location loc, Value tid,
                           .getResult();
   }
   return origin;
+}
+
+Value Mapping::active(OpBuilder &b, Location loc, Value tid, Value iter,
+                      int64_t threads) const {
+  if (blocks() % threads == 0)
+    return {};
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                               blockIndex(b, loc, tid, iter, threads),
+                               indexConstant(b, loc, blocks()));
 }
 
 SmallVector<int64_t> tiles::fastestFirst(int64_t rank, int64_t first,

@@ -73,16 +73,28 @@ struct Mapping {
   static Mapping unitWidths(ArrayRef<int64_t> tile, SmallVector<int64_t> order);
   /// How many blocks the tile has.
   int64_t blocks() const;
+  /// Whether the widths divide the tile.
+  bool divides() const;
   /// Whether the widths divide the tile and `threads` threads get the same
   /// number of blocks.
   bool fits(int64_t threads) const;
+  /// The iterations of `threads` threads over the blocks: the last one is
+  /// partial when the threads do not divide the blocks (see active).
+  int64_t iterations(int64_t threads) const;
   /// Sets width[dim] to the widest power of two up to `max` that fits
-  /// `threads` and returns it, or 0 (with width[dim] = 1) when none does.
-  int64_t fitWidth(int64_t dim, int64_t max, int64_t threads);
+  /// `threads` and returns it. With `uneven`, when none does, to the widest
+  /// that divides the tile (a partial last iteration). 0 (with width[dim] =
+  /// 1) when none does.
+  int64_t fitWidth(int64_t dim, int64_t max, int64_t threads,
+                   bool uneven = false);
   /// The tile coordinates of the first element of the block that thread
   /// `tid` moves at iteration `iter`.
   SmallVector<Value> blockOrigin(OpBuilder &b, Location loc, Value tid,
                                  Value iter, int64_t threads) const;
+  /// Whether thread `tid` has a block at iteration `iter` (null: always,
+  /// when the threads divide the blocks).
+  Value active(OpBuilder &b, Location loc, Value tid, Value iter,
+               int64_t threads) const;
 };
 
 /// `first` (and then `second`, if different and not -1), then the other

@@ -9,6 +9,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -39,12 +42,40 @@ SmallVector<Value> Leaf::fromStore(ArrayRef<Value> storeCoord) const {
   return r;
 }
 
-void TileTree::erase() {
-  store.erase();
-  for (Operation *op : llvm::reverse(ops))
-    op->erase();
-  for (Leaf &leaf : leaves)
-    leaf.load.erase();
+std::optional<unsigned> TileTree::leafAt(Value v,
+                                         ArrayRef<int64_t> perm) const {
+  if (auto it = leafOf.find(v); it != leafOf.end())
+    return it->second;
+  for (auto [i, leaf] : llvm::enumerate(leaves))
+    if (leaf.load->getResult(0) == v && ArrayRef<int64_t>(leaf.perm) == perm)
+      return i;
+  return std::nullopt;
+}
+
+void tiles::eraseTileTrees(ArrayRef<TileTree> trees) {
+  // Stores first; then the ops and loads once their users are gone (trees
+  // may share them).
+  SmallVector<Operation *> dead;
+  DenseSet<Operation *> seen;
+  for (const TileTree &tree : trees) {
+    tree.store->erase();
+    for (Operation *op : tree.ops)
+      if (seen.insert(op).second)
+        dead.push_back(op);
+    for (const Leaf &leaf : tree.leaves)
+      if (seen.insert(leaf.load).second)
+        dead.push_back(leaf.load);
+  }
+  bool erased = true;
+  while (erased) {
+    erased = false;
+    for (Operation *&op : dead)
+      if (op && op->use_empty()) {
+        op->erase();
+        op = nullptr;
+        erased = true;
+      }
+  }
 }
 
 FragmentOp tiles::classifyFragmentOp(Operation *op) {
@@ -81,19 +112,25 @@ private:
 
   TileTree &tree;
   BlockUniformity &uniform;
+  /// The ops already collected, each with the permutation it was reached
+  /// with (a value used twice is collected once per permutation).
+  std::set<std::pair<Operation *, SmallVector<int64_t>>> visited;
+  DenseSet<Operation *> inOps;
 };
 
 LogicalResult Collector::collect(Value v, ArrayRef<int64_t> perm,
                                  Operation *user) {
   Operation *def = v.getDefiningOp();
-  if (!def || !v.hasOneUse())
+  if (!def)
     return user->emitOpError()
            << "cooperative tile store: each tile value it stores must be "
-              "computed in the kernel and used once";
+              "computed in the kernel";
   if (def->getBlock() != tree.store->getBlock())
     return tree.store.emitOpError()
            << "cooperative tile store must be in the block of the loads "
               "and ops that compute its value";
+  if (!visited.insert({def, SmallVector<int64_t>(perm)}).second)
+    return success();
   if (auto load = dyn_cast<LoadOp>(def))
     return collectLeaf(load, v, perm);
   if (auto transpose = dyn_cast<vector::TransposeOp>(def)) {
@@ -127,7 +164,10 @@ LogicalResult Collector::collect(Value v, ArrayRef<int64_t> perm,
                 "may compute the stored tile from cooperative loads";
     }
   }
-  tree.ops.push_back(def);
+  // Operands before users: an op reached again (another permutation) is
+  // already after its operands' first visit.
+  if (inOps.insert(def).second)
+    tree.ops.push_back(def);
   return success();
 }
 
@@ -144,7 +184,6 @@ LogicalResult Collector::collectLeaf(LoadOp load, Value v,
   leaf.load = load;
   leaf.perm.assign(perm.begin(), perm.end());
   leaf.side = GlobalSide::of(load);
-  tree.leafOf[v] = tree.leaves.size();
   tree.leaves.push_back(std::move(leaf));
   return success();
 }
@@ -182,6 +221,26 @@ tiles::collectTileTrees(gpu::GPUFuncOp func, BlockUniformity &uniform) {
   });
   if (failed(result))
     return failure();
+  // A tile value may be used several times, but only by the expressions
+  // of cooperative stores: the pass replaces all of them.
+  DenseSet<Operation *> inTrees;
+  for (const TileTree &tree : trees) {
+    inTrees.insert(tree.store);
+    inTrees.insert(tree.ops.begin(), tree.ops.end());
+    inTrees.insert(matched.begin(), matched.end());
+  }
+  for (Operation *op : inTrees)
+    for (Operation *user : op->getUsers())
+      if (!inTrees.contains(user)) {
+        InFlightDiagnostic d =
+            user->emitOpError()
+            << "uses a cooperative tile value but computes no cooperative "
+               "tile store's value: tile values may only reach layout.store "
+               "through vector.transpose, elementwise ops, splat constants "
+               "and broadcasts";
+        d.attachNote(op->getLoc()) << "the tile value";
+        return failure();
+      }
   func.walk([&](LoadOp load) {
     if (!uniform.isCooperative(load) || matched.contains(load))
       return;
@@ -197,17 +256,23 @@ tiles::collectTileTrees(gpu::GPUFuncOp func, BlockUniformity &uniform) {
   return trees;
 }
 
-Value tiles::evaluateFragment(OpBuilder &b, Location loc, const TileTree &tree,
-                              Value v, int64_t width,
-                              function_ref<Value(unsigned)> leafValue) {
-  if (auto it = tree.leafOf.find(v); it != tree.leafOf.end())
-    return leafValue(it->second);
+/// evaluateFragment of `v`, reached with permutation `perm` (store
+/// dimension k is v's dimension perm[k]).
+static Value evaluateAt(OpBuilder &b, Location loc, const TileTree &tree,
+                        Value v, ArrayRef<int64_t> perm, int64_t width,
+                        function_ref<Value(unsigned)> leafValue) {
+  if (std::optional<unsigned> leaf = tree.leafAt(v, perm))
+    return leafValue(*leaf);
   Operation *def = v.getDefiningOp();
   auto type =
       VectorType::get({width}, cast<VectorType>(v.getType()).getElementType());
-  if (auto transpose = dyn_cast<vector::TransposeOp>(def))
-    return evaluateFragment(b, loc, tree, transpose.getVector(), width,
-                            leafValue);
+  if (auto transpose = dyn_cast<vector::TransposeOp>(def)) {
+    SmallVector<int64_t> next;
+    for (int64_t k : perm)
+      next.push_back(transpose.getPermutation()[k]);
+    return evaluateAt(b, loc, tree, transpose.getVector(), next, width,
+                      leafValue);
+  }
   if (auto c = dyn_cast<arith::ConstantOp>(def))
     return arith::ConstantOp::create(
         b, loc, type,
@@ -219,8 +284,16 @@ Value tiles::evaluateFragment(OpBuilder &b, Location loc, const TileTree &tree,
   SmallVector<Value> operands;
   for (Value operand : def->getOperands())
     operands.push_back(
-        evaluateFragment(b, loc, tree, operand, width, leafValue));
+        evaluateAt(b, loc, tree, operand, perm, width, leafValue));
   OperationState state(loc, def->getName(), operands, TypeRange{type},
                        def->getAttrs());
   return b.create(state)->getResult(0);
+}
+
+Value tiles::evaluateFragment(OpBuilder &b, Location loc, const TileTree &tree,
+                              Value v, int64_t width,
+                              function_ref<Value(unsigned)> leafValue) {
+  SmallVector<int64_t> identity = llvm::to_vector(
+      llvm::seq<int64_t>(0, cast<VectorType>(v.getType()).getRank()));
+  return evaluateAt(b, loc, tree, v, identity, width, leafValue);
 }

@@ -7,10 +7,10 @@
 //
 // A cooperative store's tile is an expression of cooperative loads (the
 // leaves), vector.transpose, elementwise ops, splat constants and
-// broadcasts of scalars, each value used once; every thread evaluates it on
-// its own fragments. This file collects those expressions from a kernel
-// (with a diagnostic at the op that does not fit) and evaluates one on
-// fragments.
+// broadcasts of scalars, a value possibly used several times (by several
+// stores too); every thread evaluates it on its own fragments. This file
+// collects those expressions from a kernel (with a diagnostic at the op that
+// does not fit) and evaluates one on fragments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +57,8 @@ struct Leaf {
   Value desc;
   SmallVector<int64_t> bufDims;
   int64_t stages = 1;
+  /// The store dimension along the buffer's rows (staged leaves).
+  int64_t rowDim = -1;
   /// The load's access (direct leaves, traced at the store).
   std::optional<GlobalAccess> direct;
 
@@ -77,11 +79,18 @@ struct TileTree {
   std::vector<Leaf> leaves;
   /// The ops between the leaves and the store, operands before users.
   SmallVector<Operation *> ops;
+  /// Values evaluated by a given leaf index whatever the permutation (the
+  /// contraction epilogues' accumulator and broadcasts).
   DenseMap<Value, unsigned> leafOf;
 
-  /// Erases the store, the ops and the leaves (after lowering).
-  void erase();
+  /// The leaf that evaluates `v` reached with permutation `perm`: from
+  /// leafOf, else the leaf of that load and permutation.
+  std::optional<unsigned> leafAt(Value v, ArrayRef<int64_t> perm) const;
 };
+
+/// Erases the trees' stores, then their ops and loads once unused (trees
+/// may share them), after lowering.
+void eraseTileTrees(ArrayRef<TileTree> trees);
 
 /// Collects the tile expressions of `func`'s cooperative stores. Emits a
 /// diagnostic and fails at the first store whose expression does not fit
@@ -110,12 +119,22 @@ struct StagingMapping {
 };
 
 /// The phase-1 mapping of `leaf` for `threads` threads (a diagnostic when
-/// the block does not divide the tile). With `transpose`, a leaf whose
-/// buffer's fastest dimension (`leaf.bufDims.back()`) is not its global
-/// contiguous one is dealt in blocks `depth` deep along the buffer's
+/// the block does not divide the tile; with `uneven`, the last iteration
+/// may be partial instead: StagingMapping::mapping.active). With `transpose`, a
+/// leaf whose buffer's fastest dimension (`leaf.bufDims.back()`) is not its
+/// global contiguous one is dealt in blocks `depth` deep along the buffer's
 /// fastest dimension (up to 16-byte writes), numbered along it first.
 FailureOr<StagingMapping> stagingMapping(const Leaf &leaf, int64_t threads,
-                                         bool transpose = false);
+                                         bool transpose = false,
+                                         bool uneven = false);
+
+/// The alignment in bytes of every workgroup buffer the pass allocates (its
+/// attribution's `llvm.align`): enough for the widest LDS access, 16 bytes.
+constexpr int64_t kWorkgroupBufferAlignment = 16;
+
+/// The alignment a `bytes`-byte vector access to a workgroup buffer at a
+/// multiple of its size may claim: its size, at most the buffer's.
+llvm::MaybeAlign workgroupAccessAlignment(int64_t bytes);
 
 /// A workgroup buffer over the leaf's tile (dimensions `leaf.bufDims`), or
 /// `stages` such tiles, and the packed descriptor that indexes it, created

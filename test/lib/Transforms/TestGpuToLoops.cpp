@@ -44,6 +44,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -300,9 +301,17 @@ LogicalResult KernelToLoops::emitPieces(OpBuilder &b, const Pieces &pieces) {
 }
 
 void KernelToLoops::allocateBlockMemory(OpBuilder &b) {
-  for (BlockArgument wg : kernel.getWorkgroupAttributions())
-    base.map(wg, memref::AllocaOp::create(
-                     b, loc, hostType(cast<MemRefType>(wg.getType()))));
+  // Host buffers as aligned as the kernel declares its workgroup buffers
+  // (llvm.align), so that the vector accesses' alignment claims hold.
+  for (auto [i, wg] : llvm::enumerate(kernel.getWorkgroupAttributions())) {
+    auto align =
+        dyn_cast_or_null<IntegerAttr>(kernel.getWorkgroupAttributionAttr(
+            i, LLVM::LLVMDialect::getAlignAttrName()));
+    base.map(wg,
+             memref::AllocaOp::create(
+                 b, loc, hostType(cast<MemRefType>(wg.getType())),
+                 align ? b.getI64IntegerAttr(align.getInt()) : IntegerAttr()));
+  }
   for (BlockArgument pv : kernel.getPrivateAttributions())
     base.map(pv, memref::AllocaOp::create(
                      b, loc, hostType(cast<MemRefType>(pv.getType()))));

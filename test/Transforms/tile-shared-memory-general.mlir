@@ -1,0 +1,148 @@
+// RUN: layout-opt %s -split-input-file -layout-tile-shared-memory -verify-diagnostics -canonicalize -cse | FileCheck %s
+
+// Tile programs beyond the evenly divided row-major ones (issue 17). Their
+// values are checked on the CPU by
+// test/Integration/GPU/random-tile-programs.test; this file checks the
+// shape of the code.
+
+// A tile the block does not divide: 40x48 f32 over 256 threads moves
+// 16-byte vectors (12 per row, 480 in all), two iterations, the second
+// guarded: thread t moves block t + 256 * i only while it is below 480.
+// CHECK-LABEL: gpu.func @uneven_split
+// CHECK-DAG: %[[C480:.*]] = arith.constant 480 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: scf.for %[[I:.*]] = %c0 to %c2 step %c1
+// CHECK: %[[M:.*]] = arith.muli %[[I]], %[[C256]]
+// CHECK: %[[B:.*]] = arith.addi %{{.*}}, %[[M]]
+// CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %[[B]], %[[C480]]
+// CHECK: scf.if %[[ACTIVE]]
+// CHECK: vector.load {{.*}} : memref<40x48xf32>, vector<4xf32>
+// CHECK: vector.store {{.*}} : memref<40x48xf32>, vector<4xf32>
+!u = !layout.partition_view<40x48xf32, tile = [40, 48]>
+gpu.module @m {
+  gpu.func @uneven_split(%in: memref<40x48xf32>, %out: memref<40x48xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<40x48xf32> -> !layout.tensor_view<40x48xf32>
+    %pi = layout.partition %vi tile [40, 48] : !layout.tensor_view<40x48xf32> -> !u
+    %vo = layout.view %out : memref<40x48xf32> -> !layout.tensor_view<40x48xf32>
+    %po = layout.partition %vo tile [40, 48] : !layout.tensor_view<40x48xf32> -> !u
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%c0, %c0] : !u -> vector<40x48xf32>
+    layout.store %t, %po[%c0, %c0] : vector<40x48xf32>, !u
+    gpu.return
+  }
+}
+
+// -----
+
+// A transposed tile the block does not divide (30x30 over 256 threads, once
+// an error): both phases take 8-byte vectors (15 per row, 450 in all) with a
+// guarded second iteration.
+// CHECK-LABEL: gpu.func @uneven_transpose
+// CHECK-DAG: arith.constant 450 : index
+// CHECK: vector.load {{.*}} : memref<30x30xf32>, vector<2xf32>
+// CHECK: gpu.barrier
+// CHECK: vector.store {{.*}} : memref<30x30xf32>, vector<2xf32>
+!p = !layout.partition_view<30x30xf32, tile = [30, 30]>
+gpu.module @m {
+  gpu.func @uneven_transpose(%in: memref<30x30xf32>, %out: memref<30x30xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<30x30xf32> -> !layout.tensor_view<30x30xf32>
+    %pi = layout.partition %vi tile [30, 30] : !layout.tensor_view<30x30xf32> -> !p
+    %vo = layout.view %out : memref<30x30xf32> -> !layout.tensor_view<30x30xf32>
+    %po = layout.partition %vo tile [30, 30] : !layout.tensor_view<30x30xf32> -> !p
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%c0, %c0] : !p -> vector<30x30xf32>
+    %u = vector.transpose %t, [1, 0] : vector<30x30xf32> to vector<30x30xf32>
+    layout.store %u, %po[%c0, %c0] : vector<30x30xf32>, !p
+    gpu.return
+  }
+}
+
+// -----
+
+// A column-major input (unit stride along dimension 0) copied to a
+// row-major output: the tile is staged, its global reads are vectors along
+// the columns, through memref.transpose (vector.load reads along the last
+// dimension; on the column-major memref it was invalid IR).
+// CHECK-LABEL: gpu.func @column_major
+// CHECK: %[[T:.*]] = memref.transpose %{{.*}} (d0, d1) -> (d1, d0) : memref<?x?xf32, strided<[1, ?]>> to memref<?x?xf32, strided<[?, 1]>>
+// CHECK: vector.load %[[T]][{{.*}}] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1]>>, vector<4xf32>
+// CHECK: gpu.barrier
+// CHECK: vector.store {{.*}} : memref<?x?xf32>, vector<4xf32>
+!c = !layout.partition_view<?x?xf32, tile = [32, 32]>
+gpu.module @m {
+  gpu.func @column_major(%in: memref<?x?xf32, strided<[1, ?]>>, %out: memref<?x?xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<?x?xf32, strided<[1, ?]>> -> !layout.tensor_view<?x?xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<?x?xf32> -> !c
+    %vo = layout.view %out : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<?x?xf32> -> !c
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %t = layout.load %pi[%by, %bx] masked : !c -> vector<32x32xf32>
+    layout.store %t, %po[%by, %bx] masked : vector<32x32xf32>, !c
+    gpu.return
+  }
+}
+
+// -----
+
+// Two staged loads whose buffers' rows run along different store
+// dimensions (once an error): the first sets the register blocks, the
+// second is read element by element, with a remark.
+// CHECK-LABEL: gpu.func @staged_loads_permuted_differently
+// CHECK: gpu.barrier
+// CHECK: vector.load {{.*}} : memref<512xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+!q = !layout.partition_view<8x8x8xf32, tile = [8, 8, 8]>
+gpu.module @m {
+  gpu.func @staged_loads_permuted_differently(%a: memref<8x8x8xf32>, %b: memref<8x8x8xf32>, %out: memref<8x8x8xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %va = layout.view %a : memref<8x8x8xf32> -> !layout.tensor_view<8x8x8xf32>
+    %pa = layout.partition %va tile [8, 8, 8] : !layout.tensor_view<8x8x8xf32> -> !q
+    %vb = layout.view %b : memref<8x8x8xf32> -> !layout.tensor_view<8x8x8xf32>
+    %pb = layout.partition %vb tile [8, 8, 8] : !layout.tensor_view<8x8x8xf32> -> !q
+    %vo = layout.view %out : memref<8x8x8xf32> -> !layout.tensor_view<8x8x8xf32>
+    %po = layout.partition %vo tile [8, 8, 8] : !layout.tensor_view<8x8x8xf32> -> !q
+    %c0 = arith.constant 0 : index
+    %x = layout.load %pa[%c0, %c0, %c0] : !q -> vector<8x8x8xf32>
+    // expected-remark @below {{its staged buffer is read element by element: its rows run along store dimension 1, another staged load's along 0}}
+    %y = layout.load %pb[%c0, %c0, %c0] : !q -> vector<8x8x8xf32>
+    %xt = vector.transpose %x, [2, 1, 0] : vector<8x8x8xf32> to vector<8x8x8xf32>
+    %yt = vector.transpose %y, [1, 2, 0] : vector<8x8x8xf32> to vector<8x8x8xf32>
+    %s = arith.addf %xt, %yt : vector<8x8x8xf32>
+    layout.store %s, %po[%c0, %c0, %c0] : vector<8x8x8xf32>, !q
+    gpu.return
+  }
+}
+
+// -----
+
+// Tile values used several times: one load stored twice, and a load added
+// to its own transpose (two leaves of one load: one direct, one staged);
+// the loads, the transpose and the add are erased once the stores are
+// lowered.
+// CHECK-LABEL: gpu.func @values_used_twice
+// CHECK-NOT: layout.load
+// CHECK-NOT: layout.store
+// CHECK-NOT: vector.transpose
+// CHECK: gpu.return
+!s = !layout.partition_view<64x64xf32, tile = [32, 32]>
+gpu.module @m {
+  gpu.func @values_used_twice(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !s
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !s
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = layout.load %pi[%c0, %c0] : !s -> vector<32x32xf32>
+    layout.store %t, %po[%c0, %c0] : vector<32x32xf32>, !s
+    layout.store %t, %po[%c1, %c1] : vector<32x32xf32>, !s
+    %u = vector.transpose %t, [1, 0] : vector<32x32xf32> to vector<32x32xf32>
+    %s = arith.addf %t, %u : vector<32x32xf32>
+    layout.store %s, %po[%c0, %c1] : vector<32x32xf32>, !s
+    gpu.return
+  }
+}
