@@ -146,3 +146,55 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Row sums and row maxima of a tile (softmax statistics): each reduction
+// stores its source tile into a workgroup buffer cooperatively (16-byte
+// global reads and buffer writes), then 32 lanes per row each fold 8
+// elements (consecutive lanes on consecutive elements), the row's first
+// lane folds the 32 partial results, and the row results are stored
+// cooperatively, combined with the accumulator.
+// CHECK-LABEL: gpu.func @softmax_statistics
+// CHECK-SAME: workgroup(%[[SRC:[a-z0-9]+]] : memref<8x256xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[ROWS:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[PART:[a-z0-9]+]] : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}
+// CHECK: vector.load %{{.*}} : memref<?x?xf32>, vector<4xf32>
+// CHECK: vector.store %{{.*}}, %[[SRC]][%{{.*}}] {alignment = 16 : i64} : memref<8x256xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: gpu.barrier
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// CHECK: %[[ROW:.*]] = arith.divui %{{.*}}, %c32
+// CHECK: memref.load %[[SRC]][%[[ROW]], %[[LANE]]]
+// CHECK: scf.for {{.*}} = %c1 to %c8 step %c1 iter_args
+// CHECK: arith.maxnumf
+// CHECK: memref.store %{{.*}}, %[[PART]]
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[ROWS]]
+// CHECK: gpu.barrier
+// CHECK: vector.load %[[ROWS]]
+// CHECK: arith.maxnumf
+// CHECK: vector.store %{{.*}} : memref<?xf32>
+// The sum reads the same tile again (each reduction stores its own copy).
+// CHECK: arith.addf
+// CHECK: gpu.return
+!in = !layout.partition_view<?x?xf32, tile = [8, 256]>
+!out = !layout.partition_view<?xf32, tile = [8]>
+gpu.module @m {
+  gpu.func @softmax_statistics(%a: memref<?x?xf32>, %max: memref<?xf32>, %sum: memref<?xf32>)
+      kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %va = layout.view %a : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pa = layout.partition %va tile [8, 256] : !layout.tensor_view<?x?xf32> -> !in
+    %vm = layout.view %max : memref<?xf32> -> !layout.tensor_view<?xf32>
+    %pm = layout.partition %vm tile [8] : !layout.tensor_view<?xf32> -> !out
+    %vs = layout.view %sum : memref<?xf32> -> !layout.tensor_view<?xf32>
+    %ps = layout.partition %vs tile [8] : !layout.tensor_view<?xf32> -> !out
+    %bx = gpu.block_id x
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pa[%bx, %c0] masked padding(neg_inf) : !in -> vector<8x256xf32>
+    %ninf = arith.constant dense<0xFF800000> : vector<8xf32>
+    %m = vector.multi_reduction <maxnumf>, %t, %ninf [1] : vector<8x256xf32> to vector<8xf32>
+    layout.store %m, %pm[%bx] masked : vector<8xf32>, !out
+    %z = arith.constant dense<0.0> : vector<8xf32>
+    %s = vector.multi_reduction <add>, %t, %z [1] : vector<8x256xf32> to vector<8xf32>
+    layout.store %s, %ps[%bx] masked : vector<8xf32>, !out
+    gpu.return
+  }
+}

@@ -314,3 +314,21 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+!p = !layout.partition_view<64x64xf32, tile = [32, 32]>
+gpu.module @m {
+  gpu.func @reduction_to_scalar(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !p
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
+    %z = arith.constant 0.0 : f32
+    // expected-error @below {{reduces every dimension of a cooperative tile to a scalar: keep a unit dimension (reduce to vector<1x...>) to store it as a tile}}
+    %s = vector.multi_reduction <add>, %t, %z [0, 1] : vector<32x32xf32> to f32
+    memref.store %s, %out[%c0, %c0] : memref<64x64xf32>
+    gpu.return
+  }
+}

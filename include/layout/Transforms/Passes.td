@@ -152,8 +152,17 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
       fails at run time, moves element by element, each guarded; the
       load's padding value fills the elements outside.
 
+    * Reductions: a `vector.multi_reduction` of a tile value (row sums,
+      row maxima) stores its source cooperatively into a workgroup buffer;
+      after a barrier, up to 32 consecutive lanes per kept coordinate each
+      fold a strided part of its reduced elements and the group's first
+      lane folds their partial results into a buffer over the kept tile,
+      which a cooperative load then reads (combined with the accumulator)
+      for the stores that use the result.
+
     Other ops between the loads and the store, other uses of tile values,
-    and atomic cooperative accesses get a diagnostic. Loads and stores whose indices depend on the thread stay
+    reductions to a scalar, and atomic cooperative accesses get a
+    diagnostic. Loads and stores whose indices depend on the thread stay
     per-thread accesses (-convert-layout-to-vector).
 
     ```mlir

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Contraction.h"
+#include "Reduction.h"
 #include "TileExpression.h"
 
 #include "layout/Transforms/BankConflicts.h"
@@ -295,6 +296,17 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
 
 } // namespace
 
+Value tiles::addAlignedWorkgroupBuffer(gpu::GPUFuncOp func, MemRefType type,
+                                       Location loc) {
+  Value buffer = func.addWorkgroupAttribution(type, loc);
+  func.setWorkgroupAttributionAttr(
+      func.getNumWorkgroupAttributions() - 1,
+      LLVM::LLVMDialect::getAlignAttrName(),
+      IntegerAttr::get(IntegerType::get(func.getContext(), 64),
+                       kWorkgroupBufferAlignment));
+  return buffer;
+}
+
 llvm::MaybeAlign tiles::workgroupAccessAlignment(int64_t bytes) {
   return llvm::MaybeAlign(std::min(bytes, kWorkgroupBufferAlignment));
 }
@@ -340,11 +352,7 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
       {stages * leaf.stageElements()}, src.elementType,
       MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-  leaf.buffer = func.addWorkgroupAttribution(bufferType, loc);
-  func.setWorkgroupAttributionAttr(
-      func.getNumWorkgroupAttributions() - 1,
-      LLVM::LLVMDialect::getAlignAttrName(),
-      b.getI64IntegerAttr(kWorkgroupBufferAlignment));
+  leaf.buffer = addAlignedWorkgroupBuffer(func, bufferType, loc);
   leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
                                b.getDenseI64ArrayAttr(shape));
 }
@@ -431,8 +439,10 @@ LogicalResult mlir::layout::distributeCooperativeTiles(
     return func.emitOpError() << problem;
   SmallVector<int64_t, 3> block(known->begin(), known->end());
   BlockUniformity uniform;
-  // Contractions first: they consume their loads and stores.
-  if (failed(distributeContractions(func, block, uniform, options)))
+  // Contractions first: they consume their loads and stores. Then
+  // reductions become cooperative stores and loads of workgroup buffers.
+  if (failed(distributeContractions(func, block, uniform, options)) ||
+      failed(lowerTileReductions(func, block, uniform)))
     return failure();
   FailureOr<std::vector<TileTree>> trees = collectTileTrees(func, uniform);
   if (failed(trees))

@@ -132,6 +132,11 @@ FailureOr<StagingMapping> stagingMapping(const Leaf &leaf, int64_t threads,
 /// attribution's `llvm.align`): enough for the widest LDS access, 16 bytes.
 constexpr int64_t kWorkgroupBufferAlignment = 16;
 
+/// Adds a workgroup attribution of `type` to `func`, aligned to
+/// kWorkgroupBufferAlignment, and returns it.
+Value addAlignedWorkgroupBuffer(gpu::GPUFuncOp func, MemRefType type,
+                                Location loc);
+
 /// The alignment a `bytes`-byte vector access to a workgroup buffer at a
 /// multiple of its size may claim: its size, at most the buffer's.
 llvm::MaybeAlign workgroupAccessAlignment(int64_t bytes);

@@ -145,9 +145,20 @@ class Program:
             tile = [tile[0], tile[0]]
             self.extents = [self.extents[0], self.extents[0]]
         self.tile = tile
+        # A reduction program stores a vector.multi_reduction of the tile
+        # expression over some of its dimensions (the block reads the tile
+        # at index 0 along them).
+        self.reduced = []
+        if self.rank >= 2 and rng.random() < 0.3:
+            count = rng.choice([1, 1, self.rank - 1])
+            self.reduced = sorted(rng.sample(range(self.rank), count))
+        self.kept = [d for d in range(self.rank) if d not in self.reduced]
+        self.out_rank = len(self.kept)
+        self.out_tile = [self.tile[d] for d in self.kept]
+        self.out_extents = [self.extents[d] for d in self.kept]
         self.out_type = rng.choice(list(TYPES))
-        self.out_storage = self.random_order()
-        self.out_storage.resolve(self.extents)
+        self.out_storage = self.random_order(self.out_rank)
+        self.out_storage.resolve(self.out_extents)
         # Float programs keep every value an integer of at most 2048 in
         # magnitude (exact in f16): retried until they do.
         while True:
@@ -160,26 +171,35 @@ class Program:
                 self.expr = ("binop", self.out_type,
                              self.pick_binop(self.out_type), self.expr,
                              self.gen_load(self.out_type))
+            if self.reduced:
+                t = self.out_type
+                kinds = (["add", "maxnumf", "minnumf", "maximumf"]
+                         if is_float(t) else
+                         ["add", "maxsi", "minsi", "and", "or", "xor"])
+                acc = self.rng.randint(-3, 3)
+                self.expr = ("reduce", t, self.rng.choice(kinds),
+                             self.expr, acc)
             if self.exact(self.expr):
                 break
         self.expected = self.reference()
 
-    def random_order(self):
+    def random_order(self, rank=None):
+        rank = self.rank if rank is None else rank
         r = self.rng.random()
         if r < 0.5:
-            order = list(range(self.rank))
+            order = list(range(rank))
         elif r < 0.8:  # column-major: the first dimension is contiguous
-            order = list(range(self.rank))[::-1]
+            order = list(range(rank))[::-1]
         else:
-            order = list(range(self.rank))
+            order = list(range(rank))
             self.rng.shuffle(order)
-        lo = [0] * self.rank
-        hi = [0] * self.rank
+        lo = [0] * rank
+        hi = [0] * rank
         if self.rng.random() < 0.6:
             # Padding; often enough to make the strides and the offset
             # multiples of 8 elements, so that rows whose length is not
             # still take the vector paths (and their edge tests).
-            for j in range(self.rank):
+            for j in range(rank):
                 lo[j] = self.rng.choice([0, 0, 0, 1, 3, 8])
                 hi[j] = self.rng.choice([-1, -1, 0, 1, 2, 5])
         return Storage(order, lo, hi)
@@ -189,6 +209,8 @@ class Program:
         if e[0] in ("binop", "unop", "cast"):
             for sub in e[3:]:
                 yield from self.walk(sub)
+        if e[0] == "reduce":
+            yield from self.walk(e[3])
 
     def pick_binop(self, t):
         if is_float(t):
@@ -265,27 +287,71 @@ class Program:
 
     def tiles(self):
         """The output tile indices (one block each)."""
-        counts = [(e + t - 1) // t for e, t in zip(self.extents, self.tile)]
+        counts = [(e + t - 1) // t
+                  for e, t in zip(self.out_extents, self.out_tile)]
         return list(itertools.product(*(range(c) for c in counts)))
 
+    def source_tile(self, T):
+        """The tile index of the loads in the block of output tile T (0
+        along reduced dimensions)."""
+        it = iter(T)
+        return tuple(0 if d in self.reduced else next(it)
+                     for d in range(self.rank))
+
     def exact(self, e):
-        """Whether every float value of `e` is an integer within 2048."""
-        for sub in self.walk(e):
+        """Whether every float value of `e` is an integer within 2048 (and
+        a float sum's partial sums too, in any order)."""
+        source = e[3] if e[0] == "reduce" else e
+        for sub in self.walk(source):
             if is_float(sub[1]):
                 for T in self.tiles():
-                    v = self.evaluate(sub, T).astype(np.float64)
-                    if not np.all(np.abs(v) <= 2048):
+                    v = self.evaluate(sub, self.source_tile(T))
+                    if not np.all(np.abs(v.astype(np.float64)) <= 2048):
                         return False
+        if e[0] == "reduce" and is_float(e[1]):
+            for T in self.tiles():
+                v = self.evaluate(e[3], self.source_tile(T))
+                bound = np.sum(np.abs(v.astype(np.float64)),
+                               axis=tuple(self.reduced)) + abs(e[4])
+                if not np.all(bound <= 2048):
+                    return False
         return True
+
+    def reduce(self, e, T):
+        """The reduction node e in the block of output tile T."""
+        _, t, kind, sub, acc = e
+        dtype = TYPES[t][0]
+        v = self.evaluate(sub, self.source_tile(T))
+        axes = tuple(self.reduced)
+        with np.errstate(over="ignore"):
+            if kind == "add":
+                r = np.sum(v.astype(np.float64 if is_float(t) else np.int64),
+                           axis=axes) + acc
+            elif kind in ("maxnumf", "maximumf", "maxsi"):
+                r = np.maximum(np.max(v, axis=axes), acc)
+            elif kind in ("minnumf", "minsi"):
+                r = np.minimum(np.min(v, axis=axes), acc)
+            else:
+                f = {"and": np.bitwise_and, "or": np.bitwise_or,
+                     "xor": np.bitwise_xor}[kind]
+                r = f(f.reduce(v, axis=axes), np.int8(acc))
+            if not is_float(t):
+                return (np.asarray(r).astype(np.int64) & 0xFF).astype(
+                    np.uint8).view(np.int8)
+            return np.asarray(r).astype(dtype)
 
     def reference(self):
         """The output: each block's tile value, stored where it is inside
         the output's extents."""
-        out = np.zeros(self.extents, dtype=TYPES[self.out_type][0])
+        out = np.zeros(self.out_extents, dtype=TYPES[self.out_type][0])
         for T in self.tiles():
-            value = self.evaluate(self.expr, T)
+            if self.expr[0] == "reduce":
+                value = self.reduce(self.expr, T)
+            else:
+                value = self.evaluate(self.expr, T)
             region = tuple(slice(i * t, min((i + 1) * t, e))
-                           for i, t, e in zip(T, self.tile, self.extents))
+                           for i, t, e in zip(T, self.out_tile,
+                                              self.out_extents))
             out[region] = value[tuple(slice(0, r.stop - r.start)
                                       for r in region)]
         return out
@@ -341,20 +407,26 @@ class Program:
         args = []
         for k, (t, perm, order, _) in enumerate(self.inputs):
             args.append(f"%in{k}: {memref_type(rank, t, order)}")
-        args.append(f"%out: {memref_type(rank, self.out_type, self.out_storage)}")
+        orank = self.out_rank
+        args.append(f"%out: {memref_type(orank, self.out_type, self.out_storage)}")
         for k, (t, _) in enumerate(self.scalars):
             args.append(f"%s{k}: {t}")
         bx, by, bz = self.block
         lines = [f"    gpu.func @{n}({', '.join(args)})",
                  f"        kernel attributes {{known_block_size = array<i32: {bx}, {by}, {bz}>}} {{"]
-        ids = ["%bx", "%by", "%bz"][:rank]
-        # Output dimension rank-1 is block x, rank-2 block y, rank-3 block z.
-        for d in ["x", "y", "z"][:rank]:
+        ids = ["%bx", "%by", "%bz"][:orank]
+        # Output dimension orank-1 is block x, orank-2 block y, orank-3
+        # block z; the loads' reduced dimensions take index 0.
+        for d in ["x", "y", "z"][:orank]:
             lines.append(f"      %b{d} = gpu.block_id {d}")
-        out_idx = [ids[rank - 1 - i] for i in range(rank)]
-        dyn = "x".join("?" for _ in range(rank))
+        lines.append("      %c0 = arith.constant 0 : index")
+        out_idx = [ids[orank - 1 - i] for i in range(orank)]
+        kept_idx = iter(out_idx)
+        src_idx = ["%c0" if d in self.reduced else next(kept_idx)
+                   for d in range(rank)]
 
         def partition(value, mtype, t, tile, name):
+            dyn = "x".join("?" for _ in range(len(tile)))
             pv = f"!layout.partition_view<{dyn}x{t}, tile = [{', '.join(map(str, tile))}]>"
             lines.append(f"      %v{name} = layout.view {value} : {mtype} -> !layout.tensor_view<{dyn}x{t}>")
             lines.append(f"      %p{name} = layout.partition %v{name} tile [{', '.join(map(str, tile))}] : !layout.tensor_view<{dyn}x{t}> -> {pv}")
@@ -380,7 +452,7 @@ class Program:
                 lidx = [None] * rank
                 for i, p in enumerate(perm):
                     ltile[p] = self.tile[i]
-                    lidx[p] = out_idx[i]
+                    lidx[p] = src_idx[i]
                 if k not in loaded:
                     pv = partition(f"%in{k}", memref_type(rank, t, order), t,
                                    ltile, f"in{k}")
@@ -428,10 +500,19 @@ class Program:
             lines.append(f"      {x} = arith.{e[2]} {a}, {b} : {vt}")
             return x
 
-        value = emit(self.expr)
-        pv = partition("%out", memref_type(rank, self.out_type, self.out_storage),
-                       self.out_type, self.tile, "out")
-        lines.append(f"      layout.store {value}, %pout[{', '.join(out_idx)}] masked : vector<{vshape}x{self.out_type}>, {pv}")
+        if self.expr[0] == "reduce":
+            _, t, kind, sub, acc = self.expr
+            src = emit(sub)
+            oshape = shape_str(self.out_tile)
+            a = fresh()
+            lines.append(f"      {a} = arith.constant dense<{literal(t, acc)}> : vector<{oshape}x{t}>")
+            value = fresh()
+            lines.append(f"      {value} = vector.multi_reduction <{kind}>, {src}, {a} [{', '.join(map(str, self.reduced))}] : vector<{vshape}x{t}> to vector<{oshape}x{t}>")
+        else:
+            value = emit(self.expr)
+        pv = partition("%out", memref_type(orank, self.out_type, self.out_storage),
+                       self.out_type, self.out_tile, "out")
+        lines.append(f"      layout.store {value}, %pout[{', '.join(out_idx)}] masked : vector<{shape_str(self.out_tile)}x{self.out_type}>, {pv}")
         lines.append("      gpu.return")
         lines.append("    }")
         return "\n".join(lines)
@@ -441,11 +522,11 @@ class Program:
         over the whole output storage (the padding must keep its
         sentinel), and the globals it reads."""
         n = self.name()
-        rank = self.rank
-        dyn = "x".join("?" for _ in range(rank))
+        orank = self.out_rank
         globals_ = []
-        arg_types = [memref_type(rank, t, st) for t, _, st, _ in self.inputs]
-        arg_types.append(memref_type(rank, self.out_type, self.out_storage))
+        arg_types = [memref_type(self.rank, t, st)
+                     for t, _, st, _ in self.inputs]
+        arg_types.append(memref_type(orank, self.out_type, self.out_storage))
         arg_types += [t for t, _ in self.scalars]
         arg_types += ["index"] * 3
         consts = set()
@@ -468,8 +549,12 @@ class Program:
             body.append(f"  {g} = memref.get_global @{n}_{name} : {gtype}")
             return g, gtype
 
+        def dyn(rank):
+            return "x".join("?" for _ in range(rank))
+
         def view(storage_value, t, st, extents):
             """The logical view of a storage memref<?x...>."""
+            rank = len(extents)
             v = storage_value
             if st.padded():
                 sub = fresh()
@@ -477,10 +562,10 @@ class Program:
                 sizes = ", ".join(c(extents[o]) for o in st.order)
                 ones = ", ".join("1" for _ in range(rank))
                 stype = memref_type(rank, t, Storage(list(range(rank)), st.lo, st.hi))
-                body.append(f"  {sub} = memref.subview {v}[{offs}] [{sizes}] [{ones}] : memref<{dyn}x{t}> to {stype}")
+                body.append(f"  {sub} = memref.subview {v}[{offs}] [{sizes}] [{ones}] : memref<{dyn(rank)}x{t}> to {stype}")
                 v, vtype = sub, stype
             else:
-                vtype = f"memref<{dyn}x{t}>"
+                vtype = f"memref<{dyn(rank)}x{t}>"
             if st.order != list(range(rank)):
                 tr = fresh()
                 src = [st.order.index(i) for i in range(rank)]
@@ -495,25 +580,27 @@ class Program:
             junk = 999 if is_float(t) else 77
             g, gtype = constant(f"in{k}", t, st.embed(array, junk))
             cast = fresh()
-            body.append(f"  {cast} = memref.cast {g} : {gtype} to memref<{dyn}x{t}>")
+            body.append(f"  {cast} = memref.cast {g} : {gtype} to memref<{dyn(self.rank)}x{t}>")
             args.append(view(cast, t, st, list(array.shape)))
         t = self.out_type
         st = self.out_storage
+        odyn = dyn(orank)
         sentinel = 3000 if is_float(t) else -97
         init, itype = constant("init", t, st.embed(
-            np.full(self.extents, sentinel, dtype=TYPES[t][0]), sentinel))
+            np.full(self.out_extents, sentinel, dtype=TYPES[t][0]), sentinel))
         expect, etype = constant("expect", t, st.embed(self.expected, sentinel))
-        shape = st.shape(self.extents)
+        shape = st.shape(self.out_extents)
         out = fresh()
-        body.append(f"  {out} = memref.alloc({', '.join(c(x) for x in shape)}) : memref<{dyn}x{t}>")
-        body.append(f"  memref.copy {init}, {out} : {itype} to memref<{dyn}x{t}>")
-        args.append(view(out, t, st, self.extents))
+        body.append(f"  {out} = memref.alloc({', '.join(c(x) for x in shape)}) : memref<{odyn}x{t}>")
+        body.append(f"  memref.copy {init}, {out} : {itype} to memref<{odyn}x{t}>")
+        args.append(view(out, t, st, self.out_extents))
         for st_, v in self.scalars:
             x = fresh()
             body.append(f"  {x} = arith.constant {literal(st_, v)} : {st_}")
             args.append(x)
-        grid = [(self.extents[rank - 1 - i] + self.tile[rank - 1 - i] - 1)
-                // self.tile[rank - 1 - i] if i < rank else 1 for i in range(3)]
+        grid = [(self.out_extents[orank - 1 - i] + self.out_tile[orank - 1 - i] - 1)
+                // self.out_tile[orank - 1 - i] if i < orank else 1
+                for i in range(3)]
         args += [c(g) for g in grid]
         body.append(f"  func.call @{n}_host({', '.join(args)}) : ({', '.join(arg_types)}) -> ()")
         count = fresh()
@@ -528,7 +615,7 @@ class Program:
         ind = "  " * len(shape) + "  "
         a, b, ne, sel, u, w = (fresh() for _ in range(6))
         idx = ", ".join(ivs)
-        body.append(f"{ind}{a} = memref.load {out}[{idx}] : memref<{dyn}x{t}>")
+        body.append(f"{ind}{a} = memref.load {out}[{idx}] : memref<{odyn}x{t}>")
         body.append(f"{ind}{b} = memref.load {expect}[{idx}] : {etype}")
         if is_float(t):
             body.append(f"{ind}{ne} = arith.cmpf une, {a}, {b} : {t}")
@@ -547,7 +634,7 @@ class Program:
         body.append(f"  vector.print {bad} : i64 punctuation <no_punctuation>")
         body.append("  vector.print str \" mismatches of \"")
         body.append(f"  vector.print {total} : i64")
-        body.append(f"  memref.dealloc {out} : memref<{dyn}x{t}>")
+        body.append(f"  memref.dealloc {out} : memref<{odyn}x{t}>")
         body.append("  return")
         body.append("}")
         head = [f"  %c{v} = arith.constant {v} : index" for v in sorted(consts)]
@@ -556,11 +643,12 @@ class Program:
             [decl, f"func.func @run_{n}() {{"] + head + body)
 
     def output_elements(self):
-        return int(np.prod(self.out_storage.shape(self.extents)))
+        return int(np.prod(self.out_storage.shape(self.out_extents)))
 
     def describe(self):
+        reduced = f" reduced over {self.reduced}" if self.reduced else ""
         return (f"{self.name()}: tile {shape_str(self.tile)} of "
-                f"{shape_str(self.extents)} {self.out_type}, block "
+                f"{shape_str(self.extents)}{reduced} {self.out_type}, block "
                 f"{shape_str(self.block)}, {len(self.inputs)} loads")
 
 

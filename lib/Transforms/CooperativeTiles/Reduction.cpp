@@ -1,0 +1,303 @@
+//===- Reduction.cpp - Reductions of cooperative tiles --------------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A `vector.multi_reduction` of a cooperative tile value (one computed from
+// cooperative loads) reduces the block's tile: no thread holds a whole row.
+// It is rewritten into pieces the rest of the pass already distributes,
+// around one reduction step written per thread:
+//
+//   layout.store %source -> a workgroup buffer over the source tile
+//                           (cooperative: coalesced global reads, the
+//                           source expression evaluated on fragments)
+//   gpu.barrier
+//   per thread: `group` consecutive lanes reduce one kept coordinate, each
+//               lane a strided part of its reduced elements (consecutive
+//               lanes on consecutive elements), the group's first lane then
+//               folds the lanes' partial results (through a second buffer)
+//               and writes the result to a buffer over the kept tile
+//   gpu.barrier
+//   %r = layout.load of that buffer (cooperative), combined with the
+//        reduction's accumulator by the kind's arith op
+//
+// The result then feeds cooperative stores like any tile value (row sums
+// and row maxima of a tile, a transpose scaled per row).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reduction.h"
+#include "TileExpression.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/bit.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+namespace {
+
+/// Whether `v` is a cooperative tile value: a cooperative load, or an op
+/// of a tile expression with such an operand.
+bool isTileValue(Value v, BlockUniformity &uniform, unsigned depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 64 || !isa<VectorType>(v.getType()))
+    return false;
+  if (isa<LoadOp>(def))
+    return uniform.isCooperative(def);
+  if (!isa<vector::TransposeOp, vector::MultiDimReductionOp>(def) &&
+      classifyFragmentOp(def) != FragmentOp::Elementwise)
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value o) {
+    return isTileValue(o, uniform, depth + 1);
+  });
+}
+
+/// The digits of `x` in the mixed radix `shape` (the last fastest).
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value x,
+                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> digits(shape.size());
+  for (int64_t i = shape.size() - 1; i >= 0; --i) {
+    Value n = indexConstant(b, loc, shape[i]);
+    digits[i] = i ? arith::RemUIOp::create(b, loc, x, n).getResult() : x;
+    if (i)
+      x = arith::DivUIOp::create(b, loc, x, n);
+  }
+  return digits;
+}
+
+/// A workgroup buffer of `shape` elements of `type`, viewed as a tile:
+/// the buffer and the partition view of one tile over it.
+std::pair<Value, Value> tileBuffer(gpu::GPUFuncOp func, OpBuilder &b,
+                                   Location loc, ArrayRef<int64_t> shape,
+                                   Type type) {
+  MLIRContext *ctx = func.getContext();
+  auto memrefType = MemRefType::get(
+      shape, type, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  Value buffer = addAlignedWorkgroupBuffer(func, memrefType, loc);
+  auto viewType = TensorViewType::get(ctx, shape, type);
+  Value view = ViewOp::create(b, loc, viewType, buffer, /*desc=*/Value());
+  auto partitionType = PartitionViewType::get(ctx, shape, type, shape);
+  Value partition = PartitionOp::create(b, loc, partitionType, view,
+                                        b.getDenseI64ArrayAttr(shape));
+  return {buffer, partition};
+}
+
+class ReductionLowering {
+public:
+  ReductionLowering(gpu::GPUFuncOp func, ArrayRef<int64_t> block)
+      : func(func), block(block), threads(block[0] * block[1] * block[2]) {}
+
+  LogicalResult lower(vector::MultiDimReductionOp red);
+
+private:
+  gpu::GPUFuncOp func;
+  ArrayRef<int64_t> block;
+  int64_t threads;
+};
+
+LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
+  auto resultType = dyn_cast<VectorType>(red.getDest().getType());
+  if (!resultType)
+    return red.emitOpError()
+           << "reduces every dimension of a cooperative tile to a scalar: "
+              "keep a unit dimension (reduce to vector<1x...>) to store it "
+              "as a tile";
+  VectorType sourceType = red.getSourceVectorType();
+  Type et = sourceType.getElementType();
+  if (!vectorizable(et))
+    return red.emitOpError() << "reduction of a cooperative tile of " << et
+                             << ": elements must be whole bytes";
+  ArrayRef<int64_t> shape = sourceType.getShape();
+  SmallVector<bool> reduced = red.getReductionMask();
+  SmallVector<int64_t> keptShape, reducedShape;
+  for (auto [n, r] : llvm::zip_equal(shape, reduced))
+    (r ? reducedShape : keptShape).push_back(n);
+  int64_t kept = ShapedType::getNumElements(keptShape);
+  int64_t count = ShapedType::getNumElements(reducedShape);
+  // Lanes per kept coordinate: a power of two, at most a warp of 32 (a
+  // group never straddles waves of 32 or 64) and at most the reduced
+  // elements.
+  int64_t group = std::min<int64_t>(
+      {int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(1, threads / kept)))),
+       32, int64_t(llvm::bit_floor(uint64_t(count)))});
+  int64_t groups = threads / group;
+  int64_t passes = llvm::divideCeil(kept, groups);
+
+  Location loc = red.getLoc();
+  OpBuilder b(red);
+  bool inLoop = red->getParentOp() != func;
+  // The source tile, stored cooperatively into a buffer.
+  auto [source, sourceTile] = tileBuffer(func, b, loc, shape, et);
+  auto [result, resultTile] =
+      tileBuffer(func, b, loc, resultType.getShape(), et);
+  SmallVector<Value> zeros(shape.size(), indexConstant(b, loc, 0));
+  if (inLoop)
+    gpu::BarrierOp::create(b, loc);
+  StoreOp::create(b, loc, red.getSource(), sourceTile, zeros,
+                  /*masked=*/UnitAttr(), /*order=*/nullptr, /*scope=*/nullptr);
+  gpu::BarrierOp::create(b, loc);
+
+  Value partials;
+  if (group > 1)
+    partials = addAlignedWorkgroupBuffer(
+        func,
+        MemRefType::get({threads}, et, MemRefLayoutAttrInterface(),
+                        gpu::AddressSpaceAttr::get(
+                            func.getContext(), gpu::AddressSpace::Workgroup)),
+        loc);
+  Value tid = linearThreadId(b, loc, block);
+  Value lane = group > 1 ? arith::RemUIOp::create(b, loc, tid,
+                                                  indexConstant(b, loc, group))
+                               .getResult()
+                         : indexConstant(b, loc, 0);
+  Value first = group > 1 ? arith::DivUIOp::create(b, loc, tid,
+                                                   indexConstant(b, loc, group))
+                                .getResult()
+                          : tid;
+  vector::CombiningKind kind = red.getKind();
+  // The source element of kept coordinate `k` and reduced index `r`.
+  auto element = [&](OpBuilder &eb, Value k, Value r) {
+    SmallVector<Value> keptDigits = delinearize(eb, loc, k, keptShape);
+    SmallVector<Value> reducedDigits = delinearize(eb, loc, r, reducedShape);
+    SmallVector<Value> coord;
+    unsigned ki = 0, ri = 0;
+    for (bool isReduced : reduced)
+      coord.push_back(isReduced ? reducedDigits[ri++] : keptDigits[ki++]);
+    return memref::LoadOp::create(eb, loc, source, coord).getResult();
+  };
+  // Where kept coordinate `k` of the result goes (unit dimensions 0).
+  auto storeResult = [&](OpBuilder &sb, Value k, Value v) {
+    SmallVector<Value> coord = delinearize(sb, loc, k, resultType.getShape());
+    memref::StoreOp::create(sb, loc, v, result, coord);
+  };
+  auto ifThen = [&](OpBuilder &ib, Value cond,
+                    function_ref<void(OpBuilder &)> body) {
+    scf::IfOp::create(ib, loc, cond, [&](OpBuilder &tb, Location) {
+      body(tb);
+      scf::YieldOp::create(tb, loc);
+    });
+  };
+  auto less = [&](OpBuilder &cb, Value x, int64_t n) {
+    return arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ult, x,
+                                 indexConstant(cb, loc, n))
+        .getResult();
+  };
+  for (int64_t pass = 0; pass < passes; ++pass) {
+    Value k = pass ? arith::AddIOp::create(b, loc, first,
+                                           indexConstant(b, loc, pass * groups))
+                         .getResult()
+                   : first;
+    // The lane's partial result: elements lane, lane + group, ...
+    auto partial = [&](OpBuilder &pb) -> Value {
+      Value init = element(pb, k, lane);
+      int64_t steps = llvm::divideCeil(count, group);
+      if (steps == 1)
+        return init;
+      auto loop = scf::ForOp::create(
+          pb, loc, indexConstant(pb, loc, 1), indexConstant(pb, loc, steps),
+          indexConstant(pb, loc, 1), ValueRange{init},
+          [&](OpBuilder &lb, Location, Value j, ValueRange acc) {
+            Value r = arith::AddIOp::create(
+                lb, loc, lane,
+                arith::MulIOp::create(lb, loc, j,
+                                      indexConstant(lb, loc, group)));
+            auto next = [&](OpBuilder &nb) {
+              return vector::makeArithReduction(nb, loc, kind,
+                                                element(nb, k, r), acc[0]);
+            };
+            Value v;
+            if (count % group == 0) {
+              v = next(lb);
+            } else {
+              v = scf::IfOp::create(
+                      lb, loc, less(lb, r, count),
+                      [&](OpBuilder &tb, Location) {
+                        scf::YieldOp::create(tb, loc, next(tb));
+                      },
+                      [&](OpBuilder &eb, Location) {
+                        scf::YieldOp::create(eb, loc, acc[0]);
+                      })
+                      .getResult(0);
+            }
+            scf::YieldOp::create(lb, loc, v);
+          });
+      return loop.getResult(0);
+    };
+    Value active =
+        kept % groups == 0 && pass + 1 < passes ? Value() : less(b, k, kept);
+    auto guarded = [&](OpBuilder &gb, Value cond,
+                       function_ref<void(OpBuilder &)> body) {
+      if (cond)
+        ifThen(gb, cond, body);
+      else
+        body(gb);
+    };
+    if (group == 1) {
+      guarded(b, active,
+              [&](OpBuilder &tb) { storeResult(tb, k, partial(tb)); });
+      continue;
+    }
+    // Partial results through `partials`, folded by the group's first lane.
+    guarded(b, active, [&](OpBuilder &tb) {
+      memref::StoreOp::create(tb, loc, partial(tb), partials, tid);
+    });
+    gpu::BarrierOp::create(b, loc);
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                         indexConstant(b, loc, 0));
+    if (active)
+      leader = arith::AndIOp::create(b, loc, leader, active);
+    ifThen(b, leader, [&](OpBuilder &tb) {
+      Value v = memref::LoadOp::create(tb, loc, partials, tid);
+      for (int64_t i = 1; i < group; ++i) {
+        Value other = memref::LoadOp::create(
+            tb, loc, partials,
+            ValueRange{
+                arith::AddIOp::create(tb, loc, tid, indexConstant(tb, loc, i))
+                    .getResult()});
+        v = vector::makeArithReduction(tb, loc, kind, other, v);
+      }
+      storeResult(tb, k, v);
+    });
+    if (pass + 1 < passes)
+      gpu::BarrierOp::create(b, loc);
+  }
+  gpu::BarrierOp::create(b, loc);
+  SmallVector<Value> resultZeros(resultType.getRank(),
+                                 indexConstant(b, loc, 0));
+  Value reducedTile =
+      LoadOp::create(b, loc, resultType, resultTile, resultZeros,
+                     /*masked=*/UnitAttr(), /*padding=*/nullptr,
+                     /*order=*/nullptr, /*scope=*/nullptr);
+  Value combined =
+      vector::makeArithReduction(b, loc, kind, reducedTile, red.getAcc());
+  red.getDest().replaceAllUsesWith(combined);
+  red.erase();
+  // The combination may fold away the reduced value (x & 0).
+  if (reducedTile.use_empty())
+    reducedTile.getDefiningOp()->erase();
+  return success();
+}
+
+} // namespace
+
+LogicalResult tiles::lowerTileReductions(gpu::GPUFuncOp func,
+                                         ArrayRef<int64_t> block,
+                                         BlockUniformity &uniform) {
+  SmallVector<vector::MultiDimReductionOp> reductions;
+  func.walk([&](vector::MultiDimReductionOp red) {
+    if (isTileValue(red.getSource(), uniform))
+      reductions.push_back(red);
+  });
+  ReductionLowering lowering(func, block);
+  for (vector::MultiDimReductionOp red : reductions)
+    if (failed(lowering.lower(red)))
+      return failure();
+  return success();
+}
