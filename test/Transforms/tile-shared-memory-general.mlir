@@ -198,3 +198,46 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A transpose scaled per row: the scale is a 1-D tile broadcast along the
+// rows and transposed (out[i][j] = in[j][i] * scale[i]). Along the store's
+// rows the scale is one element repeated: each fragment loads one element
+// and broadcasts it; the input is staged as in any transpose. A row
+// broadcast (scale[j]) loads vectors along the rows.
+// CHECK-LABEL: gpu.func @transpose_scaled_per_row
+// CHECK: gpu.barrier
+// CHECK: memref.load %{{.*}} : memref<?xf32>
+// CHECK: vector.broadcast %{{.*}} : f32 to vector<4xf32>
+// CHECK: arith.mulf %{{.*}} : vector<4xf32>
+// CHECK: vector.load %{{.*}} : memref<?xf32>, vector<4xf32>
+// CHECK: arith.addf %{{.*}} : vector<4xf32>
+!t = !layout.partition_view<?x?xf32, tile = [64, 64]>
+!v = !layout.partition_view<?xf32, tile = [64]>
+gpu.module @m {
+  gpu.func @transpose_scaled_per_row(%in: memref<?x?xf32>, %scale: memref<?xf32>, %bias: memref<?xf32>, %out: memref<?x?xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %vi = layout.view %in : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pi = layout.partition %vi tile [64, 64] : !layout.tensor_view<?x?xf32> -> !t
+    %vs = layout.view %scale : memref<?xf32> -> !layout.tensor_view<?xf32>
+    %ps = layout.partition %vs tile [64] : !layout.tensor_view<?xf32> -> !v
+    %vb = layout.view %bias : memref<?xf32> -> !layout.tensor_view<?xf32>
+    %pb = layout.partition %vb tile [64] : !layout.tensor_view<?xf32> -> !v
+    %vo = layout.view %out : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !t
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %x = layout.load %pi[%by, %bx] masked : !t -> vector<64x64xf32>
+    %xt = vector.transpose %x, [1, 0] : vector<64x64xf32> to vector<64x64xf32>
+    %s = layout.load %ps[%bx] masked : !v -> vector<64xf32>
+    %sb = vector.broadcast %s : vector<64xf32> to vector<64x64xf32>
+    %sr = vector.transpose %sb, [1, 0] : vector<64x64xf32> to vector<64x64xf32>
+    %y = arith.mulf %xt, %sr : vector<64x64xf32>
+    %c = layout.load %pb[%by] masked : !v -> vector<64xf32>
+    %cb = vector.broadcast %c : vector<64xf32> to vector<64x64xf32>
+    %z = arith.addf %y, %cb : vector<64x64xf32>
+    layout.store %z, %po[%bx, %by] masked : vector<64x64xf32>, !t
+    gpu.return
+  }
+}

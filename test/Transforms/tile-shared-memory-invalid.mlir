@@ -11,7 +11,7 @@ gpu.module @m {
     %b = gpu.block_id x
     %t = layout.load %pi[%b, %b] : !p -> vector<32x32xf32>
     %f = vector.shape_cast %t : vector<32x32xf32> to vector<1024xf32>
-    // expected-error @below {{'vector.shape_cast' op in a cooperative tile copy: only vector.transpose, elementwise ops, splat constants and broadcasts of scalars may compute the stored tile from cooperative loads}}
+    // expected-error @below {{'vector.shape_cast' op in a cooperative tile copy: only vector.transpose, elementwise ops, splat constants and broadcasts may compute the stored tile from cooperative loads}}
     %s = vector.shape_cast %f : vector<1024xf32> to vector<32x32xf32>
     layout.store %s, %po[%b, %b] : vector<32x32xf32>, !p
     gpu.return
@@ -51,23 +51,6 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     // expected-error @below {{in a cooperative tile copy: only splat constants are supported}}
     %z = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : vector<2x2xf32>
-    layout.store %z, %po[%c0, %c0] : vector<2x2xf32>, !p
-    gpu.return
-  }
-}
-
-// -----
-
-!p = !layout.partition_view<4x4xf32, tile = [2, 2]>
-gpu.module @m {
-  gpu.func @broadcast_of_a_vector(%out: memref<4x4xf32>, %x: f32)
-      kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
-    %vo = layout.view %out : memref<4x4xf32> -> !layout.tensor_view<4x4xf32>
-    %po = layout.partition %vo tile [2, 2] : !layout.tensor_view<4x4xf32> -> !p
-    %c0 = arith.constant 0 : index
-    %row = vector.broadcast %x : f32 to vector<2xf32>
-    // expected-error @below {{in a cooperative tile copy: only broadcasts of scalars are supported}}
-    %z = vector.broadcast %row : vector<2xf32> to vector<2x2xf32>
     layout.store %z, %po[%c0, %c0] : vector<2x2xf32>, !p
     gpu.return
   }

@@ -120,9 +120,12 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
     kernel needs a `known_block_size`; a cooperative access in a kernel
     without one is an error. The pass lowers each cooperative store whose
     tile is computed from cooperative loads by `vector.transpose` ops,
-    elementwise ops (`arith.mulf`, `arith.truncf`, ...), splat constants and
-    broadcasts of scalars to per-thread code (the elementwise ops run on
-    each thread's fragments). A tile value may be used several times, by
+    elementwise ops (`arith.mulf`, `arith.truncf`, ...), splat constants,
+    broadcasts of scalars and `vector.broadcast`s of tiles (a row or column
+    repeated along new or unit dimensions: a per-row scale) to per-thread
+    code (the elementwise ops run on each thread's fragments; a broadcast
+    tile that is constant along the store's rows is read one element per
+    fragment). A tile value may be used several times, by
     one store's expression or by several stores, but only by such
     expressions:
 

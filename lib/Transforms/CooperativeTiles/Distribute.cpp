@@ -134,15 +134,20 @@ LogicalResult Distributor::planLeaf(Leaf &leaf, StorePlan &plan) {
     return leaf.load.emitOpError() << "cannot be distributed: " << why;
   int64_t rank = dst.tile.size();
   for (int64_t k = 0; k < rank; ++k)
-    if (side.tile[leaf.perm[k]] != 1)
+    if (leaf.perm[k] >= 0 && side.tile[leaf.perm[k]] != 1)
       leaf.bufDims.push_back(leaf.perm[k]);
   llvm::sort(leaf.bufDims);
-  // Staging pays when both sides have rows to coalesce along.
-  bool differ = leaf.perm[dst.contiguous] != side.contiguous;
-  leaf.staged = differ && !leaf.bufDims.empty() &&
+  // Staging pays when both sides have rows to coalesce along (broadcast
+  // loads are small: read directly).
+  int64_t along = leaf.perm[dst.contiguous];
+  bool differ = along != side.contiguous;
+  leaf.staged = differ && !leaf.broadcasts() && !leaf.bufDims.empty() &&
                 side.tile[side.contiguous] > 1 && dst.tile[dst.contiguous] > 1;
   if (!leaf.staged) {
-    if (differ) {
+    if (along < 0) {
+      // The same element along the store's rows: one element, repeated.
+      leaf.splat = true;
+    } else if (differ) {
       // The load follows the store's rows, element by element.
       side.contiguous = leaf.perm[dst.contiguous];
       side.unitStride = false;
@@ -197,8 +202,8 @@ LogicalResult Distributor::chooseStoreMapping(StorePlan &plan) {
 
 Value Distributor::readBuffer(OpBuilder &b, Location loc, const Leaf &leaf,
                               ArrayRef<Value> storeCoord, int64_t width) const {
-  Value offset = OffsetOp::create(b, loc, leaf.desc,
-                                  leaf.bufCoord(leaf.fromStore(storeCoord)));
+  Value offset = OffsetOp::create(
+      b, loc, leaf.desc, leaf.bufCoord(leaf.fromStore(b, loc, storeCoord)));
   Type elementType = leaf.side.elementType;
   return vector::LoadOp::create(
       b, loc, VectorType::get({width}, elementType), leaf.buffer, offset,
@@ -220,8 +225,8 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
   for (Leaf &leaf : tree.leaves) {
     if (leaf.staged)
       continue;
-    FailureOr<GlobalAccess> in =
-        GlobalAccess::create(b, leaf.side, plan.storeWidth, why);
+    FailureOr<GlobalAccess> in = GlobalAccess::create(
+        b, leaf.side, leaf.splat ? 1 : plan.storeWidth, why);
     if (failed(in))
       return leaf.load.emitOpError() << "cannot be distributed: " << why;
     leaf.direct = std::move(*in);
@@ -251,8 +256,15 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
               : SmallVector<Value>(origin);
       auto leafValue = [&](unsigned i) -> Value {
         const Leaf &leaf = tree.leaves[i];
+        if (leaf.splat) {
+          Value one =
+              leaf.direct->load(lb, leaf.fromStore(lb, loc, coord), inside);
+          return vector::BroadcastOp::create(
+              lb, loc, VectorType::get({width}, leaf.side.elementType),
+              vector::ExtractOp::create(lb, loc, one, 0));
+        }
         if (!leaf.staged)
-          return leaf.direct->load(lb, leaf.fromStore(coord), inside);
+          return leaf.direct->load(lb, leaf.fromStore(lb, loc, coord), inside);
         if (leaf.rowDim == plan.dst.contiguous)
           return readBuffer(lb, loc, leaf, coord, width);
         if (leaf.rowDim != plan.stagedDim) {

@@ -35,11 +35,44 @@ int64_t Leaf::stageElements() const {
   return n;
 }
 
-SmallVector<Value> Leaf::fromStore(ArrayRef<Value> storeCoord) const {
+SmallVector<Value> Leaf::fromStore(OpBuilder &b, Location loc,
+                                   ArrayRef<Value> storeCoord) const {
   SmallVector<Value> r(side.tile.size(), Value());
   for (auto [k, c] : llvm::enumerate(storeCoord))
-    r[perm[k]] = c;
+    if (perm[k] >= 0)
+      r[perm[k]] = c;
+  // Dimensions the store broadcasts (unit ones): coordinate 0.
+  for (Value &c : r)
+    if (!c)
+      c = indexConstant(b, loc, 0);
   return r;
+}
+
+SmallVector<int64_t> tiles::throughTileOp(Operation *op,
+                                          ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> next;
+  if (auto transpose = dyn_cast<vector::TransposeOp>(op)) {
+    for (int64_t p : perm)
+      next.push_back(p < 0 ? -1 : transpose.getPermutation()[p]);
+    return next;
+  }
+  auto broadcast = cast<vector::BroadcastOp>(op);
+  auto source = cast<VectorType>(broadcast.getSourceType());
+  VectorType result = broadcast.getResultVectorType();
+  // Source dimension j is result dimension j + lead, unless stretched.
+  int64_t lead = result.getRank() - source.getRank();
+  for (int64_t p : perm) {
+    int64_t j = p - lead;
+    bool none = p < 0 || j < 0 ||
+                (source.getDimSize(j) == 1 && result.getDimSize(p) != 1);
+    next.push_back(none ? -1 : j);
+  }
+  return next;
+}
+
+bool tiles::isTileBroadcast(Operation *op) {
+  auto broadcast = dyn_cast<vector::BroadcastOp>(op);
+  return broadcast && isa<VectorType>(broadcast.getSourceType());
 }
 
 std::optional<unsigned> TileTree::leafAt(Value v,
@@ -133,11 +166,8 @@ LogicalResult Collector::collect(Value v, ArrayRef<int64_t> perm,
     return success();
   if (auto load = dyn_cast<LoadOp>(def))
     return collectLeaf(load, v, perm);
-  if (auto transpose = dyn_cast<vector::TransposeOp>(def)) {
-    SmallVector<int64_t> next;
-    for (int64_t k : perm)
-      next.push_back(transpose.getPermutation()[k]);
-    if (failed(collect(transpose.getVector(), next, def)))
+  if (isa<vector::TransposeOp>(def) || isTileBroadcast(def)) {
+    if (failed(collect(def->getOperand(0), throughTileOp(def, perm), def)))
       return failure();
   } else {
     switch (classifyFragmentOp(def)) {
@@ -154,14 +184,10 @@ LogicalResult Collector::collect(Value v, ArrayRef<int64_t> perm,
         return def->emitOpError()
                << "in a cooperative tile copy: only splat constants are "
                   "supported";
-      if (isa<vector::BroadcastOp>(def))
-        return def->emitOpError()
-               << "in a cooperative tile copy: only broadcasts of scalars "
-                  "are supported";
       return def->emitOpError()
              << "in a cooperative tile copy: only vector.transpose, "
-                "elementwise ops, splat constants and broadcasts of scalars "
-                "may compute the stored tile from cooperative loads";
+                "elementwise ops, splat constants and broadcasts may compute "
+                "the stored tile from cooperative loads";
     }
   }
   // Operands before users: an op reached again (another permutation) is
@@ -266,13 +292,9 @@ static Value evaluateAt(OpBuilder &b, Location loc, const TileTree &tree,
   Operation *def = v.getDefiningOp();
   auto type =
       VectorType::get({width}, cast<VectorType>(v.getType()).getElementType());
-  if (auto transpose = dyn_cast<vector::TransposeOp>(def)) {
-    SmallVector<int64_t> next;
-    for (int64_t k : perm)
-      next.push_back(transpose.getPermutation()[k]);
-    return evaluateAt(b, loc, tree, transpose.getVector(), next, width,
-                      leafValue);
-  }
+  if (isa<vector::TransposeOp>(def) || isTileBroadcast(def))
+    return evaluateAt(b, loc, tree, def->getOperand(0),
+                      throughTileOp(def, perm), width, leafValue);
   if (auto c = dyn_cast<arith::ConstantOp>(def))
     return arith::ConstantOp::create(
         b, loc, type,

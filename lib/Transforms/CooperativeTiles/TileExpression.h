@@ -44,7 +44,9 @@ FragmentOp classifyFragmentOp(Operation *op);
 /// A leaf of a cooperative tile expression: a cooperative load.
 struct Leaf {
   LoadOp load;
-  /// Store dimension k is this load's dimension perm[k].
+  /// Store dimension k is this load's dimension perm[k], or -1 where a
+  /// vector.broadcast above the load repeats it along store dimension k
+  /// (the load's other dimensions are unit ones, read at 0).
   SmallVector<int64_t> perm;
   GlobalSide side;
   /// Whether it goes through a workgroup buffer (its fastest dimension is
@@ -70,7 +72,13 @@ struct Leaf {
   /// dropped; `bufDims` must be set).
   int64_t stageElements() const;
   /// The load coordinate of store coordinate `storeCoord`.
-  SmallVector<Value> fromStore(ArrayRef<Value> storeCoord) const;
+  SmallVector<Value> fromStore(OpBuilder &b, Location loc,
+                               ArrayRef<Value> storeCoord) const;
+  /// Whether a broadcast repeats the load along some store dimension.
+  bool broadcasts() const { return llvm::is_contained(perm, -1); }
+  /// Whether a fragment along the store's rows is one element repeated
+  /// (the store's contiguous dimension is a broadcast one).
+  bool splat = false;
 };
 
 /// A cooperative store and the tile expression it stores.
@@ -91,6 +99,17 @@ struct TileTree {
 /// Erases the trees' stores, then their ops and loads once unused (trees
 /// may share them), after lowering.
 void eraseTileTrees(ArrayRef<TileTree> trees);
+
+/// The permutation with which the tile operand of `op` (a vector.transpose
+/// or a vector.broadcast of a vector) is reached when `op` is reached with
+/// `perm` (store dimension k is op's dimension perm[k], -1: none): store
+/// dimension k is the operand's dimension result[k], or -1 where the
+/// broadcast adds or stretches it.
+SmallVector<int64_t> throughTileOp(Operation *op, ArrayRef<int64_t> perm);
+
+/// Whether `op` is a vector.broadcast of a vector (rows or columns of a
+/// tile repeated along new or unit dimensions).
+bool isTileBroadcast(Operation *op);
 
 /// Collects the tile expressions of `func`'s cooperative stores. Emits a
 /// diagnostic and fails at the first store whose expression does not fit

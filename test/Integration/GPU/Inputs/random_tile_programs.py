@@ -163,6 +163,7 @@ class Program:
         # magnitude (exact in f16): retried until they do.
         while True:
             self.inputs = []  # (type, perm, storage order, array)
+            self.bcast = {}  # input -> (kept output dimensions, extend)
             self.scalars = []  # (type, value)
             self.expr = self.gen_expr(self.out_type, depth=0)
             if not any(e[0] == "load" for e in self.walk(self.expr)):
@@ -238,6 +239,32 @@ class Program:
         self.inputs.append((t, perm, storage, array))
         return ("load", t, k, perm, False)
 
+    def gen_broadcast(self, t):
+        """A load repeated along some output dimensions by
+        vector.broadcast: of a lower rank (the output's trailing
+        dimensions), or with unit tile dimensions that it stretches."""
+        rank = self.rank
+        extend = self.rng.random() < 0.5
+        if extend:
+            kept = list(range(self.rng.randint(1, rank - 1), rank))
+            shape = [self.extents[d] for d in kept]
+        else:
+            kept = sorted(self.rng.sample(range(rank),
+                                          self.rng.randint(1, rank - 1)))
+            shape = [self.extents[d] if d in kept else self.rng.randint(1, 3)
+                     for d in range(rank)]
+        dtype = TYPES[t][0]
+        lo, hi = (-4, 4) if is_float(t) else (-128, 127)
+        array = np.array(
+            [self.rng.randint(lo, hi) for _ in range(int(np.prod(shape)))],
+            dtype=dtype).reshape(shape)
+        storage = self.random_order(len(shape))
+        storage.resolve(shape)
+        k = len(self.inputs)
+        self.inputs.append((t, list(range(len(shape))), storage, array))
+        self.bcast[k] = (kept, extend)
+        return ("bcast", t, k)
+
     def reuse_load(self, k):
         """Load k used again: with its own permutation or another one that
         gives the output's shape (square tiles), through a transpose of its
@@ -260,7 +287,9 @@ class Program:
             r2 = self.rng.random()
             if r2 < 0.8 or depth == 0:
                 reusable = [k for k, inp in enumerate(self.inputs)
-                            if inp[0] == t]
+                            if inp[0] == t and k not in self.bcast]
+                if self.rng.random() < 0.15:
+                    return self.gen_broadcast(t)
                 if reusable and self.rng.random() < 0.3:
                     return self.reuse_load(self.rng.choice(reusable))
                 return self.gen_load(t)
@@ -376,6 +405,19 @@ class Program:
             block[tuple(slice(0, max(0, r.stop - r.start)) for r in region)] = \
                 array[region]
             return np.transpose(block, e[3]).astype(dtype)
+        if kind == "bcast":
+            _, _, _, array = self.inputs[e[2]]
+            kept, extend = self.bcast[e[2]]
+            ltile = [self.tile[d] if d in kept else 1
+                     for d in (kept if extend else range(self.rank))]
+            lidx = [T[d] if d in kept else 0
+                    for d in (kept if extend else range(self.rank))]
+            block = np.zeros(ltile, dtype=array.dtype)
+            region = tuple(slice(i * t, min((i + 1) * t, n))
+                           for i, t, n in zip(lidx, ltile, array.shape))
+            block[tuple(slice(0, max(0, r.stop - r.start)) for r in region)] = \
+                array[region]
+            return np.broadcast_to(block, shape).astype(dtype)
         if kind == "splat":
             return np.full(shape, e[2], dtype=dtype)
         if kind == "scalar":
@@ -405,8 +447,8 @@ class Program:
         n = self.name()
         rank = self.rank
         args = []
-        for k, (t, perm, order, _) in enumerate(self.inputs):
-            args.append(f"%in{k}: {memref_type(rank, t, order)}")
+        for k, (t, perm, order, array) in enumerate(self.inputs):
+            args.append(f"%in{k}: {memref_type(array.ndim, t, order)}")
         orank = self.out_rank
         args.append(f"%out: {memref_type(orank, self.out_type, self.out_storage)}")
         for k, (t, _) in enumerate(self.scalars):
@@ -468,6 +510,20 @@ class Program:
                 lines.append(f"      {y} = vector.transpose {x}, [{', '.join(map(str, use))}] : vector<{shape_str(ltile)}x{t}> to {vt}")
                 transposed[(k, tuple(use))] = y
                 return y
+            if kind == "bcast":
+                k = e[2]
+                _, _, order, array = self.inputs[k]
+                kept, extend = self.bcast[k]
+                dims = kept if extend else list(range(rank))
+                ltile = [self.tile[d] if d in kept else 1 for d in dims]
+                lidx = [src_idx[d] if d in kept else "%c0" for d in dims]
+                pv = partition(f"%in{k}", memref_type(array.ndim, t, order),
+                               t, ltile, f"in{k}")
+                x, y = fresh(), fresh()
+                lt = f"vector<{shape_str(ltile)}x{t}>"
+                lines.append(f"      {x} = layout.load %pin{k}[{', '.join(lidx)}] masked : {pv} -> {lt}")
+                lines.append(f"      {y} = vector.broadcast {x} : {lt} to {vt}")
+                return y
             if kind == "splat":
                 x = fresh()
                 lines.append(f"      {x} = arith.constant dense<{literal(t, e[2])}> : {vt}")
@@ -524,8 +580,8 @@ class Program:
         n = self.name()
         orank = self.out_rank
         globals_ = []
-        arg_types = [memref_type(self.rank, t, st)
-                     for t, _, st, _ in self.inputs]
+        arg_types = [memref_type(a.ndim, t, st)
+                     for t, _, st, a in self.inputs]
         arg_types.append(memref_type(orank, self.out_type, self.out_storage))
         arg_types += [t for t, _ in self.scalars]
         arg_types += ["index"] * 3
@@ -580,7 +636,7 @@ class Program:
             junk = 999 if is_float(t) else 77
             g, gtype = constant(f"in{k}", t, st.embed(array, junk))
             cast = fresh()
-            body.append(f"  {cast} = memref.cast {g} : {gtype} to memref<{dyn(self.rank)}x{t}>")
+            body.append(f"  {cast} = memref.cast {g} : {gtype} to memref<{dyn(array.ndim)}x{t}>")
             args.append(view(cast, t, st, list(array.shape)))
         t = self.out_type
         st = self.out_storage
