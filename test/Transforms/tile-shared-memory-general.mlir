@@ -241,3 +241,33 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Shape casts that add or drop unit dimensions: row sums kept as a column
+// (vector<8xf32> to vector<8x1xf32>) and stored into a 2-D view; the tile
+// is read through a shape cast that drops its leading unit dimension.
+// CHECK-LABEL: gpu.func @unit_shape_casts
+// CHECK-NOT: vector.shape_cast
+// CHECK: gpu.return
+!in3 = !layout.partition_view<?x?x?xf32, tile = [1, 8, 128]>
+!col = !layout.partition_view<?x?xf32, tile = [8, 1]>
+gpu.module @m {
+  gpu.func @unit_shape_casts(%a: memref<?x?x?xf32>, %sum: memref<?x?xf32>)
+      kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %va = layout.view %a : memref<?x?x?xf32> -> !layout.tensor_view<?x?x?xf32>
+    %pa = layout.partition %va tile [1, 8, 128] : !layout.tensor_view<?x?x?xf32> -> !in3
+    %vs = layout.view %sum : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %ps = layout.partition %vs tile [8, 1] : !layout.tensor_view<?x?xf32> -> !col
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %c0 = arith.constant 0 : index
+    %t = layout.load %pa[%by, %bx, %c0] masked : !in3 -> vector<1x8x128xf32>
+    %t2 = vector.shape_cast %t : vector<1x8x128xf32> to vector<8x128xf32>
+    %z = arith.constant dense<0.0> : vector<8xf32>
+    %s = vector.multi_reduction <add>, %t2, %z [1] : vector<8x128xf32> to vector<8xf32>
+    %c = vector.shape_cast %s : vector<8xf32> to vector<8x1xf32>
+    layout.store %c, %ps[%bx, %by] masked : vector<8x1xf32>, !col
+    gpu.return
+  }
+}

@@ -11,7 +11,7 @@ gpu.module @m {
     %b = gpu.block_id x
     %t = layout.load %pi[%b, %b] : !p -> vector<32x32xf32>
     %f = vector.shape_cast %t : vector<32x32xf32> to vector<1024xf32>
-    // expected-error @below {{'vector.shape_cast' op in a cooperative tile copy: only vector.transpose, elementwise ops, splat constants and broadcasts may compute the stored tile from cooperative loads}}
+    // expected-error @below {{'vector.shape_cast' op in a cooperative tile copy: only shape casts that add or drop unit dimensions are supported}}
     %s = vector.shape_cast %f : vector<1024xf32> to vector<32x32xf32>
     layout.store %s, %po[%b, %b] : vector<32x32xf32>, !p
     gpu.return

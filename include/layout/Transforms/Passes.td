@@ -121,8 +121,9 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
     without one is an error. The pass lowers each cooperative store whose
     tile is computed from cooperative loads by `vector.transpose` ops,
     elementwise ops (`arith.mulf`, `arith.truncf`, ...), splat constants,
-    broadcasts of scalars and `vector.broadcast`s of tiles (a row or column
-    repeated along new or unit dimensions: a per-row scale) to per-thread
+    broadcasts of scalars, `vector.broadcast`s of tiles (a row or column
+    repeated along new or unit dimensions: a per-row scale) and
+    `vector.shape_cast`s that add or drop unit dimensions to per-thread
     code (the elementwise ops run on each thread's fragments; a broadcast
     tile that is constant along the store's rows is read one element per
     fragment). A tile value may be used several times, by
@@ -163,9 +164,9 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
       which a cooperative load then reads (combined with the accumulator)
       for the stores that use the result.
 
-    Other ops between the loads and the store, other uses of tile values,
-    reductions to a scalar, and atomic cooperative accesses get a
-    diagnostic. Loads and stores whose indices depend on the thread stay
+    Other ops between the loads and the store (shape casts that regroup
+    dimensions among them), other uses of tile values, reductions to a
+    scalar, and atomic cooperative accesses get a diagnostic. Loads and stores whose indices depend on the thread stay
     per-thread accesses (-convert-layout-to-vector).
 
     ```mlir

@@ -141,7 +141,10 @@ LogicalResult Distributor::planLeaf(Leaf &leaf, StorePlan &plan) {
   // loads are small: read directly).
   int64_t along = leaf.perm[dst.contiguous];
   bool differ = along != side.contiguous;
-  leaf.staged = differ && !leaf.broadcasts() && !leaf.bufDims.empty() &&
+  bool repeats = llvm::any_of(llvm::seq<int64_t>(0, rank), [&](int64_t k) {
+    return leaf.perm[k] < 0 && dst.tile[k] != 1;
+  });
+  leaf.staged = differ && !repeats && !leaf.bufDims.empty() &&
                 side.tile[side.contiguous] > 1 && dst.tile[dst.contiguous] > 1;
   if (!leaf.staged) {
     if (along < 0) {

@@ -51,7 +51,7 @@ bool isTileValue(Value v, BlockUniformity &uniform, unsigned depth = 0) {
   if (isa<LoadOp>(def))
     return uniform.isCooperative(def);
   if (!isa<vector::TransposeOp, vector::MultiDimReductionOp>(def) &&
-      !isTileBroadcast(def) &&
+      !isTileBroadcast(def) && !isUnitShapeCast(def) &&
       classifyFragmentOp(def) != FragmentOp::Elementwise)
     return false;
   return llvm::any_of(def->getOperands(), [&](Value o) {

@@ -56,6 +56,24 @@ SmallVector<int64_t> tiles::throughTileOp(Operation *op,
       next.push_back(p < 0 ? -1 : transpose.getPermutation()[p]);
     return next;
   }
+  if (auto shapeCast = dyn_cast<vector::ShapeCastOp>(op)) {
+    // Unit dimensions added or dropped: the non-unit dimensions match in
+    // order (isUnitShapeCast); a result unit dimension has none.
+    ArrayRef<int64_t> from = shapeCast.getSourceVectorType().getShape();
+    ArrayRef<int64_t> to = shapeCast.getResultVectorType().getShape();
+    SmallVector<int64_t> sourceOf(to.size(), -1);
+    int64_t j = 0;
+    for (auto [i, n] : llvm::enumerate(to)) {
+      if (n == 1)
+        continue;
+      while (from[j] == 1)
+        ++j;
+      sourceOf[i] = j++;
+    }
+    for (int64_t p : perm)
+      next.push_back(p < 0 ? -1 : sourceOf[p]);
+    return next;
+  }
   auto broadcast = cast<vector::BroadcastOp>(op);
   auto source = cast<VectorType>(broadcast.getSourceType());
   VectorType result = broadcast.getResultVectorType();
@@ -68,6 +86,18 @@ SmallVector<int64_t> tiles::throughTileOp(Operation *op,
     next.push_back(none ? -1 : j);
   }
   return next;
+}
+
+bool tiles::isUnitShapeCast(Operation *op) {
+  auto shapeCast = dyn_cast<vector::ShapeCastOp>(op);
+  if (!shapeCast)
+    return false;
+  auto nonUnit = [](ArrayRef<int64_t> shape) {
+    return llvm::to_vector(
+        llvm::make_filter_range(shape, [](int64_t n) { return n != 1; }));
+  };
+  return nonUnit(shapeCast.getSourceVectorType().getShape()) ==
+         nonUnit(shapeCast.getResultVectorType().getShape());
 }
 
 bool tiles::isTileBroadcast(Operation *op) {
@@ -166,9 +196,14 @@ LogicalResult Collector::collect(Value v, ArrayRef<int64_t> perm,
     return success();
   if (auto load = dyn_cast<LoadOp>(def))
     return collectLeaf(load, v, perm);
-  if (isa<vector::TransposeOp>(def) || isTileBroadcast(def)) {
+  if (isa<vector::TransposeOp>(def) || isTileBroadcast(def) ||
+      isUnitShapeCast(def)) {
     if (failed(collect(def->getOperand(0), throughTileOp(def, perm), def)))
       return failure();
+  } else if (isa<vector::ShapeCastOp>(def)) {
+    return def->emitOpError()
+           << "in a cooperative tile copy: only shape casts that add or "
+              "drop unit dimensions are supported";
   } else {
     switch (classifyFragmentOp(def)) {
     case FragmentOp::Elementwise:
@@ -292,7 +327,8 @@ static Value evaluateAt(OpBuilder &b, Location loc, const TileTree &tree,
   Operation *def = v.getDefiningOp();
   auto type =
       VectorType::get({width}, cast<VectorType>(v.getType()).getElementType());
-  if (isa<vector::TransposeOp>(def) || isTileBroadcast(def))
+  if (isa<vector::TransposeOp>(def) || isTileBroadcast(def) ||
+      isUnitShapeCast(def))
     return evaluateAt(b, loc, tree, def->getOperand(0),
                       throughTileOp(def, perm), width, leafValue);
   if (auto c = dyn_cast<arith::ConstantOp>(def))

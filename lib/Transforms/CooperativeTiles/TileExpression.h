@@ -45,8 +45,9 @@ FragmentOp classifyFragmentOp(Operation *op);
 struct Leaf {
   LoadOp load;
   /// Store dimension k is this load's dimension perm[k], or -1 where a
-  /// vector.broadcast above the load repeats it along store dimension k
-  /// (the load's other dimensions are unit ones, read at 0).
+  /// vector.broadcast above the load repeats it along store dimension k or
+  /// a unit shape_cast adds it (the load's other dimensions are unit
+  /// ones, read at 0).
   SmallVector<int64_t> perm;
   GlobalSide side;
   /// Whether it goes through a workgroup buffer (its fastest dimension is
@@ -74,8 +75,6 @@ struct Leaf {
   /// The load coordinate of store coordinate `storeCoord`.
   SmallVector<Value> fromStore(OpBuilder &b, Location loc,
                                ArrayRef<Value> storeCoord) const;
-  /// Whether a broadcast repeats the load along some store dimension.
-  bool broadcasts() const { return llvm::is_contained(perm, -1); }
   /// Whether a fragment along the store's rows is one element repeated
   /// (the store's contiguous dimension is a broadcast one).
   bool splat = false;
@@ -100,12 +99,16 @@ struct TileTree {
 /// may share them), after lowering.
 void eraseTileTrees(ArrayRef<TileTree> trees);
 
-/// The permutation with which the tile operand of `op` (a vector.transpose
-/// or a vector.broadcast of a vector) is reached when `op` is reached with
-/// `perm` (store dimension k is op's dimension perm[k], -1: none): store
-/// dimension k is the operand's dimension result[k], or -1 where the
+/// The permutation with which the tile operand of `op` (a vector.transpose,
+/// a vector.broadcast of a vector or a unit shape_cast) is reached when `op` is
+/// reached with `perm` (store dimension k is op's dimension perm[k], -1: none):
+/// store dimension k is the operand's dimension result[k], or -1 where the
 /// broadcast adds or stretches it.
 SmallVector<int64_t> throughTileOp(Operation *op, ArrayRef<int64_t> perm);
+
+/// Whether `op` is a vector.shape_cast that only adds or drops unit
+/// dimensions.
+bool isUnitShapeCast(Operation *op);
 
 /// Whether `op` is a vector.broadcast of a vector (rows or columns of a
 /// tile repeated along new or unit dimensions).

@@ -242,17 +242,25 @@ class Program:
     def gen_broadcast(self, t):
         """A load repeated along some output dimensions by
         vector.broadcast: of a lower rank (the output's trailing
-        dimensions), or with unit tile dimensions that it stretches."""
+        dimensions), or with unit tile dimensions that it stretches; or a
+        load with an extra unit dimension that vector.shape_cast drops."""
         rank = self.rank
-        extend = self.rng.random() < 0.5
-        if extend:
+        mode = self.rng.choice(["extend", "stretch", "cast"])
+        if mode == "extend":
             kept = list(range(self.rng.randint(1, rank - 1), rank))
             shape = [self.extents[d] for d in kept]
-        else:
+        elif mode == "stretch":
             kept = sorted(self.rng.sample(range(rank),
                                           self.rng.randint(1, rank - 1)))
             shape = [self.extents[d] if d in kept else self.rng.randint(1, 3)
                      for d in range(rank)]
+        else:
+            # A unit dimension at `at`, dropped by vector.shape_cast.
+            kept = list(range(rank))
+            at = self.rng.randint(0, rank)
+            shape = list(self.extents)
+            shape.insert(at, self.rng.randint(1, 3))
+            mode = ("cast", at)
         dtype = TYPES[t][0]
         lo, hi = (-4, 4) if is_float(t) else (-128, 127)
         array = np.array(
@@ -262,8 +270,31 @@ class Program:
         storage.resolve(shape)
         k = len(self.inputs)
         self.inputs.append((t, list(range(len(shape))), storage, array))
-        self.bcast[k] = (kept, extend)
+        self.bcast[k] = (kept, mode)
         return ("bcast", t, k)
+
+    def bcast_tile(self, k, tile, idx, zero):
+        """The tile and indices of broadcast input k's load, for output
+        tile `tile` at indices `idx` (`zero`: index 0)."""
+        kept, mode = self.bcast[k]
+        if mode == "extend":
+            return [tile[d] for d in kept], [idx[d] for d in kept]
+        if mode == "stretch":
+            return ([tile[d] if d in kept else 1 for d in range(self.rank)],
+                    [idx[d] if d in kept else zero for d in range(self.rank)])
+        at = mode[1]
+        ltile, lidx = list(tile), list(idx)
+        ltile.insert(at, 1)
+        lidx.insert(at, zero)
+        return ltile, lidx
+
+    def bcast_shape(self, k, ltile):
+        """The shape the broadcast of input k's block starts from (the
+        shape_cast's result for a dropped unit dimension)."""
+        mode = self.bcast[k][1]
+        if isinstance(mode, tuple):
+            return ltile[:mode[1]] + ltile[mode[1] + 1:]
+        return ltile
 
     def reuse_load(self, k):
         """Load k used again: with its own permutation or another one that
@@ -407,17 +438,14 @@ class Program:
             return np.transpose(block, e[3]).astype(dtype)
         if kind == "bcast":
             _, _, _, array = self.inputs[e[2]]
-            kept, extend = self.bcast[e[2]]
-            ltile = [self.tile[d] if d in kept else 1
-                     for d in (kept if extend else range(self.rank))]
-            lidx = [T[d] if d in kept else 0
-                    for d in (kept if extend else range(self.rank))]
+            ltile, lidx = self.bcast_tile(e[2], self.tile, T, 0)
             block = np.zeros(ltile, dtype=array.dtype)
             region = tuple(slice(i * t, min((i + 1) * t, n))
                            for i, t, n in zip(lidx, ltile, array.shape))
             block[tuple(slice(0, max(0, r.stop - r.start)) for r in region)] = \
                 array[region]
-            return np.broadcast_to(block, shape).astype(dtype)
+            return np.broadcast_to(block.reshape(
+                self.bcast_shape(e[2], ltile)), shape).astype(dtype)
         if kind == "splat":
             return np.full(shape, e[2], dtype=dtype)
         if kind == "scalar":
@@ -513,16 +541,15 @@ class Program:
             if kind == "bcast":
                 k = e[2]
                 _, _, order, array = self.inputs[k]
-                kept, extend = self.bcast[k]
-                dims = kept if extend else list(range(rank))
-                ltile = [self.tile[d] if d in kept else 1 for d in dims]
-                lidx = [src_idx[d] if d in kept else "%c0" for d in dims]
+                ltile, lidx = self.bcast_tile(k, self.tile, src_idx, "%c0")
                 pv = partition(f"%in{k}", memref_type(array.ndim, t, order),
                                t, ltile, f"in{k}")
                 x, y = fresh(), fresh()
                 lt = f"vector<{shape_str(ltile)}x{t}>"
                 lines.append(f"      {x} = layout.load %pin{k}[{', '.join(lidx)}] masked : {pv} -> {lt}")
-                lines.append(f"      {y} = vector.broadcast {x} : {lt} to {vt}")
+                op = ("shape_cast" if isinstance(self.bcast[k][1], tuple)
+                      else "broadcast")
+                lines.append(f"      {y} = vector.{op} {x} : {lt} to {vt}")
                 return y
             if kind == "splat":
                 x = fresh()
