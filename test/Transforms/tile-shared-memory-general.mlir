@@ -156,7 +156,7 @@ gpu.module @m {
 // lane folds the 32 partial results, and the row results are stored
 // cooperatively, combined with the accumulator.
 // CHECK-LABEL: gpu.func @softmax_statistics
-// CHECK-SAME: workgroup(%[[SRC:[a-z0-9]+]] : memref<8x256xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[ROWS:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[PART:[a-z0-9]+]] : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}
+// CHECK-SAME: workgroup(%[[SRC:[a-z0-9]+]] : memref<8x256xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %[[ROWS:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %[[PART:[a-z0-9]+]] : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}
 // CHECK: vector.load %{{.*}} : memref<?x?xf32>, vector<4xf32>
 // CHECK: vector.store %{{.*}}, %[[SRC]][%{{.*}}] {alignment = 16 : i64} : memref<8x256xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: gpu.barrier
@@ -268,6 +268,60 @@ gpu.module @m {
     %s = vector.multi_reduction <add>, %t2, %z [1] : vector<8x128xf32> to vector<8xf32>
     %c = vector.shape_cast %s : vector<8xf32> to vector<8x1xf32>
     layout.store %c, %ps[%bx, %by] masked : vector<8x1xf32>, !col
+    gpu.return
+  }
+}
+
+// -----
+
+// A value used twice at every level (x^(2^24) as 24 squarings): each
+// fragment evaluates every value once (the code grows with the chain, not
+// with 2^24), and a splat constant shared with per-thread code stays for it.
+// CHECK-LABEL: gpu.func @shared_values_evaluated_once
+// CHECK-COUNT-24: arith.mulf
+// CHECK-NOT: arith.mulf
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<64x64xf32>
+// CHECK: gpu.return
+!sq = !layout.partition_view<64x64xf32, tile = [32, 32]>
+gpu.module @m {
+  gpu.func @shared_values_evaluated_once(%in: memref<64x64xf32>, %out: memref<64x64xf32>)
+      kernel attributes {known_block_size = array<i32: 32, 32, 1>} {
+    %vi = layout.view %in : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %pi = layout.partition %vi tile [32, 32] : !layout.tensor_view<64x64xf32> -> !sq
+    %vo = layout.view %out : memref<64x64xf32> -> !layout.tensor_view<64x64xf32>
+    %po = layout.partition %vo tile [32, 32] : !layout.tensor_view<64x64xf32> -> !sq
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a0 = layout.load %pi[%c0, %c0] : !sq -> vector<32x32xf32>
+    %a1 = arith.mulf %a0, %a0 : vector<32x32xf32>
+    %a2 = arith.mulf %a1, %a1 : vector<32x32xf32>
+    %a3 = arith.mulf %a2, %a2 : vector<32x32xf32>
+    %a4 = arith.mulf %a3, %a3 : vector<32x32xf32>
+    %a5 = arith.mulf %a4, %a4 : vector<32x32xf32>
+    %a6 = arith.mulf %a5, %a5 : vector<32x32xf32>
+    %a7 = arith.mulf %a6, %a6 : vector<32x32xf32>
+    %a8 = arith.mulf %a7, %a7 : vector<32x32xf32>
+    %a9 = arith.mulf %a8, %a8 : vector<32x32xf32>
+    %a10 = arith.mulf %a9, %a9 : vector<32x32xf32>
+    %a11 = arith.mulf %a10, %a10 : vector<32x32xf32>
+    %a12 = arith.mulf %a11, %a11 : vector<32x32xf32>
+    %a13 = arith.mulf %a12, %a12 : vector<32x32xf32>
+    %a14 = arith.mulf %a13, %a13 : vector<32x32xf32>
+    %a15 = arith.mulf %a14, %a14 : vector<32x32xf32>
+    %a16 = arith.mulf %a15, %a15 : vector<32x32xf32>
+    %a17 = arith.mulf %a16, %a16 : vector<32x32xf32>
+    %a18 = arith.mulf %a17, %a17 : vector<32x32xf32>
+    %a19 = arith.mulf %a18, %a18 : vector<32x32xf32>
+    %a20 = arith.mulf %a19, %a19 : vector<32x32xf32>
+    %a21 = arith.mulf %a20, %a20 : vector<32x32xf32>
+    %a22 = arith.mulf %a21, %a21 : vector<32x32xf32>
+    %a23 = arith.mulf %a22, %a22 : vector<32x32xf32>
+    %a24 = arith.mulf %a23, %a23 : vector<32x32xf32>
+    %two = arith.constant dense<2.0> : vector<32x32xf32>
+    %r = arith.addf %a24, %two : vector<32x32xf32>
+    layout.store %r, %po[%c0, %c0] : vector<32x32xf32>, !sq
+    %e = vector.extract %two[0, 0] : f32 from vector<32x32xf32>
+    memref.store %e, %out[%c1, %c1] : memref<64x64xf32>
     gpu.return
   }
 }

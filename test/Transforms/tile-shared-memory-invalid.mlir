@@ -33,7 +33,7 @@ gpu.module @m {
     // expected-note @below {{the tile value}}
     %t = layout.load %pi[%c0, %c0] : !p -> vector<32x32xf32>
     layout.store %t, %po[%c0, %c0] : vector<32x32xf32>, !p
-    // expected-error @below {{'vector.extract' op uses a cooperative tile value but computes no cooperative tile store's value: tile values may only reach layout.store through vector.transpose, elementwise ops, splat constants and broadcasts}}
+    // expected-error @below {{'vector.extract' op uses a cooperative tile value but computes no cooperative tile store's value: tile values may only reach layout.store through vector.transpose, elementwise ops, broadcasts, unit shape casts and reductions}}
     %e = vector.extract %t[0, 0] : f32 from vector<32x32xf32>
     memref.store %e, %out[%c1, %c1] : memref<64x64xf32>
     gpu.return

@@ -7,7 +7,7 @@
 // stores along the output's rows) so that 128 threads divide the tile.
 
 // CHECK-LABEL: gpu.func @static_transpose
-// CHECK-SAME: workgroup(%[[BUF:.*]] : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME: workgroup(%[[BUF:.*]] : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK: %[[DESC:.*]] = layout.packed [32, 32] : !layout.desc<32x32>
 // CHECK: scf.for
 // CHECK:   %[[V:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>

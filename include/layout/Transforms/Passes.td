@@ -147,9 +147,11 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
       thread reads vectors along the buffer's rows, transposes a small
       block in registers and writes vectors along the destination's rows.
       Run `-layout-xor-swizzle` afterwards to choose the buffer's layout.
-      Workgroup buffers are aligned to 16 bytes (`llvm.align`). A staged
+      Workgroup buffers are aligned to 128 bytes (`llvm.align`), as
+      -layout-dynamic-shared-memory places them. A staged
       load whose buffer rows run along another store dimension than the
-      first staged load's is read element by element (with a remark).
+      first staged load's, and not along the store's rows, is read element
+      by element (with a remark).
     * Edges: a tile entirely inside the view with aligned rows (tested once
       per tile, the same in every thread) moves with unguarded vectors.
       Otherwise a vector not entirely inside the view, or whose alignment

@@ -30,6 +30,7 @@
 
 #include "layout/Transforms/BankConflicts.h"
 #include "layout/Transforms/CooperativeTiles.h"
+#include "layout/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -86,13 +87,15 @@ public:
   LogicalResult lower(TileTree &tree);
 
 private:
-  /// Whether `leaf` is staged, and what it allows of the store's plan
-  /// (a diagnostic when its view cannot be traced or its staging does not
-  /// agree with the other staged leaves).
+  /// Whether `leaf` is staged, and what it allows of the store's plan (a
+  /// diagnostic when its view cannot be traced; a remark when its buffer
+  /// rows run along neither the store's rows nor the first staged leaf's,
+  /// so that it is read element by element).
   LogicalResult planLeaf(Leaf &leaf, StorePlan &plan);
   /// The store's widths: the widest vectors along its rows (and register
   /// blocks along the staged dimension) that give every thread the same
-  /// number of blocks.
+  /// number of blocks, else the widest that divide the tile (a partial last
+  /// iteration).
   LogicalResult chooseStoreMapping(StorePlan &plan);
   /// Phase 2, at the store: each thread evaluates its fragments and stores
   /// them.
@@ -311,8 +314,13 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
 
 } // namespace
 
-Value tiles::addAlignedWorkgroupBuffer(gpu::GPUFuncOp func, MemRefType type,
-                                       Location loc) {
+Value tiles::addAlignedWorkgroupBuffer(gpu::GPUFuncOp func,
+                                       ArrayRef<int64_t> shape,
+                                       Type elementType, Location loc) {
+  auto type =
+      MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
+                      gpu::AddressSpaceAttr::get(func.getContext(),
+                                                 gpu::AddressSpace::Workgroup));
   Value buffer = func.addWorkgroupAttribution(type, loc);
   func.setWorkgroupAttributionAttr(
       func.getNumWorkgroupAttributions() - 1,
@@ -323,7 +331,7 @@ Value tiles::addAlignedWorkgroupBuffer(gpu::GPUFuncOp func, MemRefType type,
 }
 
 llvm::MaybeAlign tiles::workgroupAccessAlignment(int64_t bytes) {
-  return llvm::MaybeAlign(std::min(bytes, kWorkgroupBufferAlignment));
+  return llvm::MaybeAlign(llvm::MinAlign(bytes, kMaxWorkgroupAccessAlignment));
 }
 
 FailureOr<StagingMapping> tiles::stagingMapping(const Leaf &leaf,
@@ -363,11 +371,8 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
   leaf.stages = stages;
   for (int64_t k : leaf.bufDims)
     shape.push_back(src.tile[k]);
-  auto bufferType = MemRefType::get(
-      {stages * leaf.stageElements()}, src.elementType,
-      MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-  leaf.buffer = addAlignedWorkgroupBuffer(func, bufferType, loc);
+  leaf.buffer = addAlignedWorkgroupBuffer(func, {stages * leaf.stageElements()},
+                                          src.elementType, loc);
   leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
                                b.getDenseI64ArrayAttr(shape));
 }

@@ -28,7 +28,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Reduction.h"
+#include "GlobalAccess.h"
 #include "TileExpression.h"
+
+#include "layout/Evaluator/Partition.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -42,22 +45,33 @@ using namespace mlir::layout::tiles;
 
 namespace {
 
-/// Whether `v` is a cooperative tile value: a cooperative load, or an op
-/// of a tile expression with such an operand.
-bool isTileValue(Value v, BlockUniformity &uniform, unsigned depth = 0) {
-  Operation *def = v.getDefiningOp();
-  if (!def || depth > 64 || !isa<VectorType>(v.getType()))
-    return false;
-  if (isa<LoadOp>(def))
-    return uniform.isCooperative(def);
-  if (!isa<vector::TransposeOp, vector::MultiDimReductionOp>(def) &&
-      !isTileBroadcast(def) && !isUnitShapeCast(def) &&
-      classifyFragmentOp(def) != FragmentOp::Elementwise)
-    return false;
-  return llvm::any_of(def->getOperands(), [&](Value o) {
-    return isTileValue(o, uniform, depth + 1);
-  });
-}
+/// Whether values are cooperative tile values: cooperative loads, or ops
+/// of tile expressions with such an operand (memoized: expressions share
+/// values).
+class TileValues {
+public:
+  explicit TileValues(BlockUniformity &uniform) : uniform(uniform) {}
+
+  bool contains(Value v) {
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    Operation *def = v.getDefiningOp();
+    bool tile = false;
+    if (def && isa<VectorType>(v.getType())) {
+      if (isa<LoadOp>(def))
+        tile = uniform.isCooperative(def);
+      else if (isa<vector::MultiDimReductionOp>(def) || movesTile(def) ||
+               classifyFragmentOp(def) == FragmentOp::Elementwise)
+        tile = llvm::any_of(def->getOperands(),
+                            [&](Value o) { return contains(o); });
+    }
+    return memo[v] = tile;
+  }
+
+private:
+  BlockUniformity &uniform;
+  DenseMap<Value, bool> memo;
+};
 
 /// The digits of `x` in the mixed radix `shape` (the last fastest).
 SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value x,
@@ -78,10 +92,7 @@ std::pair<Value, Value> tileBuffer(gpu::GPUFuncOp func, OpBuilder &b,
                                    Location loc, ArrayRef<int64_t> shape,
                                    Type type) {
   MLIRContext *ctx = func.getContext();
-  auto memrefType = MemRefType::get(
-      shape, type, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-  Value buffer = addAlignedWorkgroupBuffer(func, memrefType, loc);
+  Value buffer = addAlignedWorkgroupBuffer(func, shape, type, loc);
   auto viewType = TensorViewType::get(ctx, shape, type);
   Value view = ViewOp::create(b, loc, viewType, buffer, /*desc=*/Value());
   auto partitionType = PartitionViewType::get(ctx, shape, type, shape);
@@ -116,6 +127,13 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
     return red.emitOpError() << "reduction of a cooperative tile of " << et
                              << ": elements must be whole bytes";
   ArrayRef<int64_t> shape = sourceType.getShape();
+  // The source becomes a tile of a workgroup buffer: the tile limit holds
+  // (a broadcast may make a larger source than any load).
+  if (llvm::Error e = checkPartitionTile(shape.size(), shape)) {
+    std::string message = llvm::toString(std::move(e));
+    return red.emitOpError()
+           << "reduction of a cooperative tile: its source " << message;
+  }
   SmallVector<bool> reduced = red.getReductionMask();
   SmallVector<int64_t> keptShape, reducedShape;
   for (auto [n, r] : llvm::zip_equal(shape, reduced))
@@ -147,12 +165,7 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
 
   Value partials;
   if (group > 1)
-    partials = addAlignedWorkgroupBuffer(
-        func,
-        MemRefType::get({threads}, et, MemRefLayoutAttrInterface(),
-                        gpu::AddressSpaceAttr::get(
-                            func.getContext(), gpu::AddressSpace::Workgroup)),
-        loc);
+    partials = addAlignedWorkgroupBuffer(func, {threads}, et, loc);
   Value tid = linearThreadId(b, loc, block);
   Value lane = group > 1 ? arith::RemUIOp::create(b, loc, tid,
                                                   indexConstant(b, loc, group))
@@ -173,7 +186,7 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
       coord.push_back(isReduced ? reducedDigits[ri++] : keptDigits[ki++]);
     return memref::LoadOp::create(eb, loc, source, coord).getResult();
   };
-  // Where kept coordinate `k` of the result goes (unit dimensions 0).
+  // Kept coordinate `k` of the result buffer (the kept tile's shape).
   auto storeResult = [&](OpBuilder &sb, Value k, Value v) {
     SmallVector<Value> coord = delinearize(sb, loc, k, resultType.getShape());
     memref::StoreOp::create(sb, loc, v, result, coord);
@@ -190,49 +203,63 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
                                  indexConstant(cb, loc, n))
         .getResult();
   };
-  for (int64_t pass = 0; pass < passes; ++pass) {
-    Value k = pass ? arith::AddIOp::create(b, loc, first,
-                                           indexConstant(b, loc, pass * groups))
-                         .getResult()
-                   : first;
-    // The lane's partial result: elements lane, lane + group, ...
-    auto partial = [&](OpBuilder &pb) -> Value {
-      Value init = element(pb, k, lane);
-      int64_t steps = llvm::divideCeil(count, group);
-      if (steps == 1)
-        return init;
-      auto loop = scf::ForOp::create(
-          pb, loc, indexConstant(pb, loc, 1), indexConstant(pb, loc, steps),
-          indexConstant(pb, loc, 1), ValueRange{init},
-          [&](OpBuilder &lb, Location, Value j, ValueRange acc) {
-            Value r = arith::AddIOp::create(
-                lb, loc, lane,
-                arith::MulIOp::create(lb, loc, j,
-                                      indexConstant(lb, loc, group)));
-            auto next = [&](OpBuilder &nb) {
-              return vector::makeArithReduction(nb, loc, kind,
-                                                element(nb, k, r), acc[0]);
-            };
-            Value v;
-            if (count % group == 0) {
-              v = next(lb);
-            } else {
-              v = scf::IfOp::create(
-                      lb, loc, less(lb, r, count),
-                      [&](OpBuilder &tb, Location) {
-                        scf::YieldOp::create(tb, loc, next(tb));
-                      },
-                      [&](OpBuilder &eb, Location) {
-                        scf::YieldOp::create(eb, loc, acc[0]);
-                      })
-                      .getResult(0);
-            }
-            scf::YieldOp::create(lb, loc, v);
-          });
-      return loop.getResult(0);
-    };
-    Value active =
-        kept % groups == 0 && pass + 1 < passes ? Value() : less(b, k, kept);
+  // The lane's partial result for kept coordinate `k`: elements lane,
+  // lane + group, ...
+  auto partial = [&](OpBuilder &pb, Value k) -> Value {
+    Value init = element(pb, k, lane);
+    int64_t steps = llvm::divideCeil(count, group);
+    if (steps == 1)
+      return init;
+    auto loop = scf::ForOp::create(
+        pb, loc, indexConstant(pb, loc, 1), indexConstant(pb, loc, steps),
+        indexConstant(pb, loc, 1), ValueRange{init},
+        [&](OpBuilder &lb, Location, Value j, ValueRange acc) {
+          Value r = arith::AddIOp::create(
+              lb, loc, lane,
+              arith::MulIOp::create(lb, loc, j, indexConstant(lb, loc, group)));
+          auto next = [&](OpBuilder &nb) {
+            return vector::makeArithReduction(nb, loc, kind, element(nb, k, r),
+                                              acc[0]);
+          };
+          Value v;
+          if (count % group == 0) {
+            v = next(lb);
+          } else {
+            v = scf::IfOp::create(
+                    lb, loc, less(lb, r, count),
+                    [&](OpBuilder &tb, Location) {
+                      scf::YieldOp::create(tb, loc, next(tb));
+                    },
+                    [&](OpBuilder &eb, Location) {
+                      scf::YieldOp::create(eb, loc, acc[0]);
+                    })
+                    .getResult(0);
+          }
+          scf::YieldOp::create(lb, loc, v);
+        });
+    return loop.getResult(0);
+  };
+  if (group == 1) {
+    // A kept coordinate per thread and pass: no partial results to fold
+    // (the passes as a loop, each guarded where the threads do not divide
+    // the kept coordinates).
+    forEachIteration(b, loc, passes, [&](OpBuilder &lb, Value pass) {
+      Value k = arith::AddIOp::create(
+          lb, loc, tid,
+          arith::MulIOp::create(lb, loc, pass, indexConstant(lb, loc, groups)));
+      if (kept % groups == 0) {
+        storeResult(lb, k, partial(lb, k));
+        return;
+      }
+      ifThen(lb, less(lb, k, kept),
+             [&](OpBuilder &tb) { storeResult(tb, k, partial(tb, k)); });
+    });
+  } else {
+    // group > 1 means threads / kept >= 2 groups of lanes per coordinate:
+    // one pass; partial results through `partials`, folded by the group's
+    // first lane.
+    Value k = first;
+    Value active = kept % groups == 0 ? Value() : less(b, k, kept);
     auto guarded = [&](OpBuilder &gb, Value cond,
                        function_ref<void(OpBuilder &)> body) {
       if (cond)
@@ -240,14 +267,8 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
       else
         body(gb);
     };
-    if (group == 1) {
-      guarded(b, active,
-              [&](OpBuilder &tb) { storeResult(tb, k, partial(tb)); });
-      continue;
-    }
-    // Partial results through `partials`, folded by the group's first lane.
     guarded(b, active, [&](OpBuilder &tb) {
-      memref::StoreOp::create(tb, loc, partial(tb), partials, tid);
+      memref::StoreOp::create(tb, loc, partial(tb, k), partials, tid);
     });
     gpu::BarrierOp::create(b, loc);
     Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
@@ -266,8 +287,6 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
       }
       storeResult(tb, k, v);
     });
-    if (pass + 1 < passes)
-      gpu::BarrierOp::create(b, loc);
   }
   gpu::BarrierOp::create(b, loc);
   SmallVector<Value> resultZeros(resultType.getRank(),
@@ -292,8 +311,9 @@ LogicalResult tiles::lowerTileReductions(gpu::GPUFuncOp func,
                                          ArrayRef<int64_t> block,
                                          BlockUniformity &uniform) {
   SmallVector<vector::MultiDimReductionOp> reductions;
+  TileValues tileValues(uniform);
   func.walk([&](vector::MultiDimReductionOp red) {
-    if (isTileValue(red.getSource(), uniform))
+    if (tileValues.contains(red.getSource()))
       reductions.push_back(red);
   });
   ReductionLowering lowering(func, block);

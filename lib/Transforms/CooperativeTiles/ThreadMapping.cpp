@@ -204,8 +204,10 @@ int64_t tiles::elementBytes(Type t) {
 }
 
 bool tiles::vectorizable(Type t) {
+  // Power-of-two bytes: a vector of i24 would be packed into 12 bytes while
+  // memref elements of it lie 4 bytes apart.
   unsigned bits = t.getIntOrFloatBitWidth();
-  return bits >= 8 && bits % 8 == 0;
+  return bits >= 8 && bits % 8 == 0 && llvm::isPowerOf2_32(bits / 8);
 }
 
 int64_t tiles::widestVector(Type t, int64_t maxBytes) {

@@ -14,15 +14,16 @@
 // `width[k]` consecutive elements along each dimension k (1 for most). The
 // blocks are numbered with `order[0]` fastest, and block g goes to thread
 // g mod N at iteration g / N, for N threads: the lanes of a warp/wave take
-// consecutive blocks along the fastest dimension.
+// consecutive blocks along the fastest dimension. When N does not divide
+// the blocks, the last iteration is partial (Mapping::active).
 //
 // A global access's fastest dimension is the one of unit stride (coalesced)
 // and its width the widest vector (up to 16 bytes) that divides the tile,
 // keeps the access aligned (strides and offset multiples of it, checked at
 // run time when they are dynamic; buffers are assumed aligned to
 // `assume-alignment` bytes) and gives every thread the same number of
-// blocks. This is how CK Tile and rocMLIR derive the vector length of a
-// tile access from its descriptor.
+// blocks (else the widest that divides the tile). This is how CK Tile and
+// rocMLIR derive the vector length of a tile access from its descriptor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,8 +113,9 @@ Value linearThreadId(OpBuilder &b, Location loc, ArrayRef<int64_t> block);
 /// The size in bytes of an element of `t` (at least 1).
 int64_t elementBytes(Type t);
 
-/// Whether per-element accesses of `t` may be grouped into vectors (whole
-/// bytes: a vector of i1 would be bit-packed in memory).
+/// Whether per-element accesses of `t` may be grouped into vectors (a
+/// power of two of whole bytes: a vector of i1 or i24 would be packed in
+/// memory unlike memref elements).
 bool vectorizable(Type t);
 
 /// The widest power-of-two vector of `t` elements in at most `maxBytes`

@@ -100,6 +100,11 @@ bool tiles::isUnitShapeCast(Operation *op) {
          nonUnit(shapeCast.getResultVectorType().getShape());
 }
 
+bool tiles::movesTile(Operation *op) {
+  return isa<vector::TransposeOp>(op) || isTileBroadcast(op) ||
+         isUnitShapeCast(op);
+}
+
 bool tiles::isTileBroadcast(Operation *op) {
   auto broadcast = dyn_cast<vector::BroadcastOp>(op);
   return broadcast && isa<VectorType>(broadcast.getSourceType());
@@ -196,8 +201,7 @@ LogicalResult Collector::collect(Value v, ArrayRef<int64_t> perm,
     return success();
   if (auto load = dyn_cast<LoadOp>(def))
     return collectLeaf(load, v, perm);
-  if (isa<vector::TransposeOp>(def) || isTileBroadcast(def) ||
-      isUnitShapeCast(def)) {
+  if (movesTile(def)) {
     if (failed(collect(def->getOperand(0), throughTileOp(def, perm), def)))
       return failure();
   } else if (isa<vector::ShapeCastOp>(def)) {
@@ -283,22 +287,35 @@ tiles::collectTileTrees(gpu::GPUFuncOp func, BlockUniformity &uniform) {
   if (failed(result))
     return failure();
   // A tile value may be used several times, but only by the expressions
-  // of cooperative stores: the pass replaces all of them.
-  DenseSet<Operation *> inTrees;
+  // of cooperative stores: the pass replaces all of them. Ops that do not
+  // depend on a load (splat constants, scalar broadcasts) may have other
+  // users; they stay while those do.
+  DenseSet<Operation *> inTrees(matched.begin(), matched.end());
+  SmallVector<Operation *> tileOps;
   for (const TileTree &tree : trees) {
     inTrees.insert(tree.store);
-    inTrees.insert(tree.ops.begin(), tree.ops.end());
-    inTrees.insert(matched.begin(), matched.end());
+    for (const Leaf &leaf : tree.leaves)
+      tileOps.push_back(leaf.load);
   }
-  for (Operation *op : inTrees)
+  DenseSet<Operation *> dependent(matched.begin(), matched.end());
+  for (const TileTree &tree : trees)
+    for (Operation *op : tree.ops) {
+      inTrees.insert(op);
+      if (llvm::any_of(
+              op->getOperands(),
+              [&](Value o) { return dependent.contains(o.getDefiningOp()); }) &&
+          dependent.insert(op).second)
+        tileOps.push_back(op);
+    }
+  for (Operation *op : tileOps)
     for (Operation *user : op->getUsers())
       if (!inTrees.contains(user)) {
         InFlightDiagnostic d =
             user->emitOpError()
             << "uses a cooperative tile value but computes no cooperative "
                "tile store's value: tile values may only reach layout.store "
-               "through vector.transpose, elementwise ops, splat constants "
-               "and broadcasts";
+               "through vector.transpose, elementwise ops, broadcasts, unit "
+               "shape casts and reductions";
         d.attachNote(op->getLoc()) << "the tile value";
         return failure();
       }
@@ -317,20 +334,46 @@ tiles::collectTileTrees(gpu::GPUFuncOp func, BlockUniformity &uniform) {
   return trees;
 }
 
-/// evaluateFragment of `v`, reached with permutation `perm` (store
-/// dimension k is v's dimension perm[k]).
+namespace {
+/// The fragments already evaluated, by value and permutation: a value used
+/// several times is evaluated (and its leaves read) once per fragment.
+using FragmentCache = std::map<
+    std::pair<Value, SmallVector<int64_t>>, Value,
+    llvm::function_ref<bool(const std::pair<Value, SmallVector<int64_t>> &,
+                            const std::pair<Value, SmallVector<int64_t>> &)>>;
+} // namespace
+
 static Value evaluateAt(OpBuilder &b, Location loc, const TileTree &tree,
                         Value v, ArrayRef<int64_t> perm, int64_t width,
-                        function_ref<Value(unsigned)> leafValue) {
+                        function_ref<Value(unsigned)> leafValue,
+                        FragmentCache &cache);
+
+/// evaluateFragment of `v`, reached with permutation `perm` (store
+/// dimension k is v's dimension perm[k]), once per (v, perm).
+static Value evaluateOnce(OpBuilder &b, Location loc, const TileTree &tree,
+                          Value v, ArrayRef<int64_t> perm, int64_t width,
+                          function_ref<Value(unsigned)> leafValue,
+                          FragmentCache &cache) {
+  auto key = std::make_pair(v, SmallVector<int64_t>(perm));
+  if (auto it = cache.find(key); it != cache.end())
+    return it->second;
+  Value r = evaluateAt(b, loc, tree, v, perm, width, leafValue, cache);
+  cache.emplace(std::move(key), r);
+  return r;
+}
+
+static Value evaluateAt(OpBuilder &b, Location loc, const TileTree &tree,
+                        Value v, ArrayRef<int64_t> perm, int64_t width,
+                        function_ref<Value(unsigned)> leafValue,
+                        FragmentCache &cache) {
   if (std::optional<unsigned> leaf = tree.leafAt(v, perm))
     return leafValue(*leaf);
   Operation *def = v.getDefiningOp();
   auto type =
       VectorType::get({width}, cast<VectorType>(v.getType()).getElementType());
-  if (isa<vector::TransposeOp>(def) || isTileBroadcast(def) ||
-      isUnitShapeCast(def))
-    return evaluateAt(b, loc, tree, def->getOperand(0),
-                      throughTileOp(def, perm), width, leafValue);
+  if (movesTile(def))
+    return evaluateOnce(b, loc, tree, def->getOperand(0),
+                        throughTileOp(def, perm), width, leafValue, cache);
   if (auto c = dyn_cast<arith::ConstantOp>(def))
     return arith::ConstantOp::create(
         b, loc, type,
@@ -342,7 +385,7 @@ static Value evaluateAt(OpBuilder &b, Location loc, const TileTree &tree,
   SmallVector<Value> operands;
   for (Value operand : def->getOperands())
     operands.push_back(
-        evaluateAt(b, loc, tree, operand, perm, width, leafValue));
+        evaluateOnce(b, loc, tree, operand, perm, width, leafValue, cache));
   OperationState state(loc, def->getName(), operands, TypeRange{type},
                        def->getAttrs());
   return b.create(state)->getResult(0);
@@ -353,5 +396,12 @@ Value tiles::evaluateFragment(OpBuilder &b, Location loc, const TileTree &tree,
                               function_ref<Value(unsigned)> leafValue) {
   SmallVector<int64_t> identity = llvm::to_vector(
       llvm::seq<int64_t>(0, cast<VectorType>(v.getType()).getRank()));
-  return evaluateAt(b, loc, tree, v, identity, width, leafValue);
+  auto less = [](const std::pair<Value, SmallVector<int64_t>> &x,
+                 const std::pair<Value, SmallVector<int64_t>> &y) {
+    if (x.first != y.first)
+      return x.first.getAsOpaquePointer() < y.first.getAsOpaquePointer();
+    return x.second < y.second;
+  };
+  FragmentCache cache(less);
+  return evaluateOnce(b, loc, tree, v, identity, width, leafValue, cache);
 }

@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // A cooperative store's tile is an expression of cooperative loads (the
-// leaves), vector.transpose, elementwise ops, splat constants and
+// leaves), ops that move a tile's elements (vector.transpose, broadcasts of
+// tiles, unit shape casts: movesTile), elementwise ops, splat constants and
 // broadcasts of scalars, a value possibly used several times (by several
-// stores too); every thread evaluates it on its own fragments. This file
+// stores too); every thread evaluates it on its own fragments (reductions
+// are rewritten into such expressions first, Reduction.h). This file
 // collects those expressions from a kernel (with a diagnostic at the op that
 // does not fit) and evaluates one on fragments.
 //
@@ -110,6 +112,10 @@ SmallVector<int64_t> throughTileOp(Operation *op, ArrayRef<int64_t> perm);
 /// dimensions.
 bool isUnitShapeCast(Operation *op);
 
+/// Whether `op` moves a tile's elements without computing (a transpose, a
+/// broadcast of a tile, a unit shape cast): throughTileOp maps through it.
+bool movesTile(Operation *op);
+
 /// Whether `op` is a vector.broadcast of a vector (rows or columns of a
 /// tile repeated along new or unit dimensions).
 bool isTileBroadcast(Operation *op);
@@ -150,17 +156,18 @@ FailureOr<StagingMapping> stagingMapping(const Leaf &leaf, int64_t threads,
                                          bool transpose = false,
                                          bool uneven = false);
 
-/// The alignment in bytes of every workgroup buffer the pass allocates (its
-/// attribution's `llvm.align`): enough for the widest LDS access, 16 bytes.
-constexpr int64_t kWorkgroupBufferAlignment = 16;
+/// The most alignment an LDS vector access claims: 16 bytes, the widest
+/// single LDS instruction (wider register blocks are split).
+constexpr int64_t kMaxWorkgroupAccessAlignment = 16;
 
-/// Adds a workgroup attribution of `type` to `func`, aligned to
-/// kWorkgroupBufferAlignment, and returns it.
-Value addAlignedWorkgroupBuffer(gpu::GPUFuncOp func, MemRefType type,
-                                Location loc);
+/// Adds a workgroup attribution of `shape` x `elementType` to `func`,
+/// aligned to kWorkgroupBufferAlignment (llvm.align), and returns it.
+Value addAlignedWorkgroupBuffer(gpu::GPUFuncOp func, ArrayRef<int64_t> shape,
+                                Type elementType, Location loc);
 
 /// The alignment a `bytes`-byte vector access to a workgroup buffer at a
-/// multiple of its size may claim: its size, at most the buffer's.
+/// multiple of its size may claim: the largest power of two dividing it,
+/// at most kMaxWorkgroupAccessAlignment.
 llvm::MaybeAlign workgroupAccessAlignment(int64_t bytes);
 
 /// A workgroup buffer over the leaf's tile (dimensions `leaf.bufDims`), or

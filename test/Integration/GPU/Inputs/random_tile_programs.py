@@ -627,7 +627,9 @@ class Program:
 
         def constant(name, t, array):
             gtype = f"memref<{shape_str(array.shape)}x{t}>"
-            globals_.append(f"memref.global \"private\" constant @{n}_{name} : {gtype} = {dense(t, array)}")
+            # 64-byte aligned: the pass assumes 16-byte aligned buffers
+            # (assume-alignment), as cudaMalloc and hipMalloc give.
+            globals_.append(f"memref.global \"private\" constant @{n}_{name} : {gtype} = {dense(t, array)} {{alignment = 64 : i64}}")
             g = fresh()
             body.append(f"  {g} = memref.get_global @{n}_{name} : {gtype}")
             return g, gtype
