@@ -29,4 +29,19 @@ mkdir -p "$out/unswizzled"
 "$opt" "$root/examples/transpose-tiles.mlir" -layout-tile-shared-memory \
   -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm="chip=sm_90 format=isa" \
   -layout-dump-binaries=dir="$out" -o /dev/null
+
+# The row statistics of examples/reductions.mlir: out/reductions.sm_90.cubin.
+"$opt" "$root/examples/reductions.mlir" -layout-tile-shared-memory \
+  -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm=chip=sm_90 \
+  -layout-dump-binaries=dir="$out" -o /dev/null
+# With VARIANTS=1: the tile and block sizes of bench/transpose/variants.py,
+# out/variants.sm_90.cubin and the list out/variants.txt.
+if [ "${VARIANTS:-0}" = 1 ]; then
+  python3 "$here/variants.py" "$out"
+  "$opt" "$out/variants.mlir" -layout-tile-shared-memory \
+    -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm=chip=sm_90 \
+    -layout-dump-binaries=dir="$out" -o /dev/null
+else
+  rm -f "$out/variants.txt" "$out/variants.sm_90.cubin"
+fi
 ls -l "$out" "$out/unswizzled"

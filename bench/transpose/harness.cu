@@ -295,6 +295,72 @@ static void fusedCases(CUmodule tiles) {
   CHECK_CUDA(cudaFree(dout16));
 }
 
+// Row max and row sum of an f32 matrix of 8192 columns (softmax
+// statistics), one row per block of `threads` threads: every result checked
+// (integer values: the sums are exact in any order). Bandwidth counts the
+// bytes read, against memcpy's read + write bandwidth.
+static void rowStats(CUfunction f, unsigned threads, const char *name) {
+  const int64_t rows = 8192, cols = 8192;
+  size_t count = rows * cols;
+  std::vector<float> a(count);
+  for (size_t i = 0; i < count; ++i)
+    a[i] = (float)((int64_t)((i * 2654435761u) % 2001) - 1000);
+  float *da, *dmax, *dsum;
+  CHECK_CUDA(cudaMalloc(&da, count * 4));
+  CHECK_CUDA(cudaMalloc(&dmax, rows * 4));
+  CHECK_CUDA(cudaMalloc(&dsum, rows * 4));
+  CHECK_CUDA(cudaMemcpy(da, a.data(), count * 4, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemset(dmax, 0, rows * 4));
+  CHECK_CUDA(cudaMemset(dsum, 0, rows * 4));
+  // memref<?x8192xf32>, then two memref<?xf32>.
+  struct Desc2 {
+    void *alloc, *aligned;
+    int64_t offset = 0, size0 = rows, size1 = cols, stride0 = cols,
+            stride1 = 1;
+  } in{da, da};
+  struct Desc1 {
+    void *alloc, *aligned;
+    int64_t offset = 0, size = rows, stride = 1;
+  } mx{dmax, dmax}, sm{dsum, dsum};
+  std::vector<void *> args;
+  for (void *p : {(void *)&in.alloc, (void *)&in.aligned, (void *)&in.offset,
+                  (void *)&in.size0, (void *)&in.size1, (void *)&in.stride0,
+                  (void *)&in.stride1})
+    args.push_back(p);
+  for (Desc1 *d : {&mx, &sm})
+    for (void *p : {(void *)&d->alloc, (void *)&d->aligned,
+                    (void *)&d->offset, (void *)&d->size, (void *)&d->stride})
+      args.push_back(p);
+  Timer timer;
+  float ms = timer.median([&] {
+    CHECK_CU(cuLaunchKernel(f, rows, 1, 1, threads, 1, 1, 0, nullptr,
+                            args.data(), nullptr));
+  });
+  std::vector<float> gotMax(rows), gotSum(rows);
+  CHECK_CUDA(
+      cudaMemcpy(gotMax.data(), dmax, rows * 4, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(
+      cudaMemcpy(gotSum.data(), dsum, rows * 4, cudaMemcpyDeviceToHost));
+  bool ok = true;
+  for (int64_t i = 0; i < rows && ok; ++i) {
+    float m = a[i * cols];
+    double s = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      m = std::max(m, a[i * cols + j]);
+      s += a[i * cols + j];
+    }
+    ok = gotMax[i] == m && gotSum[i] == (float)s;
+  }
+  double gbs = 4.0 * count / (ms * 1e-3) / 1e9;
+  printf("| %s (%u threads) | f32 8192x8192 | %.3f | %.0f | %.1f%% (read) | "
+         "%s |\n",
+         name, threads, ms, gbs, 100.0 * gbs / memcpyGBs,
+         ok ? "all match" : "WRONG");
+  CHECK_CUDA(cudaFree(da));
+  CHECK_CUDA(cudaFree(dmax));
+  CHECK_CUDA(cudaFree(dsum));
+}
+
 int main(int argc, char **argv) {
   std::string dir = argc > 1 ? argv[1] : "out";
   bool ncuMode = argc > 2 && std::string(argv[2]) == "ncu";
@@ -409,42 +475,47 @@ int main(int argc, char **argv) {
       ncuMode);
   if (!ncuMode)
     fusedCases(tiles);
-  // Optional: variants of the f16 tile program (tile size x block size),
-  // compiled from a scratch module into out/variants.sm_90.cubin.
-  CUmodule variants;
+  // Softmax statistics (examples/reductions.mlir): row max and row sum.
+  CUmodule reductions;
   if (!ncuMode &&
+      cuModuleLoad(&reductions, (dir + "/reductions.sm_90.cubin").c_str()) ==
+          CUDA_SUCCESS) {
+    CUfunction f;
+    CHECK_CU(cuModuleGetFunction(&f, reductions, "row_stats_f32"));
+    rowStats(f, 256, "layout-opt tile program: row max and row sum");
+  }
+  // Optional: variants of the tile programs at other tile and block sizes
+  // (bench/transpose/variants.py writes out/variants.mlir, compiled to
+  // out/variants.sm_90.cubin, and out/variants.txt, which lists them).
+  CUmodule variants;
+  FILE *list = fopen((dir + "/variants.txt").c_str(), "r");
+  if (!ncuMode && list &&
       cuModuleLoad(&variants, (dir + "/variants.sm_90.cubin").c_str()) ==
           CUDA_SUCCESS) {
-    auto variant = [&](const char *name, unsigned tile, unsigned blockY) {
-      Generated g = get(variants, name, tile);
-      g.blockY = blockY;
-      return std::pair<std::string, Generated>(std::string("variant ") + name,
-                                               g);
-    };
-    runCase<__half>("f16", 1, 8192, 8192,
-                    {variant("f16_t64x64_b32x2", 64, 2),
-                     variant("f16_t64x64_b32x4", 64, 4),
-                     variant("f16_t64x64_b32x8", 64, 8),
-                     variant("f16_t128x128_b32x8", 128, 8),
-                     variant("f16_t128x128_b32x4", 128, 4)},
-                    false);
-    // f32 tile shapes (input rows x columns) on the odd shape.
-    auto tall = [&](const char *name, unsigned cols, unsigned rows) {
-      Generated g = get(variants, name, cols, rows);
-      return std::pair<std::string, Generated>(std::string("variant ") + name,
-                                               g);
-    };
-    for (auto shape : {std::pair<int64_t, int64_t>{8191, 8193},
-                       std::pair<int64_t, int64_t>{8193, 8192},
-                       std::pair<int64_t, int64_t>{8192, 8192}})
-      runCase<float>("f32", 1, shape.first, shape.second,
-                     {tall("f32_t64x64", 64, 64),
-                      tall("f32_t128x32", 32, 128),
-                      tall("f32_t128x64", 64, 128),
-                      tall("tallfast_f32", 32, 128),
-                      {"layout-opt tall (128x32), swizzled",
-                       get(swz, "transpose_tall_f32", 32, 128)}},
-                     false);
+    char kind[32], name[128], type[16];
+    unsigned cols, rows, bx, by;
+    while (fscanf(list, "%31s %127s %15s %u %u %u %u", kind, name, type, &cols,
+                  &rows, &bx, &by) == 7) {
+      CUfunction f;
+      CHECK_CU(cuModuleGetFunction(&f, variants, name));
+      std::string label = std::string("variant ") + name;
+      if (std::string(kind) == "rowstats") {
+        rowStats(f, bx, label.c_str());
+        continue;
+      }
+      Generated g{f, cols, rows, by};
+      if (std::string(type) == "f16") {
+        runCase<__half>("f16", 1, 8192, 8192, {{label, g}}, false);
+        continue;
+      }
+      for (auto shape : {std::pair<int64_t, int64_t>{8192, 8192},
+                         std::pair<int64_t, int64_t>{8191, 8193},
+                         std::pair<int64_t, int64_t>{8193, 8192}})
+        runCase<float>("f32", 1, shape.first, shape.second, {{label, g}},
+                       false);
+    }
   }
+  if (list)
+    fclose(list);
   return 0;
 }

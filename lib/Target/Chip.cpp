@@ -116,6 +116,15 @@ llvm::Expected<Chip> mlir::layout::parseChip(llvm::StringRef name) {
   return chip;
 }
 
+int64_t mlir::layout::smallestStaticWorkgroupBytes() {
+  // One chip of each generation.
+  int64_t least = INT64_MAX;
+  for (llvm::StringRef name : {"gfx90a", "gfx942", "gfx950", "gfx1100",
+                               "sm_70", "sm_80", "sm_90"})
+    least = std::min(least, llvm::cantFail(parseChip(name)).maxStaticBytes);
+  return least;
+}
+
 bool Chip::isAMD() const {
   return generation != ChipGeneration::SM50 &&
          generation != ChipGeneration::SM80;

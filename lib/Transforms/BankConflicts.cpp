@@ -255,6 +255,12 @@ struct SymbolInfo {
   std::optional<int64_t> count;
   /// Whether its values are never negative (all but kernel arguments).
   bool nonNegative = true;
+  /// For a memref's strided metadata: the memref, and its ordinal among
+  /// the memrefs the access reads metadata of (brute force gives each its
+  /// own values, so that run-time versions for memrefs aligned differently
+  /// run too).
+  const void *metadataOf = nullptr;
+  int64_t memrefOrdinal = 0;
   /// The split j = residue + modulus * t.
   int64_t modulus = 1;
   /// Whether t is always 0 (every value enumerated by residue).
@@ -485,6 +491,33 @@ private:
       return blockArgument(arg);
     Operation *op = v.getDefiningOp();
     unsigned result = cast<OpResult>(v).getResultNumber();
+    if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(op)) {
+      // The offset, sizes and strides of a memref are the same in every
+      // thread (the tile pass's run-time alignment tests and the shifts of
+      // its sector windows): a symbol each, as memref.dim's extents.
+      if (result == 0)
+        return stop("the address depends on a memref's base buffer");
+      const void *source = meta.getSource().getAsOpaquePointer();
+      return symbolOf(source, 1000 + result, [&] {
+        SymbolInfo info{
+            SymbolInfo::Kind::Extent, nullptr,
+            llvm::formatv("strided metadata {0} of a memref", result).str(),
+            std::nullopt};
+        info.metadataOf = source;
+        llvm::SmallPtrSet<const void *, 4> others;
+        for (const SymbolInfo &s : state.symbols) {
+          if (s.metadataOf == source)
+            info.memrefOrdinal = s.memrefOrdinal;
+          else if (s.metadataOf)
+            others.insert(s.metadataOf);
+        }
+        if (!llvm::any_of(state.symbols, [&](const SymbolInfo &s) {
+              return s.metadataOf == source;
+            }))
+          info.memrefOrdinal = others.size();
+        return info;
+      });
+    }
     std::optional<Sym> special;
     if (specialOp(op, special))
       return special;
@@ -1315,7 +1348,7 @@ concreteCount(const Chip &chip, const SharedAccess &access,
 std::optional<ConflictCount> mlir::layout::simulateConflicts(
     const Chip &chip, const SharedAccess &access, ProofSession &session,
     ArrayRef<int64_t> blockId, const DenseMap<Operation *, int64_t> &iterations,
-    int64_t dynamicExtent, std::string &why) {
+    int64_t dynamicExtent, int64_t memrefStep, std::string &why) {
   std::shared_ptr<ProofSession::AccessMemo> &memo = session.accesses[access.op];
   if (!memo)
     memo = std::make_shared<ProofSession::AccessMemo>();
@@ -1333,7 +1366,7 @@ std::optional<ConflictCount> mlir::layout::simulateConflicts(
     case SymbolInfo::Kind::Iteration:
       return iterations.lookup(s.loop);
     case SymbolInfo::Kind::Extent:
-      return dynamicExtent;
+      return dynamicExtent + memrefStep * s.memrefOrdinal;
     case SymbolInfo::Kind::Argument:
     case SymbolInfo::Kind::Product:
       return 0;

@@ -396,6 +396,13 @@ struct LayoutXorSwizzlePass final
       remark() << "not swizzled: " << why;
       return;
     }
+    // A buffer laid out with explicit strides (a layout.naive base, as the
+    // tile pass pads the rows of its second versions' buffers) keeps them.
+    if (buffer.desc.getDefiningOp<NaiveOp>()) {
+      remark() << "not swizzled: its descriptor is a layout.naive with "
+                  "explicit strides, kept as they are";
+      return;
+    }
     std::string why;
     // Where the conflicts cannot be proved for every wave, block and
     // iteration, the search scores the first wave of block 0 in the first

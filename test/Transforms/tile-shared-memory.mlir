@@ -42,17 +42,29 @@ gpu.module @m {
 
 // -----
 
-// Dynamic extents and strides, masked: one run-time alignment check of the
-// row stride. A tile that lies inside the view with aligned rows (the same
-// answer in every thread) runs unguarded 16-byte accesses; otherwise each
-// vector is either one 16-byte access or four guarded element accesses
-// (the padding value for those outside).
+// Dynamic extents and strides, masked: run-time alignment checks of the
+// row strides. Where the output's rows are aligned: a tile that lies
+// inside the view with aligned rows (the same answer in every thread) runs
+// unguarded 16-byte accesses; otherwise each vector is either one 16-byte
+// access or four guarded element accesses (the padding value for those
+// outside); input rows that are not aligned are read element by element,
+// consecutive lanes on consecutive elements. Where the output's rows are
+// not aligned, the second version: a padded buffer (64 x 65) written
+// element by element, and sector-aligned output windows (72 positions per
+// row, each shifted by the row's offset mod 8).
 
 // CHECK-LABEL: gpu.func @dynamic_masked
+// CHECK-SAME: workgroup(%[[A:.*]] : memref<4096xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %[[B:.*]] : memref<4160xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK: %[[PAD:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %arg0
 // CHECK: %[[REM:.*]] = arith.remui %[[STRIDES]]#0, %c4
 // CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %c0
+// CHECK: layout.naive [64, 64] strides [65, 1] space 4160
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[OSTRIDES:.*]]:2 = memref.extract_strided_metadata %arg1
+// CHECK: %[[OREM:.*]] = arith.remui %[[OSTRIDES]]#0, %c4
+// CHECK: %[[OALIGNED:.*]] = arith.cmpi eq, %[[OREM]], %c0
+// CHECK: scf.if %[[OALIGNED]] {
+// CHECK-NEXT: scf.if %[[ALIGNED]] {
 // CHECK: arith.cmpi ule
 // CHECK: arith.cmpi ule
 // CHECK: %[[WHOLE:.*]] = arith.andi
@@ -61,7 +73,7 @@ gpu.module @m {
 // CHECK-NOT: scf.if
 // CHECK:   vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
 // CHECK-NOT: scf.if
-// CHECK:   vector.store %{{.*}}, %arg2[%{{.*}}] {alignment = 16 : i64}
+// CHECK:   vector.store %{{.*}}, %[[A]][%{{.*}}] {alignment = 16 : i64}
 // CHECK: } else {
 // CHECK-NEXT: scf.for
 // CHECK:   scf.if %{{.*}} -> (vector<4xf32>) {
@@ -73,7 +85,25 @@ gpu.module @m {
 // CHECK:       scf.yield %[[PAD]] : f32
 // CHECK-COUNT-3: scf.if %{{.*}} -> (f32)
 // CHECK:     vector.from_elements
+// CHECK:   vector.store %{{.*}}, %[[A]]
+// Input rows not aligned: 16 elements per thread, unguarded in whole tiles.
+// CHECK: } else {
+// CHECK: %[[W1:.*]] = arith.andi
+// CHECK-NEXT: scf.if %[[W1]] {
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c16
+// CHECK-NOT: scf.if
+// CHECK:   memref.load %arg0
+// CHECK:   vector.store %{{.*}}, %[[A]][%{{.*}}] {alignment = 4 : i64}
+// The second version's phase 1.
+// CHECK: vector.store %{{.*}}, %[[A]][%{{.*}}] {alignment = 4 : i64}
+// CHECK: } else {
+// CHECK: %[[W2:.*]] = arith.andi
+// CHECK-NEXT: scf.if %[[W2]] {
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c16
+// CHECK:   memref.load %arg0
+// CHECK:   vector.store %{{.*}}, %[[B]][%{{.*}}] {alignment = 4 : i64}
 // CHECK: gpu.barrier
+// CHECK: scf.if %[[OALIGNED]] {
 // CHECK: scf.if
 // CHECK-NOT: scf.if
 // CHECK:   vector.store %{{.*}}, %arg1[{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
@@ -83,6 +113,17 @@ gpu.module @m {
 // CHECK:   } else {
 // CHECK:     scf.if
 // CHECK:       memref.store
+// The second version's phase 2: position p of output row r stores element
+// p - (offset of row r mod 8).
+// CHECK: } else {
+// CHECK: scf.for %{{.*}} = %c0 to %c18
+// CHECK:   %[[P:.*]] = arith.remui %{{.*}}, %c72
+// CHECK:   %[[ROW:.*]] = arith.muli %{{.*}}, %[[OSTRIDES]]#0
+// CHECK:   %[[SHIFT:.*]] = arith.remui %{{.*}}, %c8
+// CHECK:   scf.if
+// CHECK:     arith.subi %[[P]], %[[SHIFT]]
+// CHECK:     vector.load %[[B]]
+// CHECK:     memref.store %{{.*}}, %arg1
 !d = !layout.partition_view<?x?xf32, tile = [64, 64]>
 gpu.module @m {
   gpu.func @dynamic_masked(%in: memref<?x?xf32>, %out: memref<?x?xf32>)

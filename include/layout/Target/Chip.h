@@ -88,6 +88,11 @@ struct Chip::PhaseRule {
   llvm::StringRef source;
 };
 
+/// The least workgroup memory any chip parseChip knows lets one block
+/// declare statically (Chip::maxStaticBytes), in bytes: what code that
+/// must run on every target may use.
+int64_t smallestStaticWorkgroupBytes();
+
 /// The chips parseChip knows, for diagnostics.
 llvm::StringRef knownChips();
 

@@ -166,15 +166,17 @@ std::string describeProof(const ConflictProof &proof);
 /// Brute force, for tests: the conflict count of `access` for the block
 /// ids `blockId`, in the iterations `iterations` of the scf.for loops
 /// around it (loop op -> iteration number from 0; a missing loop takes its
-/// first) and with dynamic extents at `dynamicExtent`: the worst wave of
-/// the block, every lane evaluated with concrete values. std::nullopt with
-/// `why` when it cannot be evaluated. `session` keeps the traced
-/// descriptors and the threads' value maps between calls.
+/// first) and with dynamic extents at `dynamicExtent` (the strides and
+/// offset of the k-th memref whose strided metadata the access reads at
+/// `dynamicExtent + k * memrefStep`): the worst wave of the block, every
+/// lane evaluated with concrete values. std::nullopt with `why` when it
+/// cannot be evaluated. `session` keeps the traced descriptors and the
+/// threads' value maps between calls.
 std::optional<ConflictCount>
 simulateConflicts(const Chip &chip, const SharedAccess &access,
                   ProofSession &session, llvm::ArrayRef<int64_t> blockId,
                   const llvm::DenseMap<Operation *, int64_t> &iterations,
-                  int64_t dynamicExtent, std::string &why);
+                  int64_t dynamicExtent, int64_t memrefStep, std::string &why);
 
 /// The most threads a block may have on every supported chip (CUDA C++
 /// Programming Guide, "Technical Specifications per Compute Capability":

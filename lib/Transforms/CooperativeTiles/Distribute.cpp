@@ -22,12 +22,32 @@
 // -layout-xor-swizzle then picks the buffer's layout. Other leaves load
 // their fragments straight into registers.
 //
+// Rows aligned only at run time. When a view's strides or offset are
+// dynamic, its vectors are aligned only if they are multiples of the
+// vector width; a load that is not reads its tile element by element with
+// consecutive lanes on consecutive elements (unguarded in whole tiles).
+// A store whose rows may be unaligned gets a second version of the whole
+// copy, chosen at run time: its own staging buffers, written element by
+// element, and output windows aligned to 32-byte sectors. For each row of
+// the store tile the threads walk positions p in [0, T + S) (T the row's
+// length, S the elements of a sector, T rounded up to S), and position p
+// stores element p - m of the row, m = (the row's first element's offset)
+// mod S, when that is inside the row: every warp store then covers whole
+// sectors (as transpose_skew_f32 in examples/transpose.mlir does by hand),
+// instead of straddling one more sector per 128 bytes. Which element a
+// lane stores depends only on m, never on whether the base is aligned, so
+// the result is the same for any m. The second version doubles the staging
+// buffers: it is left out where that would pass the smallest static
+// workgroup memory of the targets (or of `chip`), and for stores of more
+// than two dimensions (see planWindow).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Contraction.h"
 #include "Reduction.h"
 #include "TileExpression.h"
 
+#include "layout/Target/Chip.h"
 #include "layout/Transforms/BankConflicts.h"
 #include "layout/Transforms/CooperativeTiles.h"
 #include "layout/Transforms/Passes.h"
@@ -36,7 +56,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -65,6 +87,17 @@ struct StorePlan {
   bool registerBlocks() const {
     return anyStaged() && stagedDim != dst.contiguous;
   }
+};
+
+/// The run-time version of a copy whose store rows may be unaligned (see
+/// the file comment): the store's memref, whose strides decide, and the
+/// leaves' second buffers.
+struct StoreWindow {
+  Value memref;
+  /// The elements of a 32-byte sector.
+  int64_t sector = 0;
+  /// Copies of the staged leaves with their own buffers (by leaf index).
+  std::vector<Leaf> leaves;
 };
 
 LogicalResult divisionError(Operation *op, ArrayRef<int64_t> tile,
@@ -97,9 +130,21 @@ private:
   /// number of blocks, else the widest that divide the tile (a partial last
   /// iteration).
   LogicalResult chooseStoreMapping(StorePlan &plan);
+  /// Whether the copy gets the run-time version for unaligned store rows,
+  /// and its window (null when not).
+  std::optional<StoreWindow> planWindow(const TileTree &tree,
+                                        const StorePlan &plan) const;
   /// Phase 2, at the store: each thread evaluates its fragments and stores
-  /// them.
-  LogicalResult emitStore(TileTree &tree, const StorePlan &plan);
+  /// them (under the run-time test of `window`, when there is one).
+  LogicalResult emitStore(TileTree &tree, const StorePlan &plan,
+                          const std::optional<StoreWindow> &window);
+  /// Phase 2 with vectors along the store's rows.
+  LogicalResult emitVectorStore(OpBuilder &b, TileTree &tree,
+                                const StorePlan &plan, Value tid);
+  /// Phase 2 element by element, in sector-aligned windows.
+  LogicalResult emitWindowStore(OpBuilder &b, TileTree &tree,
+                                const StorePlan &plan,
+                                const StoreWindow &window, Value tid);
   /// A `width`-vector of a staged leaf's buffer at store coordinate
   /// `storeCoord`, along the buffer's rows.
   Value readBuffer(OpBuilder &b, Location loc, const Leaf &leaf,
@@ -123,10 +168,71 @@ LogicalResult Distributor::lower(TileTree &tree) {
       return failure();
   if (failed(chooseStoreMapping(plan)))
     return divisionError(tree.store, plan.dst.tile, threads);
-  for (Leaf &leaf : tree.leaves)
-    if (leaf.staged && failed(stageLeaf(func, leaf, block)))
+  std::optional<StoreWindow> window = planWindow(tree, plan);
+  for (auto [i, leaf] : llvm::enumerate(tree.leaves)) {
+    if (!leaf.staged)
+      continue;
+    StagingVersion version;
+    if (window) {
+      version.storeMemref = window->memref;
+      version.storeContiguous = plan.dst.contiguous;
+      version.storeWidth = plan.storeWidth;
+      version.windowLeaf = &window->leaves[i];
+    }
+    if (failed(stageLeaf(func, leaf, block, version)))
       return failure();
-  return emitStore(tree, plan);
+  }
+  return emitStore(tree, plan, window);
+}
+
+std::optional<StoreWindow>
+Distributor::planWindow(const TileTree &tree, const StorePlan &plan) const {
+  const GlobalSide &dst = plan.dst;
+  int64_t bytes = elementBytes(dst.elementType);
+  int64_t sector = 32 / bytes;
+  // Matrices only: the shifts of a batched store depend on the residues of
+  // every stride and block id, more cases than the bank-conflict proof
+  // enumerates (its window buffer would stay unproved).
+  if (!dst.unitStride || !vectorizable(dst.elementType) ||
+      plan.storeWidth < 2 || sector < 2 || dst.tile.size() != 2 ||
+      dst.tile[dst.contiguous] < sector)
+    return std::nullopt;
+  std::string why;
+  FailureOr<TracedView> traced = traceTileView(dst.op, dst.partition, why);
+  if (failed(traced) || traced->desc ||
+      !hasRunTimeAlignment(traced->source, dst.contiguous))
+    return std::nullopt;
+  // Phase 1 decides at each staged load: the store's memref must be
+  // defined there.
+  DominanceInfo dominance(func);
+  int64_t staged = 0;
+  for (const Leaf &leaf : tree.leaves)
+    if (leaf.staged) {
+      if (!dominance.properlyDominates(traced->source, leaf.load))
+        return std::nullopt;
+      // Its buffer and the second, padded one (allocateStagingBuffer).
+      int64_t bytes = elementBytes(leaf.side.elementType);
+      int64_t padded = leaf.stageElements();
+      if (leaf.bufDims.size() >= 2) {
+        int64_t row = leaf.side.tile[leaf.bufDims.back()];
+        padded = padded / row * oddWordRowLength(row, bytes);
+      }
+      staged += (leaf.stageElements() + padded) * bytes +
+                2 * kWorkgroupBufferAlignment;
+    }
+  int64_t budget = smallestStaticWorkgroupBytes();
+  if (llvm::Expected<Chip> chip = parseChip(options.chip))
+    budget = chip->maxStaticBytes;
+  else
+    llvm::consumeError(chip.takeError());
+  int64_t after = layoutWorkgroupBuffers(func).bytes + staged;
+  if (after > budget)
+    return std::nullopt;
+  StoreWindow window;
+  window.memref = traced->source;
+  window.sector = sector;
+  window.leaves = tree.leaves;
+  return window;
 }
 
 LogicalResult Distributor::planLeaf(Leaf &leaf, StorePlan &plan) {
@@ -217,12 +323,10 @@ Value Distributor::readBuffer(OpBuilder &b, Location loc, const Leaf &leaf,
       workgroupAccessAlignment(width * elementBytes(elementType)));
 }
 
-LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
+LogicalResult Distributor::emitVectorStore(OpBuilder &b, TileTree &tree,
+                                           const StorePlan &plan, Value tid) {
   StoreOp store = tree.store;
   Location loc = store.getLoc();
-  OpBuilder b(store);
-  if (plan.anyStaged())
-    gpu::BarrierOp::create(b, loc);
   std::string why;
   FailureOr<GlobalAccess> out =
       GlobalAccess::create(b, plan.dst, plan.storeWidth, why);
@@ -237,7 +341,6 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
       return leaf.load.emitOpError() << "cannot be distributed: " << why;
     leaf.direct = std::move(*in);
   }
-  Value tid = linearThreadId(b, loc, block);
   SmallVector<Value> insides{out->tileInside(b)};
   for (Leaf &leaf : tree.leaves)
     if (!leaf.staged)
@@ -305,6 +408,95 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan) {
                    body(lb, origin, inside);
                  });
   });
+  return success();
+}
+
+LogicalResult Distributor::emitWindowStore(OpBuilder &b, TileTree &tree,
+                                           const StorePlan &plan,
+                                           const StoreWindow &window,
+                                           Value tid) {
+  StoreOp store = tree.store;
+  Location loc = store.getLoc();
+  const GlobalSide &dst = plan.dst;
+  int64_t c = dst.contiguous;
+  int64_t length = dst.tile[c];
+  int64_t sector = window.sector;
+  std::string why;
+  FailureOr<GlobalAccess> out = GlobalAccess::create(b, dst, 1, why);
+  if (failed(out))
+    return store.emitOpError() << "cannot be distributed: " << why;
+  SmallVector<Value> insides{out->tileInside(b)};
+  std::vector<std::optional<GlobalAccess>> direct(tree.leaves.size());
+  for (auto [i, leaf] : llvm::enumerate(tree.leaves)) {
+    if (leaf.staged)
+      continue;
+    FailureOr<GlobalAccess> in = GlobalAccess::create(b, leaf.side, 1, why);
+    if (failed(in))
+      return leaf.load.emitOpError() << "cannot be distributed: " << why;
+    direct[i] = std::move(*in);
+    insides.push_back(direct[i]->tileInside(b));
+  }
+  // Positions along the rows: the row rounded up to whole sectors, and one
+  // sector more for the shift.
+  SmallVector<int64_t> positions(dst.tile);
+  positions[c] = llvm::alignTo(length, sector) + sector;
+  Mapping m = Mapping::unitWidths(positions, fastestFirst(dst.tile.size(), c));
+  ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
+    forEachBlock(ib, loc, m, tid, threads, [&](OpBuilder &lb,
+                                               ArrayRef<Value> origin) {
+      SmallVector<Value> rowStart(origin);
+      rowStart[c] = indexConstant(lb, loc, 0);
+      Value shift = arith::RemUIOp::create(lb, loc,
+                                           out->elementOffset(lb, rowStart),
+                                           indexConstant(lb, loc, sector));
+      Value p = origin[c];
+      Value end =
+          arith::AddIOp::create(lb, loc, shift, indexConstant(lb, loc, length));
+      Value inRow = arith::AndIOp::create(
+          lb, loc,
+          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, p, shift),
+          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult, p, end));
+      scf::IfOp::create(lb, loc, inRow, [&](OpBuilder &tb, Location) {
+        SmallVector<Value> coord(origin);
+        coord[c] = arith::SubIOp::create(tb, loc, p, shift);
+        auto leafValue = [&](unsigned i) -> Value {
+          const Leaf &leaf = tree.leaves[i];
+          if (leaf.staged)
+            return readBuffer(tb, loc, window.leaves[i], coord, 1);
+          return direct[i]->load(tb, leaf.fromStore(tb, loc, coord), inside);
+        };
+        Value fragment =
+            evaluateFragment(tb, loc, tree, store.getValue(), 1, leafValue);
+        out->store(tb, fragment, coord, inside);
+        scf::YieldOp::create(tb, loc);
+      });
+    });
+  });
+  return success();
+}
+
+LogicalResult
+Distributor::emitStore(TileTree &tree, const StorePlan &plan,
+                       const std::optional<StoreWindow> &window) {
+  StoreOp store = tree.store;
+  Location loc = store.getLoc();
+  OpBuilder b(store);
+  if (plan.anyStaged())
+    gpu::BarrierOp::create(b, loc);
+  Value tid = linearThreadId(b, loc, block);
+  if (!window) {
+    if (failed(emitVectorStore(b, tree, plan, tid)))
+      return failure();
+  } else {
+    Value aligned = stridesMultipleOf(b, loc, window->memref,
+                                      plan.dst.contiguous, plan.storeWidth);
+    auto ifOp = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    if (failed(emitVectorStore(tb, tree, plan, tid)) ||
+        failed(emitWindowStore(eb, tree, plan, *window, tid)))
+      return failure();
+  }
   // In a loop, the next iteration's phase 1 must not overwrite the buffers
   // before every thread has read them.
   if (plan.anyStaged() && store->getParentOp() != func)
@@ -360,8 +552,25 @@ FailureOr<StagingMapping> tiles::stagingMapping(const Leaf &leaf,
   return s;
 }
 
+int64_t tiles::oddWordRowLength(int64_t length, int64_t elementBytes) {
+  // Lanes on consecutive rows of such a buffer are an odd number of 4-byte
+  // banks apart (an odd number of 8-byte pairs for wider elements), so
+  // any power of two of them, up to the number of banks, hits different
+  // banks whatever row they start at.
+  auto odd = [&](int64_t n) {
+    int64_t bytes = n * elementBytes;
+    if (elementBytes <= 4)
+      return bytes % 4 == 0 && (bytes / 4) % 2 == 1;
+    return n % 2 == 1;
+  };
+  int64_t n = length;
+  while (!odd(n))
+    ++n;
+  return n;
+}
+
 void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
-                                  int64_t stages) {
+                                  int64_t stages, bool padRows) {
   const GlobalSide &src = leaf.side;
   Location loc = leaf.load.getLoc();
   MLIRContext *ctx = func.getContext();
@@ -371,10 +580,26 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
   leaf.stages = stages;
   for (int64_t k : leaf.bufDims)
     shape.push_back(src.tile[k]);
-  leaf.buffer = addAlignedWorkgroupBuffer(func, {stages * leaf.stageElements()},
-                                          src.elementType, loc);
-  leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
-                               b.getDenseI64ArrayAttr(shape));
+  if (!padRows || shape.size() < 2) {
+    leaf.buffer = addAlignedWorkgroupBuffer(
+        func, {stages * leaf.stageElements()}, src.elementType, loc);
+    leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
+                                 b.getDenseI64ArrayAttr(shape));
+    return;
+  }
+  // Row-major with each row padded to an odd number of banks.
+  int64_t rank = shape.size();
+  SmallVector<int64_t> strides(rank, 1);
+  strides[rank - 2] =
+      oddWordRowLength(shape[rank - 1], elementBytes(src.elementType));
+  for (int64_t k = rank - 3; k >= 0; --k)
+    strides[k] = strides[k + 1] * shape[k + 1];
+  int64_t space = strides[0] * shape[0];
+  leaf.buffer = addAlignedWorkgroupBuffer(func, {space}, src.elementType, loc);
+  leaf.desc = NaiveOp::create(b, loc, DescType::get(ctx, shape),
+                              b.getDenseI64ArrayAttr(shape),
+                              b.getDenseI64ArrayAttr(strides), IntegerAttr(),
+                              b.getI64IntegerAttr(space));
 }
 
 void tiles::writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
@@ -399,32 +624,88 @@ void tiles::writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
 }
 
 LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
-                               ArrayRef<int64_t> block) {
+                               ArrayRef<int64_t> block,
+                               const StagingVersion &version) {
   int64_t threads = block[0] * block[1] * block[2];
   FailureOr<StagingMapping> staging =
       stagingMapping(leaf, threads, /*transpose=*/false, /*uneven=*/true);
   if (failed(staging))
     return failure();
+  const GlobalSide &src = leaf.side;
   Location loc = leaf.load.getLoc();
   OpBuilder b(leaf.load);
   std::string why;
   FailureOr<GlobalAccess> in =
-      GlobalAccess::create(b, leaf.side, staging->width, why);
+      GlobalAccess::create(b, src, staging->width, why);
   if (failed(in))
     return leaf.load.emitOpError() << "cannot be distributed: " << why;
+  // Element by element, for loads whose rows are unaligned at run time.
+  std::optional<GlobalAccess> elements;
+  if (in->alignment() || version.windowLeaf) {
+    FailureOr<GlobalAccess> one = GlobalAccess::create(b, src, 1, why);
+    if (failed(one))
+      return leaf.load.emitOpError() << "cannot be distributed: " << why;
+    elements = std::move(*one);
+  }
   // In a loop, every thread must have read the previous tile's buffer.
   if (leaf.load->getParentOp() != func)
     gpu::BarrierOp::create(b, loc);
   allocateStagingBuffer(func, leaf, b);
+  // The second buffer is read along its columns at run-time offsets, which
+  // the swizzle search cannot see: its rows are padded instead.
+  if (version.windowLeaf)
+    allocateStagingBuffer(func, *version.windowLeaf, b, /*stages=*/1,
+                          /*padRows=*/true);
   Value tid = linearThreadId(b, loc, block);
-  const Mapping &m = staging->mapping;
-  ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
-    forEachBlock(
-        ib, loc, m, tid, threads, [&](OpBuilder &lb, ArrayRef<Value> origin) {
-          writeStagedBlock(lb, loc, leaf, origin, in->load(lb, origin, inside),
-                           staging->width);
-        });
-  });
+  auto vectors = [&](OpBuilder &vb) {
+    ifInside(vb, loc, in->tileInside(vb), [&](OpBuilder &ib, bool inside) {
+      forEachBlock(ib, loc, staging->mapping, tid, threads,
+                   [&](OpBuilder &lb, ArrayRef<Value> origin) {
+                     writeStagedBlock(lb, loc, leaf, origin,
+                                      in->load(lb, origin, inside),
+                                      staging->width);
+                   });
+    });
+  };
+  // Consecutive lanes on consecutive elements along the load's rows.
+  auto scalars = [&](OpBuilder &sb, const Leaf &target) {
+    Mapping m = Mapping::unitWidths(
+        src.tile, fastestFirst(src.tile.size(), src.contiguous));
+    ifInside(sb, loc, elements->tileInside(sb),
+             [&](OpBuilder &ib, bool inside) {
+               forEachBlock(ib, loc, m, tid, threads,
+                            [&](OpBuilder &lb, ArrayRef<Value> origin) {
+                              writeStagedBlock(
+                                  lb, loc, target, origin,
+                                  elements->load(lb, origin, inside), 1);
+                            });
+             });
+  };
+  auto ifElse = [&](OpBuilder &ib, Value cond,
+                    function_ref<void(OpBuilder &)> then,
+                    function_ref<void(OpBuilder &)> otherwise) {
+    auto ifOp = scf::IfOp::create(ib, loc, cond, /*withElseRegion=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    then(tb);
+    otherwise(eb);
+  };
+  // The first version: vectors where the load's rows are aligned.
+  auto first = [&](OpBuilder &fb) {
+    if (Value aligned = in->alignment(); aligned && staging->width > 1)
+      ifElse(fb, aligned, vectors, [&](OpBuilder &eb) { scalars(eb, leaf); });
+    else
+      vectors(fb);
+  };
+  if (!version.windowLeaf) {
+    first(b);
+    return success();
+  }
+  // The store's rows decide which version's buffer phase 2 reads.
+  Value storeAligned = stridesMultipleOf(
+      b, loc, version.storeMemref, version.storeContiguous, version.storeWidth);
+  ifElse(b, storeAligned, first,
+         [&](OpBuilder &eb) { scalars(eb, *version.windowLeaf); });
   return success();
 }
 

@@ -44,23 +44,37 @@ FailureOr<GlobalAccess> GlobalAccess::create(OpBuilder &b,
   return g;
 }
 
-Value GlobalAccess::alignmentTest(OpBuilder &b) const {
-  // Through a descriptor the vectors' offsets are static multiples of the
-  // width (GlobalSide::analyze) and the buffer's stride is 1: only its
-  // offset may need the test.
-  Value memref = access.strided ? access.strided : access.buffer;
-  auto type = cast<MemRefType>(memref.getType());
+/// The dimensions other than `contiguous` whose strides are dynamic, and
+/// whether the offset is; false when `type` is not strided.
+static bool dynamicLayout(MemRefType type, int64_t contiguous,
+                          SmallVector<int64_t> &dynamic, bool &dynamicOffset) {
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)))
-    return {};
-  SmallVector<int64_t> dynamic;
+    return false;
   for (auto [k, s] : llvm::enumerate(strides))
-    if (int64_t(k) != side.contiguous && ShapedType::isDynamic(s))
+    if (int64_t(k) != contiguous && ShapedType::isDynamic(s))
       dynamic.push_back(k);
-  if (dynamic.empty() && !ShapedType::isDynamic(offset))
+  dynamicOffset = ShapedType::isDynamic(offset);
+  return true;
+}
+
+bool tiles::hasRunTimeAlignment(Value memref, int64_t contiguous) {
+  SmallVector<int64_t> dynamic;
+  bool dynamicOffset = false;
+  return dynamicLayout(cast<MemRefType>(memref.getType()), contiguous, dynamic,
+                       dynamicOffset) &&
+         (!dynamic.empty() || dynamicOffset);
+}
+
+Value tiles::stridesMultipleOf(OpBuilder &b, Location l, Value memref,
+                              int64_t contiguous, int64_t width) {
+  SmallVector<int64_t> dynamic;
+  bool dynamicOffset = false;
+  if (!dynamicLayout(cast<MemRefType>(memref.getType()), contiguous, dynamic,
+                     dynamicOffset) ||
+      (dynamic.empty() && !dynamicOffset))
     return {};
-  Location l = loc();
   auto meta = memref::ExtractStridedMetadataOp::create(b, l, memref);
   auto multiple = [&](Value x) -> Value {
     Value rem = arith::RemUIOp::create(b, l, x, indexConstant(b, l, width));
@@ -68,11 +82,31 @@ Value GlobalAccess::alignmentTest(OpBuilder &b) const {
                                  indexConstant(b, l, 0));
   };
   Value test;
-  if (ShapedType::isDynamic(offset))
+  if (dynamicOffset)
     conjoin(b, l, test, multiple(meta.getOffset()));
   for (int64_t k : dynamic)
     conjoin(b, l, test, multiple(meta.getStrides()[k]));
   return test;
+}
+
+Value GlobalAccess::alignmentTest(OpBuilder &b) const {
+  // Through a descriptor the vectors' offsets are static multiples of the
+  // width (GlobalSide::analyze) and the buffer's stride is 1: only its
+  // offset may need the test.
+  Value memref = access.strided ? access.strided : access.buffer;
+  return stridesMultipleOf(b, loc(), memref, side.contiguous, width);
+}
+
+Value GlobalAccess::elementOffset(OpBuilder &b, ValueRange tileCoord) const {
+  assert(access.strided && "element offsets of strided views only");
+  Location l = loc();
+  SmallVector<Value> coord = tileElementCoord(b, l, access, tileCoord);
+  auto meta = memref::ExtractStridedMetadataOp::create(b, l, access.strided);
+  Value offset = meta.getOffset();
+  for (auto [x, stride] : llvm::zip_equal(coord, meta.getStrides()))
+    offset = arith::AddIOp::create(
+        b, l, offset, arith::MulIOp::create(b, l, x, stride));
+  return offset;
 }
 
 Value GlobalAccess::vectorValid(OpBuilder &b, Location l,
@@ -83,7 +117,9 @@ Value GlobalAccess::vectorValid(OpBuilder &b, Location l,
 }
 
 Value GlobalAccess::tileInside(OpBuilder &b) const {
-  if (!vectorizes())
+  // Views through descriptors moved element by element test each element
+  // (its validity too).
+  if (!vectorizes() && !access.strided)
     return {};
   Location l = loc();
   Value test = aligned;
@@ -159,7 +195,7 @@ Value GlobalAccess::load(OpBuilder &b, ValueRange tileCoord,
     for (int64_t i = 0; i < width; ++i)
       values.push_back(loadElement(eb, el, access,
                                    shifted(eb, el, coord, side.contiguous, i),
-                                   side.masked, pad));
+                                   guardsElements(inside), pad));
     return vector::FromElementsOp::create(eb, el, vectorType(), values);
   };
   auto vector = [&](OpBuilder &vb, Location vl) -> Value {
@@ -197,7 +233,7 @@ void GlobalAccess::store(OpBuilder &b, Value value, ValueRange tileCoord,
   auto elements = [&](OpBuilder &eb, Location el) -> Value {
     for (int64_t i = 0; i < width; ++i) {
       SmallVector<Value> at = shifted(eb, el, coord, side.contiguous, i);
-      storeElement(eb, el, access, at, side.masked,
+      storeElement(eb, el, access, at, guardsElements(inside),
                    [&](OpBuilder &sb, Location sl, const ElementRef &ref) {
                      Value x = vector::ExtractOp::create(sb, sl, value, i);
                      memref::StoreOp::create(sb, sl, x, ref.memref,

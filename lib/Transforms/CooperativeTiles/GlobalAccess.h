@@ -37,8 +37,14 @@ public:
                                         int64_t width, std::string &why);
 
   /// Whether the whole tile is inside the view and every vector aligned
-  /// (then no access needs a guard), or null when that always holds.
+  /// (then no access needs a guard), or null when that always holds (or,
+  /// for views through descriptors moved element by element, when each
+  /// element is tested anyway).
   Value tileInside(OpBuilder &b) const;
+
+  /// The linear element offset in memory (from the memref's aligned base)
+  /// of tile coordinate `tileCoord`, for views of strided memrefs.
+  Value elementOffset(OpBuilder &b, ValueRange tileCoord) const;
 
   /// The `width` elements at tile coordinate `tileCoord` along the
   /// contiguous dimension. `inside`: the caller knows the whole tile is
@@ -76,6 +82,11 @@ private:
   bool vectorizes() const {
     return width > 1 && (access.strided || access.desc) && side.unitStride;
   }
+  /// Whether elements moved one by one test that they are inside the view:
+  /// masked accesses, except in a whole tile of a strided view (`inside`).
+  bool guardsElements(bool inside) const {
+    return side.masked && !(inside && access.strided);
+  }
   /// Where the `width`-vector at view coordinate `coord` starts, as a
   /// memref whose last dimension is the contiguous one (vector.load / store
   /// and cp.async move along the last): a strided view whose unit stride is
@@ -106,6 +117,17 @@ private:
   /// statically true).
   Value aligned;
 };
+
+/// The run-time test that the dynamic strides of `memref` (other than that
+/// of dimension `contiguous`) and its dynamic offset are multiples of
+/// `width` elements, so that `width`-vectors along `contiguous` stay
+/// aligned; null when none is dynamic.
+Value stridesMultipleOf(OpBuilder &b, Location loc, Value memref,
+                        int64_t contiguous, int64_t width);
+
+/// Whether stridesMultipleOf tests anything for `memref`: a stride other
+/// than `contiguous`'s, or the offset, is dynamic.
+bool hasRunTimeAlignment(Value memref, int64_t contiguous);
 
 /// Emits `for iter in [0, iterations)` around `body(iter)` (no loop for one
 /// iteration).

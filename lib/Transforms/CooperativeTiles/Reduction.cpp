@@ -15,15 +15,20 @@
 //   gpu.barrier
 //   per thread: `group` consecutive lanes reduce one kept coordinate, each
 //               lane a strided part of its reduced elements (consecutive
-//               lanes on consecutive elements), the group's first lane then
-//               folds the lanes' partial results (through a second buffer)
-//               and writes the result to a buffer over the kept tile
+//               lanes on consecutive elements); the lanes' partial results
+//               go through a second buffer and are folded in levels of up
+//               to 16 (a barrier between levels: a group may span several
+//               waves), the last level writing the result to a buffer over
+//               the kept tile
 //   gpu.barrier
 //   %r = layout.load of that buffer (cooperative), combined with the
 //        reduction's accumulator by the kind's arith op
 //
 // The result then feeds cooperative stores like any tile value (row sums
-// and row maxima of a tile, a transpose scaled per row).
+// and row maxima of a tile, a transpose scaled per row). Reductions of one
+// source value in one block share its buffer (softmax statistics store the
+// tile once and reduce it twice), and all reductions of a kernel share the
+// partial-results buffer of their element type.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,6 +106,9 @@ std::pair<Value, Value> tileBuffer(gpu::GPUFuncOp func, OpBuilder &b,
   return {buffer, partition};
 }
 
+/// The most partial results one lane folds per level.
+constexpr int64_t kFoldFanIn = 16;
+
 class ReductionLowering {
 public:
   ReductionLowering(gpu::GPUFuncOp func, ArrayRef<int64_t> block)
@@ -109,10 +117,40 @@ public:
   LogicalResult lower(vector::MultiDimReductionOp red);
 
 private:
+  /// The source tile of `red` in a workgroup buffer: the buffer stored by
+  /// an earlier reduction of the same value in the same block, else a new
+  /// one, stored cooperatively here.
+  Value sourceBuffer(OpBuilder &b, vector::MultiDimReductionOp red);
+
   gpu::GPUFuncOp func;
   ArrayRef<int64_t> block;
   int64_t threads;
+  /// Source values already stored, per block.
+  DenseMap<std::pair<Value, Block *>, Value> stored;
+  /// The partial-results buffer of each element type.
+  DenseMap<Type, Value> partialBuffers;
 };
+
+Value ReductionLowering::sourceBuffer(OpBuilder &b,
+                                      vector::MultiDimReductionOp red) {
+  Value src = red.getSource();
+  auto key = std::make_pair(src, red->getBlock());
+  if (Value buffer = stored.lookup(key))
+    return buffer;
+  Location loc = red.getLoc();
+  VectorType type = red.getSourceVectorType();
+  auto [source, sourceTile] =
+      tileBuffer(func, b, loc, type.getShape(), type.getElementType());
+  // In a loop, every thread must have read the previous iteration's tile.
+  if (red->getParentOp() != func)
+    gpu::BarrierOp::create(b, loc);
+  SmallVector<Value> zeros(type.getRank(), indexConstant(b, loc, 0));
+  StoreOp::create(b, loc, src, sourceTile, zeros,
+                  /*masked=*/UnitAttr(), /*order=*/nullptr, /*scope=*/nullptr);
+  gpu::BarrierOp::create(b, loc);
+  stored[key] = source;
+  return source;
+}
 
 LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
   auto resultType = dyn_cast<VectorType>(red.getDest().getType());
@@ -140,32 +178,28 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
     (r ? reducedShape : keptShape).push_back(n);
   int64_t kept = ShapedType::getNumElements(keptShape);
   int64_t count = ShapedType::getNumElements(reducedShape);
-  // Lanes per kept coordinate: a power of two, at most a warp of 32 (a
-  // group never straddles waves of 32 or 64) and at most the reduced
-  // elements.
+  // Lanes per kept coordinate: a power of two, at most the threads per
+  // kept coordinate and the reduced elements (a group may span waves: its
+  // partial results are folded through workgroup memory).
   int64_t group = std::min<int64_t>(
       {int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(1, threads / kept)))),
-       32, int64_t(llvm::bit_floor(uint64_t(count)))});
+       int64_t(llvm::bit_floor(uint64_t(count)))});
   int64_t groups = threads / group;
   int64_t passes = llvm::divideCeil(kept, groups);
 
   Location loc = red.getLoc();
   OpBuilder b(red);
-  bool inLoop = red->getParentOp() != func;
-  // The source tile, stored cooperatively into a buffer.
-  auto [source, sourceTile] = tileBuffer(func, b, loc, shape, et);
+  Value source = sourceBuffer(b, red);
   auto [result, resultTile] =
       tileBuffer(func, b, loc, resultType.getShape(), et);
-  SmallVector<Value> zeros(shape.size(), indexConstant(b, loc, 0));
-  if (inLoop)
-    gpu::BarrierOp::create(b, loc);
-  StoreOp::create(b, loc, red.getSource(), sourceTile, zeros,
-                  /*masked=*/UnitAttr(), /*order=*/nullptr, /*scope=*/nullptr);
-  gpu::BarrierOp::create(b, loc);
 
   Value partials;
-  if (group > 1)
-    partials = addAlignedWorkgroupBuffer(func, {threads}, et, loc);
+  if (group > 1) {
+    Value &shared = partialBuffers[et];
+    if (!shared)
+      shared = addAlignedWorkgroupBuffer(func, {threads}, et, loc);
+    partials = shared;
+  }
   Value tid = linearThreadId(b, loc, block);
   Value lane = group > 1 ? arith::RemUIOp::create(b, loc, tid,
                                                   indexConstant(b, loc, group))
@@ -255,9 +289,10 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
              [&](OpBuilder &tb) { storeResult(tb, k, partial(tb, k)); });
     });
   } else {
-    // group > 1 means threads / kept >= 2 groups of lanes per coordinate:
-    // one pass; partial results through `partials`, folded by the group's
-    // first lane.
+    // group > 1 means threads / kept >= 2 lanes per coordinate: one pass;
+    // partial results through `partials`, folded in levels: at stride s,
+    // lanes at multiples of s * fan fold `fan` partial results s apart,
+    // until the group's first lane holds the result.
     Value k = first;
     Value active = kept % groups == 0 ? Value() : less(b, k, kept);
     auto guarded = [&](OpBuilder &gb, Value cond,
@@ -270,23 +305,31 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
     guarded(b, active, [&](OpBuilder &tb) {
       memref::StoreOp::create(tb, loc, partial(tb, k), partials, tid);
     });
-    gpu::BarrierOp::create(b, loc);
-    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                         indexConstant(b, loc, 0));
-    if (active)
-      leader = arith::AndIOp::create(b, loc, leader, active);
-    ifThen(b, leader, [&](OpBuilder &tb) {
-      Value v = memref::LoadOp::create(tb, loc, partials, tid);
-      for (int64_t i = 1; i < group; ++i) {
-        Value other = memref::LoadOp::create(
-            tb, loc, partials,
-            ValueRange{
-                arith::AddIOp::create(tb, loc, tid, indexConstant(tb, loc, i))
-                    .getResult()});
-        v = vector::makeArithReduction(tb, loc, kind, other, v);
-      }
-      storeResult(tb, k, v);
-    });
+    for (int64_t stride = 1; stride < group;) {
+      int64_t fan = std::min(kFoldFanIn, group / stride);
+      bool last = stride * fan == group;
+      gpu::BarrierOp::create(b, loc);
+      Value rem = arith::RemUIOp::create(b, loc, lane,
+                                         indexConstant(b, loc, stride * fan));
+      Value folds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          rem, indexConstant(b, loc, 0));
+      if (active)
+        folds = arith::AndIOp::create(b, loc, folds, active);
+      ifThen(b, folds, [&](OpBuilder &tb) {
+        Value v = memref::LoadOp::create(tb, loc, partials, tid);
+        for (int64_t i = 1; i < fan; ++i) {
+          Value at = arith::AddIOp::create(tb, loc, tid,
+                                           indexConstant(tb, loc, i * stride));
+          Value other = memref::LoadOp::create(tb, loc, partials, at);
+          v = vector::makeArithReduction(tb, loc, kind, other, v);
+        }
+        if (last)
+          storeResult(tb, k, v);
+        else
+          memref::StoreOp::create(tb, loc, v, partials, tid);
+      });
+      stride *= fan;
+    }
   }
   gpu::BarrierOp::create(b, loc);
   SmallVector<Value> resultZeros(resultType.getRank(),

@@ -172,9 +172,15 @@ llvm::MaybeAlign workgroupAccessAlignment(int64_t bytes);
 
 /// A workgroup buffer over the leaf's tile (dimensions `leaf.bufDims`), or
 /// `stages` such tiles, and the packed descriptor that indexes it, created
-/// at `b`.
+/// at `b`. With `padRows`, a buffer of two or more dimensions has its rows
+/// padded to oddWordRowLength (a layout.naive descriptor).
 void allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
-                           int64_t stages = 1);
+                           int64_t stages = 1, bool padRows = false);
+
+/// The least row length of at least `length` elements of `elementBytes`
+/// bytes that is an odd number of 4-byte banks (of 8-byte pairs for wider
+/// elements): lanes on consecutive rows of one column never share a bank.
+int64_t oddWordRowLength(int64_t length, int64_t elementBytes);
 
 /// Writes one thread's block `v` (`width` elements along the load's
 /// contiguous dimension from tile coordinate `origin`) to the leaf's buffer.
@@ -182,12 +188,29 @@ void writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
                       ArrayRef<Value> origin, Value v, int64_t width,
                       Value stage = Value());
 
+/// The second version of a staged leaf's phase 1, for a store whose rows
+/// are aligned only at run time (Distribute.cpp): where the store's
+/// `storeWidth`-vectors along `storeContiguous` of `storeMemref` are not
+/// aligned, the tile goes element by element into `windowLeaf`'s buffer.
+struct StagingVersion {
+  Value storeMemref;
+  int64_t storeContiguous = 0;
+  int64_t storeWidth = 1;
+  /// A copy of the leaf that receives the second buffer (null: no second
+  /// version).
+  Leaf *windowLeaf = nullptr;
+};
+
 /// Phase 1 of a staged leaf, at its load: a workgroup buffer over the
 /// load's tile (unit dimensions dropped; `leaf.bufDims`), written with
-/// coalesced vectors, and the packed descriptor that indexes it (`leaf.desc`).
-/// In a loop, a barrier first (every thread has read the previous tile).
+/// coalesced vectors (element by element, consecutive lanes on consecutive
+/// elements, where the load's rows are unaligned at run time), and the
+/// packed descriptor that indexes it (`leaf.desc`). In a loop, a barrier
+/// first (every thread has read the previous tile). With a second
+/// `version`, both buffers and a run-time choice between them.
 LogicalResult stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
-                        ArrayRef<int64_t> block);
+                        ArrayRef<int64_t> block,
+                        const StagingVersion &version = {});
 
 /// The fragment of the tile value `v` that is a vector of `width` elements
 /// along the store's contiguous dimension: leaves come from `leafValue`

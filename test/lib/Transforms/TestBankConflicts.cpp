@@ -11,9 +11,13 @@
 // first iterations of every loop around the access, up to 16 of a loop
 // whose count is constant and 8 of another, all combinations up to
 // iteration-points, 64 unless set) and
-// run-time extents (3, 1024, 1025: small, even and odd, so that both the
-// full-tile and the edge paths of a kernel run; block ids y and extents
-// only where the kernel reads them). A simulated count above
+// run-time extents (3, 16, 1024, 1025: small and large, multiples of 16
+// and odd, so that the full-tile and the edge paths run, aligned and not;
+// block ids y and extents only where the kernel reads them; the strides
+// and offsets read through memref.extract_strided_metadata take the
+// extent, and also, at 15, 1023 and 1024, the extent plus the memref's
+// ordinal,
+// so that memrefs aligned differently run too). A simulated count above
 // the proved one is an error: the proof would be unsound. Otherwise a
 // remark gives both (equal where the worst case is among the simulated
 // points) and how many points had an active lane (0: nothing was
@@ -93,10 +97,11 @@ struct TestBankConflictsPass
       // (a kernel without memref.dim or gpu.block_id y gains nothing from
       // more).
       auto func = op->getParentOfType<gpu::GPUFuncOp>();
-      bool readsExtent = false, readsBlockY = false;
+      bool readsExtent = false, readsBlockY = false, readsStrides = false;
       if (func)
         func.walk([&](Operation *o) {
           readsExtent |= isa<memref::DimOp>(o);
+          readsStrides |= isa<memref::ExtractStridedMetadataOp>(o);
           if (auto b = dyn_cast<gpu::BlockIdOp>(o))
             readsBlockY |= b.getDimension() != gpu::Dimension::x;
         });
@@ -104,13 +109,20 @@ struct TestBankConflictsPass
       if (readsBlockY)
         blockY.push_back(2);
       if (readsExtent)
-        extents.append({1024, 1025});
+        extents.append({16, 1024, 1025});
+      // (extent, step between memrefs): both memrefs aligned, neither, and
+      // each alone.
+      SmallVector<std::pair<int64_t, int64_t>> settings;
+      for (int64_t extent : extents)
+        settings.push_back({extent, 0});
+      if (readsStrides)
+        settings.append({{15, 1}, {1023, 1}, {1024, 1}});
       std::optional<ConflictCount> worst;
       std::string why;
       int64_t points = 0, active = 0;
       for (int64_t bx : blockX)
         for (int64_t by : blockY)
-          for (int64_t extent : extents)
+          for (auto [extent, step] : settings)
             for (int64_t combo = 0; combo < combos; ++combo) {
               DenseMap<Operation *, int64_t> iterations;
               int64_t rest = combo;
@@ -120,7 +132,7 @@ struct TestBankConflictsPass
               }
               std::optional<ConflictCount> c =
                   simulateConflicts(*target, *access, session, {bx, by, 0},
-                                    iterations, extent, why);
+                                    iterations, extent, step, why);
               if (!c)
                 continue;
               ++points;
