@@ -6,8 +6,13 @@
 //     written here in CUDA C++ from the seed's description,
 //   - a naive transpose (coalesced reads, strided writes).
 // Every output element of every kernel is compared with a host transpose.
+// With out/reductions.sm_90.cubin (examples/reductions.mlir) it also times
+// the row max and row sum of an 8192x8192 f32 matrix, checked row by row;
+// with out/variants.txt and out/variants.sm_90.cubin (VARIANTS=1
+// build-kernels.sh) the tile programs at other tile and block sizes.
 //
-// Build and run on the GPU machine:
+// Build and run on the GPU machine (bench/transpose/run-device.sh does it
+// all, ncu included):
 //   nvcc -O3 -arch=sm_90 -o out/harness harness.cu -lcuda
 //   out/harness out            # bench: a markdown table
 //   out/harness out ncu        # one launch of each generated kernel, for ncu
@@ -315,8 +320,7 @@ static void rowStats(CUfunction f, unsigned threads, const char *name) {
   // memref<?x8192xf32>, then two memref<?xf32>.
   struct Desc2 {
     void *alloc, *aligned;
-    int64_t offset = 0, size0 = rows, size1 = cols, stride0 = cols,
-            stride1 = 1;
+    int64_t offset = 0, size0 = rows, size1 = cols, stride0 = cols, stride1 = 1;
   } in{da, da};
   struct Desc1 {
     void *alloc, *aligned;
@@ -328,8 +332,8 @@ static void rowStats(CUfunction f, unsigned threads, const char *name) {
                   (void *)&in.stride1})
     args.push_back(p);
   for (Desc1 *d : {&mx, &sm})
-    for (void *p : {(void *)&d->alloc, (void *)&d->aligned,
-                    (void *)&d->offset, (void *)&d->size, (void *)&d->stride})
+    for (void *p : {(void *)&d->alloc, (void *)&d->aligned, (void *)&d->offset,
+                    (void *)&d->size, (void *)&d->stride})
       args.push_back(p);
   Timer timer;
   float ms = timer.median([&] {
@@ -337,10 +341,8 @@ static void rowStats(CUfunction f, unsigned threads, const char *name) {
                             args.data(), nullptr));
   });
   std::vector<float> gotMax(rows), gotSum(rows);
-  CHECK_CUDA(
-      cudaMemcpy(gotMax.data(), dmax, rows * 4, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(
-      cudaMemcpy(gotSum.data(), dsum, rows * 4, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(gotMax.data(), dmax, rows * 4, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(gotSum.data(), dsum, rows * 4, cudaMemcpyDeviceToHost));
   bool ok = true;
   for (int64_t i = 0; i < rows && ok; ++i) {
     float m = a[i * cols];

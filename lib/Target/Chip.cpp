@@ -116,12 +116,21 @@ llvm::Expected<Chip> mlir::layout::parseChip(llvm::StringRef name) {
   return chip;
 }
 
+/// One chip of each generation.
+static constexpr llvm::StringLiteral kGenerationChips[] = {
+    "gfx90a", "gfx942", "gfx950", "gfx1100", "sm_70", "sm_80", "sm_90"};
+
 int64_t mlir::layout::smallestStaticWorkgroupBytes() {
-  // One chip of each generation.
   int64_t least = INT64_MAX;
-  for (llvm::StringRef name : {"gfx90a", "gfx942", "gfx950", "gfx1100",
-                               "sm_70", "sm_80", "sm_90"})
+  for (llvm::StringRef name : kGenerationChips)
     least = std::min(least, llvm::cantFail(parseChip(name)).maxStaticBytes);
+  return least;
+}
+
+unsigned mlir::layout::smallestWaveSize() {
+  unsigned least = ~0u;
+  for (llvm::StringRef name : kGenerationChips)
+    least = std::min(least, llvm::cantFail(parseChip(name)).waveSize);
   return least;
 }
 

@@ -2,10 +2,9 @@
 // -layout-tile-shared-memory and swizzled, compiled for every chip of
 // issue 5: kernel symbols, LDS bytes (a 64x64 f32 buffer is 16384 bytes,
 // f16 128x128 32768; the permutation that keeps rows needs none; the 2-D
-// f32 copies add the second version's padded 64x65 buffer for unaligned
-// output rows, 16640 bytes at a 128-byte boundary: 33024; f16 128x128
-// would pass 48 KiB with it and the batched copy is 3-D, so they have
-// none), no scratch, and
+// copies with f32 outputs add the second version's padded 64x65 buffer for
+// unaligned output rows, 16640 bytes at a 128-byte boundary: 33024; f16
+// outputs and the 3-D batched copy have none), no scratch, and
 // 128-bit workgroup-memory accesses on both sides of the transposes (the
 // f32-to-f16 one reads 2 x 64 bits: 8 f16 per store, 2 f32 per row read).
 
@@ -36,7 +35,7 @@
 // NOTES: .group_segment_fixed_size: 0
 // NOTES: .name: tile_permute_f32
 // NOTES: .private_segment_fixed_size: 0
-// NOTES: .group_segment_fixed_size: 33024
+// NOTES: .group_segment_fixed_size: 16384
 // NOTES: .name: tile_transpose_scale_f16
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .group_segment_fixed_size: 33024

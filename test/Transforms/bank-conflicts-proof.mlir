@@ -47,7 +47,7 @@
 // BRUTE: remark: brute force over 3 blocks, iterations and extents, 3 with active lanes: 0 extra cycles; proof: 0
 // BRUTE: remark: brute force over 12 blocks, iterations and extents, 12 with active lanes: 31 extra cycles; proof: 31
 // BRUTE: remark: brute force over 3 blocks, iterations and extents, 3 with active lanes: 31 extra cycles; proof: 31
-// BRUTE: remark: brute force over 9 blocks, iterations and extents, 9 with active lanes: 31 extra cycles; proof: 31 (a bound)
+// BRUTE: remark: brute force over 12 blocks, iterations and extents, 12 with active lanes: 31 extra cycles; proof: 31 (a bound)
 // BRUTE-NOT: error
 
 /// gfx942: one wave64 in two phases of 32 lanes; the same rows.

@@ -51,7 +51,8 @@ gpu.module @m {
 // consecutive lanes on consecutive elements. Where the output's rows are
 // not aligned, the second version: a padded buffer (64 x 65) written
 // element by element, and sector-aligned output windows (72 positions per
-// row, each shifted by the row's offset mod 8).
+// row, each shifted by the row's offset mod 8; each warp takes 8 rows, 32
+// positions at a time).
 
 // CHECK-LABEL: gpu.func @dynamic_masked
 // CHECK-SAME: workgroup(%[[A:.*]] : memref<4096xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %[[B:.*]] : memref<4160xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
@@ -116,8 +117,10 @@ gpu.module @m {
 // The second version's phase 2: position p of output row r stores element
 // p - (offset of row r mod 8).
 // CHECK: } else {
-// CHECK: scf.for %{{.*}} = %c0 to %c18
-// CHECK:   %[[P:.*]] = arith.remui %{{.*}}, %c72
+// CHECK: scf.for %{{.*}} = %c0 to %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c3
+// CHECK:   %[[Q:.*]] = arith.muli %{{.*}}, %c32
+// CHECK:   %[[P:.*]] = arith.addi %{{.*}}, %[[Q]]
 // CHECK:   %[[ROW:.*]] = arith.muli %{{.*}}, %[[OSTRIDES]]#0
 // CHECK:   %[[SHIFT:.*]] = arith.remui %{{.*}}, %c8
 // CHECK:   scf.if

@@ -93,6 +93,10 @@ struct Chip::PhaseRule {
 /// must run on every target may use.
 int64_t smallestStaticWorkgroupBytes();
 
+/// The fewest lanes of a wave (warp) among the chips parseChip knows:
+/// groups of this many consecutive threads run together on every target.
+unsigned smallestWaveSize();
+
 /// The chips parseChip knows, for diagnostics.
 llvm::StringRef knownChips();
 

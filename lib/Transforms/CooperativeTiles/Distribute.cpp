@@ -32,14 +32,17 @@
 // the store tile the threads walk positions p in [0, T + S) (T the row's
 // length, S the elements of a sector, T rounded up to S), and position p
 // stores element p - m of the row, m = (the row's first element's offset)
-// mod S, when that is inside the row: every warp store then covers whole
-// sectors (as transpose_skew_f32 in examples/transpose.mlir does by hand),
-// instead of straddling one more sector per 128 bytes. Which element a
+// mod S, when that is inside the row; each wave takes whole rows, a wave
+// of positions at a time. Every warp store then covers whole sectors (as
+// transpose_skew_f32 in examples/transpose.mlir does by hand), instead of
+// straddling one more sector per 128 bytes. Unlike the skew kernel, each
+// block writes only its own tile: the sectors at the ends of its rows are
+// written in part by each of two blocks. Which element a
 // lane stores depends only on m, never on whether the base is aligned, so
 // the result is the same for any m. The second version doubles the staging
 // buffers: it is left out where that would pass the smallest static
-// workgroup memory of the targets (or of `chip`), and for stores of more
-// than two dimensions (see planWindow).
+// workgroup memory of the targets (or of `chip`), for stores of more than
+// two dimensions and for elements narrower than 4 bytes (see planWindow).
 //
 //===----------------------------------------------------------------------===//
 
@@ -190,10 +193,12 @@ Distributor::planWindow(const TileTree &tree, const StorePlan &plan) const {
   const GlobalSide &dst = plan.dst;
   int64_t bytes = elementBytes(dst.elementType);
   int64_t sector = 32 / bytes;
-  // Matrices only: the shifts of a batched store depend on the residues of
-  // every stride and block id, more cases than the bank-conflict proof
-  // enumerates (its window buffer would stay unproved).
-  if (!dst.unitStride || !vectorizable(dst.elementType) ||
+  // Matrices of 4-byte or wider elements only: the shifts of a batched
+  // store depend on the residues of every stride and block id, and those
+  // of narrower elements take more residues (16 or 32 per sector), more
+  // cases than the bank-conflict proof enumerates (their window buffers
+  // would stay unproved).
+  if (!dst.unitStride || !vectorizable(dst.elementType) || bytes < 4 ||
       plan.storeWidth < 2 || sector < 2 || dst.tile.size() != 2 ||
       dst.tile[dst.contiguous] < sector)
     return std::nullopt;
@@ -438,46 +443,118 @@ LogicalResult Distributor::emitWindowStore(OpBuilder &b, TileTree &tree,
   }
   // Positions along the rows: the row rounded up to whole sectors, and one
   // sector more for the shift.
-  SmallVector<int64_t> positions(dst.tile);
-  positions[c] = llvm::alignTo(length, sector) + sector;
-  Mapping m = Mapping::unitWidths(positions, fastestFirst(dst.tile.size(), c));
-  ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
-    forEachBlock(ib, loc, m, tid, threads, [&](OpBuilder &lb,
-                                               ArrayRef<Value> origin) {
-      SmallVector<Value> rowStart(origin);
-      rowStart[c] = indexConstant(lb, loc, 0);
-      Value shift = arith::RemUIOp::create(lb, loc,
-                                           out->elementOffset(lb, rowStart),
-                                           indexConstant(lb, loc, sector));
-      Value p = origin[c];
-      Value end =
-          arith::AddIOp::create(lb, loc, shift, indexConstant(lb, loc, length));
-      Value inRow = arith::AndIOp::create(
-          lb, loc,
-          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, p, shift),
-          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult, p, end));
-      scf::IfOp::create(lb, loc, inRow, [&](OpBuilder &tb, Location) {
-        SmallVector<Value> coord(origin);
-        coord[c] = arith::SubIOp::create(tb, loc, p, shift);
-        auto leafValue = [&](unsigned i) -> Value {
-          const Leaf &leaf = tree.leaves[i];
-          if (leaf.staged)
-            return readBuffer(tb, loc, window.leaves[i], coord, 1);
-          return direct[i]->load(tb, leaf.fromStore(tb, loc, coord), inside);
-        };
-        Value fragment =
-            evaluateFragment(tb, loc, tree, store.getValue(), 1, leafValue);
-        out->store(tb, fragment, coord, inside);
-        scf::YieldOp::create(tb, loc);
-      });
+  int64_t rank = dst.tile.size();
+  int64_t positions = llvm::alignTo(length, sector) + sector;
+  // Position origin[c] of the row at `origin` (its other coordinates).
+  auto position = [&](OpBuilder &lb, ArrayRef<Value> origin, bool inside) {
+    SmallVector<Value> rowStart(origin);
+    rowStart[c] = indexConstant(lb, loc, 0);
+    Value shift =
+        arith::RemUIOp::create(lb, loc, out->elementOffset(lb, rowStart),
+                               indexConstant(lb, loc, sector));
+    Value p = origin[c];
+    Value end =
+        arith::AddIOp::create(lb, loc, shift, indexConstant(lb, loc, length));
+    Value inRow = arith::AndIOp::create(
+        lb, loc,
+        arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, p, shift),
+        arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult, p, end));
+    scf::IfOp::create(lb, loc, inRow, [&](OpBuilder &tb, Location) {
+      SmallVector<Value> coord(origin);
+      coord[c] = arith::SubIOp::create(tb, loc, p, shift);
+      auto leafValue = [&](unsigned i) -> Value {
+        const Leaf &leaf = tree.leaves[i];
+        if (leaf.staged)
+          return readBuffer(tb, loc, window.leaves[i], coord, 1);
+        return direct[i]->load(tb, leaf.fromStore(tb, loc, coord), inside);
+      };
+      Value fragment =
+          evaluateFragment(tb, loc, tree, store.getValue(), 1, leafValue);
+      out->store(tb, fragment, coord, inside);
+      scf::YieldOp::create(tb, loc);
     });
+  };
+  // A wave of the target (or the narrowest of all targets) per row: the
+  // rows' shifts differ, so two rows in one wave could share banks.
+  int64_t lanes = smallestWaveSize();
+  if (llvm::Expected<Chip> chip = parseChip(options.chip))
+    lanes = chip->waveSize;
+  else
+    llvm::consumeError(chip.takeError());
+  if (threads % lanes) {
+    // Threads dealt the positions of every row in turn.
+    SmallVector<int64_t> extents(dst.tile);
+    extents[c] = positions;
+    Mapping m = Mapping::unitWidths(extents, fastestFirst(rank, c));
+    ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
+      forEachBlock(ib, loc, m, tid, threads,
+                   [&](OpBuilder &lb, ArrayRef<Value> origin) {
+                     position(lb, origin, inside);
+                   });
+    });
+    return success();
+  }
+  // Each group of `lanes` consecutive threads (a wave) takes whole rows,
+  // `lanes` positions at a time: one store instruction never spans two
+  // rows, and no position is divided out of a linear index.
+  int64_t groups = threads / lanes;
+  SmallVector<int64_t> rowShape;
+  for (int64_t k = 0; k < rank; ++k)
+    if (k != c)
+      rowShape.push_back(dst.tile[k]);
+  int64_t rows = ShapedType::getNumElements(rowShape);
+  Value lane =
+      arith::RemUIOp::create(b, loc, tid, indexConstant(b, loc, lanes));
+  Value group =
+      arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, lanes));
+  ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
+    forEachIteration(
+        ib, loc, llvm::divideCeil(rows, groups), [&](OpBuilder &rb, Value k) {
+          Value row = arith::AddIOp::create(
+              rb, loc, group,
+              arith::MulIOp::create(rb, loc, k,
+                                    indexConstant(rb, loc, groups)));
+          auto body = [&](OpBuilder &bb) {
+            // The row's coordinates along the other dimensions (the last
+            // fastest).
+            SmallVector<Value> origin(rank);
+            Value rest = row;
+            for (int64_t k = rank - 1; k >= 0; --k) {
+              if (k == c)
+                continue;
+              Value n = indexConstant(bb, loc, dst.tile[k]);
+              origin[k] = arith::RemUIOp::create(bb, loc, rest, n);
+              rest = arith::DivUIOp::create(bb, loc, rest, n);
+            }
+            forEachIteration(
+                bb, loc, llvm::divideCeil(positions, lanes),
+                [&](OpBuilder &qb, Value q) {
+                  SmallVector<Value> at(origin);
+                  at[c] = arith::AddIOp::create(
+                      qb, loc, lane,
+                      arith::MulIOp::create(qb, loc, q,
+                                            indexConstant(qb, loc, lanes)));
+                  position(qb, at, inside);
+                });
+          };
+          if (rows % groups == 0) {
+            body(rb);
+            return;
+          }
+          Value active =
+              arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ult, row,
+                                    indexConstant(rb, loc, rows));
+          scf::IfOp::create(rb, loc, active, [&](OpBuilder &tb, Location) {
+            body(tb);
+            scf::YieldOp::create(tb, loc);
+          });
+        });
   });
   return success();
 }
 
-LogicalResult
-Distributor::emitStore(TileTree &tree, const StorePlan &plan,
-                       const std::optional<StoreWindow> &window) {
+LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan,
+                                     const std::optional<StoreWindow> &window) {
   StoreOp store = tree.store;
   Location loc = store.getLoc();
   OpBuilder b(store);
@@ -671,15 +748,15 @@ LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
   auto scalars = [&](OpBuilder &sb, const Leaf &target) {
     Mapping m = Mapping::unitWidths(
         src.tile, fastestFirst(src.tile.size(), src.contiguous));
-    ifInside(sb, loc, elements->tileInside(sb),
-             [&](OpBuilder &ib, bool inside) {
-               forEachBlock(ib, loc, m, tid, threads,
-                            [&](OpBuilder &lb, ArrayRef<Value> origin) {
-                              writeStagedBlock(
-                                  lb, loc, target, origin,
-                                  elements->load(lb, origin, inside), 1);
-                            });
-             });
+    ifInside(
+        sb, loc, elements->tileInside(sb), [&](OpBuilder &ib, bool inside) {
+          forEachBlock(ib, loc, m, tid, threads,
+                       [&](OpBuilder &lb, ArrayRef<Value> origin) {
+                         writeStagedBlock(lb, loc, target, origin,
+                                          elements->load(lb, origin, inside),
+                                          1);
+                       });
+        });
   };
   auto ifElse = [&](OpBuilder &ib, Value cond,
                     function_ref<void(OpBuilder &)> then,

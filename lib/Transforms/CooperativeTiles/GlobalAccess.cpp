@@ -68,7 +68,7 @@ bool tiles::hasRunTimeAlignment(Value memref, int64_t contiguous) {
 }
 
 Value tiles::stridesMultipleOf(OpBuilder &b, Location l, Value memref,
-                              int64_t contiguous, int64_t width) {
+                               int64_t contiguous, int64_t width) {
   SmallVector<int64_t> dynamic;
   bool dynamicOffset = false;
   if (!dynamicLayout(cast<MemRefType>(memref.getType()), contiguous, dynamic,
@@ -104,8 +104,8 @@ Value GlobalAccess::elementOffset(OpBuilder &b, ValueRange tileCoord) const {
   auto meta = memref::ExtractStridedMetadataOp::create(b, l, access.strided);
   Value offset = meta.getOffset();
   for (auto [x, stride] : llvm::zip_equal(coord, meta.getStrides()))
-    offset = arith::AddIOp::create(
-        b, l, offset, arith::MulIOp::create(b, l, x, stride));
+    offset = arith::AddIOp::create(b, l, offset,
+                                   arith::MulIOp::create(b, l, x, stride));
   return offset;
 }
 

@@ -311,8 +311,8 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
       gpu::BarrierOp::create(b, loc);
       Value rem = arith::RemUIOp::create(b, loc, lane,
                                          indexConstant(b, loc, stride * fan));
-      Value folds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          rem, indexConstant(b, loc, 0));
+      Value folds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                                          indexConstant(b, loc, 0));
       if (active)
         folds = arith::AndIOp::create(b, loc, folds, active);
       ifThen(b, folds, [&](OpBuilder &tb) {
