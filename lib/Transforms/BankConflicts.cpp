@@ -504,17 +504,17 @@ private:
             llvm::formatv("strided metadata {0} of a memref", result).str(),
             std::nullopt};
         info.metadataOf = source;
-        llvm::SmallPtrSet<const void *, 4> others;
+        // Its memref's ordinal, or the next one for a new memref.
+        llvm::SmallPtrSet<const void *, 4> seen;
         for (const SymbolInfo &s : state.symbols) {
-          if (s.metadataOf == source)
+          if (s.metadataOf == source) {
             info.memrefOrdinal = s.memrefOrdinal;
-          else if (s.metadataOf)
-            others.insert(s.metadataOf);
+            return info;
+          }
+          if (s.metadataOf)
+            seen.insert(s.metadataOf);
         }
-        if (!llvm::any_of(state.symbols, [&](const SymbolInfo &s) {
-              return s.metadataOf == source;
-            }))
-          info.memrefOrdinal = others.size();
+        info.memrefOrdinal = seen.size();
         return info;
       });
     }

@@ -215,14 +215,10 @@ Distributor::planWindow(const TileTree &tree, const StorePlan &plan) const {
     if (leaf.staged) {
       if (!dominance.properlyDominates(traced->source, leaf.load))
         return std::nullopt;
-      // Its buffer and the second, padded one (allocateStagingBuffer).
-      int64_t bytes = elementBytes(leaf.side.elementType);
-      int64_t padded = leaf.stageElements();
-      if (leaf.bufDims.size() >= 2) {
-        int64_t row = leaf.side.tile[leaf.bufDims.back()];
-        padded = padded / row * oddWordRowLength(row, bytes);
-      }
-      staged += (leaf.stageElements() + padded) * bytes +
+      // Its buffer and the second, padded one.
+      staged += (stagingBufferElements(leaf, 1, /*padRows=*/false) +
+                 stagingBufferElements(leaf, 1, /*padRows=*/true)) *
+                    elementBytes(leaf.side.elementType) +
                 2 * kWorkgroupBufferAlignment;
     }
   int64_t budget = smallestStaticWorkgroupBytes();
@@ -646,37 +642,59 @@ int64_t tiles::oddWordRowLength(int64_t length, int64_t elementBytes) {
   return n;
 }
 
+namespace {
+/// The shape of `leaf`'s staging buffer of `stages` stages, and its strides
+/// when `padRows` pads its rows (empty: packed).
+struct StagingShape {
+  SmallVector<int64_t> shape;
+  SmallVector<int64_t> strides;
+
+  StagingShape(const Leaf &leaf, int64_t stages, bool padRows) {
+    if (stages > 1)
+      shape.push_back(stages);
+    for (int64_t k : leaf.bufDims)
+      shape.push_back(leaf.side.tile[k]);
+    int64_t rank = shape.size();
+    if (!padRows || rank < 2)
+      return;
+    // Row-major with each row padded to an odd number of banks.
+    strides.assign(rank, 1);
+    strides[rank - 2] =
+        oddWordRowLength(shape[rank - 1], elementBytes(leaf.side.elementType));
+    for (int64_t k = rank - 3; k >= 0; --k)
+      strides[k] = strides[k + 1] * shape[k + 1];
+  }
+  int64_t elements() const {
+    return strides.empty() ? ShapedType::getNumElements(shape)
+                           : strides[0] * shape[0];
+  }
+};
+} // namespace
+
+int64_t tiles::stagingBufferElements(const Leaf &leaf, int64_t stages,
+                                     bool padRows) {
+  return StagingShape(leaf, stages, padRows).elements();
+}
+
 void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
                                   int64_t stages, bool padRows) {
   const GlobalSide &src = leaf.side;
   Location loc = leaf.load.getLoc();
   MLIRContext *ctx = func.getContext();
-  SmallVector<int64_t> shape;
-  if (stages > 1)
-    shape.push_back(stages);
   leaf.stages = stages;
-  for (int64_t k : leaf.bufDims)
-    shape.push_back(src.tile[k]);
-  if (!padRows || shape.size() < 2) {
-    leaf.buffer = addAlignedWorkgroupBuffer(
-        func, {stages * leaf.stageElements()}, src.elementType, loc);
+  StagingShape layout(leaf, stages, padRows);
+  ArrayRef<int64_t> shape = layout.shape;
+  int64_t space = layout.elements();
+  leaf.buffer = addAlignedWorkgroupBuffer(func, {space}, src.elementType, loc);
+  if (layout.strides.empty()) {
     leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
                                  b.getDenseI64ArrayAttr(shape));
     return;
   }
-  // Row-major with each row padded to an odd number of banks.
-  int64_t rank = shape.size();
-  SmallVector<int64_t> strides(rank, 1);
-  strides[rank - 2] =
-      oddWordRowLength(shape[rank - 1], elementBytes(src.elementType));
-  for (int64_t k = rank - 3; k >= 0; --k)
-    strides[k] = strides[k + 1] * shape[k + 1];
-  int64_t space = strides[0] * shape[0];
-  leaf.buffer = addAlignedWorkgroupBuffer(func, {space}, src.elementType, loc);
   leaf.desc = NaiveOp::create(b, loc, DescType::get(ctx, shape),
                               b.getDenseI64ArrayAttr(shape),
-                              b.getDenseI64ArrayAttr(strides), IntegerAttr(),
-                              b.getI64IntegerAttr(space));
+                              b.getDenseI64ArrayAttr(layout.strides),
+                              IntegerAttr(), b.getI64IntegerAttr(space));
 }
 
 void tiles::writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,

@@ -177,6 +177,9 @@ llvm::MaybeAlign workgroupAccessAlignment(int64_t bytes);
 void allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
                            int64_t stages = 1, bool padRows = false);
 
+/// The elements of the buffer allocateStagingBuffer allocates for `leaf`.
+int64_t stagingBufferElements(const Leaf &leaf, int64_t stages, bool padRows);
+
 /// The least row length of at least `length` elements of `elementBytes`
 /// bytes that is an odd number of 4-byte banks (of 8-byte pairs for wider
 /// elements): lanes on consecutive rows of one column never share a bank.
