@@ -1348,7 +1348,7 @@ concreteCount(const Chip &chip, const SharedAccess &access,
 std::optional<ConflictCount> mlir::layout::simulateConflicts(
     const Chip &chip, const SharedAccess &access, ProofSession &session,
     ArrayRef<int64_t> blockId, const DenseMap<Operation *, int64_t> &iterations,
-    int64_t dynamicExtent, int64_t memrefStep, std::string &why) {
+    const SimulationPoint &point, std::string &why) {
   std::shared_ptr<ProofSession::AccessMemo> &memo = session.accesses[access.op];
   if (!memo)
     memo = std::make_shared<ProofSession::AccessMemo>();
@@ -1362,11 +1362,14 @@ std::optional<ConflictCount> mlir::layout::simulateConflicts(
     case SymbolInfo::Kind::BlockId:
       return sub < int64_t(blockId.size()) ? blockId[sub] : 0;
     case SymbolInfo::Kind::GridSize:
-      return 1 << 16;
+      return point.gridSize;
     case SymbolInfo::Kind::Iteration:
       return iterations.lookup(s.loop);
     case SymbolInfo::Kind::Extent:
-      return dynamicExtent + memrefStep * s.memrefOrdinal;
+      if (!s.metadataOf)
+        return point.extent;
+      return point.extent + point.strideDelta +
+             point.memrefStep * s.memrefOrdinal;
     case SymbolInfo::Kind::Argument:
     case SymbolInfo::Kind::Product:
       return 0;

@@ -49,18 +49,25 @@ gpu.module @m {
 // access or four guarded element accesses (the padding value for those
 // outside); input rows that are not aligned are read element by element,
 // consecutive lanes on consecutive elements. Where the output's rows are
-// not aligned, the second version: a padded buffer (64 x 65) written
-// element by element, and sector-aligned output windows (72 positions per
-// row, each shifted by the row's offset mod 8; each warp takes 8 rows, 32
-// positions at a time).
+// not aligned, the second version: a padded buffer (72 x 65: 8 rows of the
+// tile before, then the tile; the versions' buffers are views of the same
+// bytes, one or the other runs) written element by element, and
+// sector-aligned output windows (each shifted by the row's offset mod 8;
+// each warp takes 8 rows, 32 positions at a time). Where the grid has
+// every tile along the output's rows, each block writes positions [0, 64)
+// of its windows, from 8 elements before its tile (the neighbour's head,
+// from the buffer's first rows), and the last tile its tail; otherwise 72
+// positions per row, its own tile only.
 
 // CHECK-LABEL: gpu.func @dynamic_masked
-// CHECK-SAME: workgroup(%[[A:.*]] : memref<4096xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %[[B:.*]] : memref<4160xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<18720xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK: %[[PAD:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[B:.*]] = memref.view %[[S]][%c0][] : memref<18720xi8, #gpu.address_space<workgroup>> to memref<4680xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[A:.*]] = memref.view %[[S]][%c0][] : memref<18720xi8, #gpu.address_space<workgroup>> to memref<4096xf32, #gpu.address_space<workgroup>>
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %arg0
 // CHECK: %[[REM:.*]] = arith.remui %[[STRIDES]]#0, %c4
 // CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %c0
-// CHECK: layout.naive [64, 64] strides [65, 1] space 4160
+// CHECK: %[[WDESC:.*]] = layout.naive [72, 64] strides [65, 1] space 4680
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[OSTRIDES:.*]]:2 = memref.extract_strided_metadata %arg1
 // CHECK: %[[OREM:.*]] = arith.remui %[[OSTRIDES]]#0, %c4
 // CHECK: %[[OALIGNED:.*]] = arith.cmpi eq, %[[OREM]], %c0
@@ -95,13 +102,26 @@ gpu.module @m {
 // CHECK-NOT: scf.if
 // CHECK:   memref.load %arg0
 // CHECK:   vector.store %{{.*}}, %[[A]][%{{.*}}] {alignment = 4 : i64}
-// The second version's phase 1.
+// The second version's phase 1: the tile at buffer rows [8, 72), then
+// (after the first tile) the 8 input rows before it at rows [0, 8).
 // CHECK: vector.store %{{.*}}, %[[A]][%{{.*}}] {alignment = 4 : i64}
 // CHECK: } else {
+// CHECK: %[[NOTFIRST:.*]] = arith.cmpi ugt, %{{.*}}, %c0
 // CHECK: %[[W2:.*]] = arith.andi
 // CHECK-NEXT: scf.if %[[W2]] {
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c16
+// CHECK:   %[[R:.*]] = arith.divui %{{.*}}, %c64
 // CHECK:   memref.load %arg0
+// CHECK:   %[[R8:.*]] = arith.addi %[[R]], %c8
+// CHECK:   layout.offset %[[WDESC]][%[[R8]], %{{.*}}]
+// CHECK:   vector.store %{{.*}}, %[[B]][%{{.*}}] {alignment = 4 : i64}
+// CHECK: scf.if %[[NOTFIRST]] {
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c2
+// CHECK:   %[[H:.*]] = arith.divui %{{.*}}, %c64
+// CHECK:   %[[HM8:.*]] = arith.addi %[[H]], %c-8
+// CHECK:   %[[HROW:.*]] = arith.addi %{{.*}}, %[[HM8]]
+// CHECK:   memref.load %arg0[%[[HROW]], %{{.*}}]
+// CHECK:   layout.offset %[[WDESC]][%[[H]], %{{.*}}]
 // CHECK:   vector.store %{{.*}}, %[[B]][%{{.*}}] {alignment = 4 : i64}
 // CHECK: gpu.barrier
 // CHECK: scf.if %[[OALIGNED]] {
@@ -116,6 +136,31 @@ gpu.module @m {
 // CHECK:       memref.store
 // The second version's phase 2: position p of output row r stores element
 // p - (offset of row r mod 8).
+// CHECK: } else {
+// CHECK: %[[ONOTFIRST:.*]] = arith.cmpi ugt, %block_id_y, %c0
+// CHECK: %[[LAST:.*]] = arith.cmpi uge
+// CHECK: %[[GRIDROWS:.*]] = arith.muli %grid_dim_y, %c64
+// CHECK: %[[COVERED:.*]] = arith.cmpi ule, %{{.*}}, %[[GRIDROWS]]
+// CHECK: scf.if %[[COVERED]] {
+// CHECK: scf.for %{{.*}} = %c0 to %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c2
+// CHECK:   %[[NQ:.*]] = arith.muli %{{.*}}, %c32
+// CHECK:   %[[NP:.*]] = arith.addi %{{.*}}, %[[NQ]]
+// CHECK:   %[[NSHIFT:.*]] = arith.remui %{{.*}}, %c8
+// CHECK:   %[[AFTER:.*]] = arith.cmpi uge, %[[NP]], %[[NSHIFT]]
+// CHECK:   %[[NIN:.*]] = arith.ori %[[AFTER]], %[[ONOTFIRST]]
+// CHECK:   scf.if %[[NIN]]
+// CHECK:     %[[NCOL:.*]] = arith.subi %[[NP]], %[[NSHIFT]]
+// CHECK:     %[[NBUF:.*]] = arith.addi %[[NCOL]], %c8
+// CHECK:     layout.offset %[[WDESC]][%[[NBUF]], %{{.*}}]
+// CHECK:     vector.load %[[B]]
+// CHECK:     memref.store %{{.*}}, %arg1
+// CHECK: scf.if %[[LAST]] {
+// CHECK:   %[[TP:.*]] = arith.addi %{{.*}}, %c64
+// CHECK:   %[[TSHIFT:.*]] = arith.remui %{{.*}}, %c8
+// CHECK:   %[[TEND:.*]] = arith.addi %[[TSHIFT]], %c64
+// CHECK:   arith.cmpi ult, %[[TP]], %[[TEND]]
+// CHECK:     memref.store %{{.*}}, %arg1
 // CHECK: } else {
 // CHECK: scf.for %{{.*}} = %c0 to %c8
 // CHECK: scf.for %{{.*}} = %c0 to %c3

@@ -163,12 +163,22 @@ sampleConflicts(const Chip &chip, const SharedAccess &access,
 /// <why>".
 std::string describeProof(const ConflictProof &proof);
 
+/// The run-time values brute force gives a kernel's symbols.
+struct SimulationPoint {
+  /// Dynamic extents (memref.dim).
+  int64_t extent = 0;
+  /// The strides and offset of the k-th memref whose strided metadata the
+  /// access reads: extent + strideDelta + k * memrefStep.
+  int64_t strideDelta = 0;
+  int64_t memrefStep = 0;
+  /// Blocks in each dimension of the grid (gpu.grid_dim).
+  int64_t gridSize = 1 << 16;
+};
+
 /// Brute force, for tests: the conflict count of `access` for the block
 /// ids `blockId`, in the iterations `iterations` of the scf.for loops
 /// around it (loop op -> iteration number from 0; a missing loop takes its
-/// first) and with dynamic extents at `dynamicExtent` (the strides and
-/// offset of the k-th memref whose strided metadata the access reads at
-/// `dynamicExtent + k * memrefStep`): the worst wave of the block, every
+/// first) and with run-time values `point`: the worst wave of the block, every
 /// lane evaluated with concrete values. std::nullopt with `why` when it
 /// cannot be evaluated. `session` keeps the traced descriptors and the
 /// threads' value maps between calls.
@@ -176,7 +186,7 @@ std::optional<ConflictCount>
 simulateConflicts(const Chip &chip, const SharedAccess &access,
                   ProofSession &session, llvm::ArrayRef<int64_t> blockId,
                   const llvm::DenseMap<Operation *, int64_t> &iterations,
-                  int64_t dynamicExtent, int64_t memrefStep, std::string &why);
+                  const SimulationPoint &point, std::string &why);
 
 /// The most threads a block may have on every supported chip (CUDA C++
 /// Programming Guide, "Technical Specifications per Compute Capability":

@@ -35,14 +35,30 @@
 // mod S, when that is inside the row; each wave takes whole rows, a wave
 // of positions at a time. Every warp store then covers whole sectors (as
 // transpose_skew_f32 in examples/transpose.mlir does by hand), instead of
-// straddling one more sector per 128 bytes. Unlike the skew kernel, each
-// block writes only its own tile: the sectors at the ends of its rows are
-// written in part by each of two blocks. Which element a
-// lane stores depends only on m, never on whether the base is aligned, so
-// the result is the same for any m. The second version doubles the staging
+// straddling one more sector per 128 bytes. Which element a lane stores
+// depends only on m, never on whether the base is aligned, so the result
+// is the same for any m.
+//
+// Neighbour-owned windows. Windows of a block's own tile leave the sectors
+// at both ends of its rows written in part by each of two blocks. As
+// transpose_skew_f32 does by hand, a block may instead write positions
+// [0, T) of its windows, the elements [y0 - m, y0 + T - m) of each row
+// (y0 the tile's first), taking the head of its row from the tile before
+// (whose block leaves it out) and, in the last tile, the tail [T, T + m)
+// too. That is the same result only when every tile along the rows is
+// stored by some block and the block can compute the neighbour's
+// elements: the store runs once per block, its tile index along its rows
+// is a block id (`owner`) and its others do not depend on it, every leaf
+// is staged, indexed along those rows by the same block id with tiles as
+// long, and nothing else in the expression tells blocks apart
+// (windowOwner). Phase 1 then also stages the S rows before each leaf's
+// tile (none before the first), and phase 2 tests at run time that the
+// grid has every tile along the rows (grid size * T >= the extent), else
+// each block stores its own tile. The second version doubles the staging
 // buffers: it is left out where that would pass the smallest static
 // workgroup memory of the targets (or of `chip`), for stores of more than
-// two dimensions and for elements narrower than 4 bytes (see planWindow).
+// two dimensions and for elements narrower than 4 bytes (see planWindow);
+// the neighbour rows are left out first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,7 +117,48 @@ struct StoreWindow {
   int64_t sector = 0;
   /// Copies of the staged leaves with their own buffers (by leaf index).
   std::vector<Leaf> leaves;
+  /// Neighbour-owned windows (see the file comment): the block id that is
+  /// the store's tile index along its rows, when the copy may take them.
+  /// Each staged buffer then holds `sector` more rows before its tile.
+  std::optional<gpu::Dimension> owner;
 };
+
+/// Which positions of a row a window store covers.
+enum class WindowPart {
+  /// The block's own tile: positions [m, m + T) of [0, T + S).
+  Own,
+  /// Neighbour-owned: positions [0, T), starting m elements before the
+  /// tile (except in the first tile).
+  Neighbour,
+  /// The last tile's tail, positions [T, T + m).
+  Tail,
+};
+
+/// Whether `v` is the same in blocks that differ only in block id `d`:
+/// made by pure ops from constants, kernel arguments and the other block
+/// ids.
+bool independentOfBlockId(Value v, gpu::Dimension d, gpu::GPUFuncOp func,
+                          unsigned depth = 0) {
+  if (depth > 32)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() == &func.getBody().front();
+  Operation *op = v.getDefiningOp();
+  if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+    return id.getDimension() != d;
+  if (op->getNumRegions() || !isMemoryEffectFree(op))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value o) {
+    return independentOfBlockId(o, d, func, depth + 1);
+  });
+}
+
+/// The dimension of the block id that `v` is, if it is one.
+std::optional<gpu::Dimension> blockIdDimension(Value v) {
+  if (auto id = v.getDefiningOp<gpu::BlockIdOp>())
+    return id.getDimension();
+  return std::nullopt;
+}
 
 LogicalResult divisionError(Operation *op, ArrayRef<int64_t> tile,
                             int64_t threads) {
@@ -147,7 +204,17 @@ private:
   /// Phase 2 element by element, in sector-aligned windows.
   LogicalResult emitWindowStore(OpBuilder &b, TileTree &tree,
                                 const StorePlan &plan,
-                                const StoreWindow &window, Value tid);
+                                const StoreWindow &window, Value tid,
+                                Value grid);
+  /// The threads of one wave in a window store: the target's, else the
+  /// narrowest of all targets.
+  int64_t windowLanes() const;
+  /// Whether each block may write its rows' windows across its tile's start
+  /// (taking the neighbour's head): the block id that indexes the store's
+  /// rows, when the tree computes the same element whichever block does.
+  std::optional<gpu::Dimension> windowOwner(const TileTree &tree,
+                                            const StorePlan &plan,
+                                            int64_t sector) const;
   /// A `width`-vector of a staged leaf's buffer at store coordinate
   /// `storeCoord`, along the buffer's rows.
   Value readBuffer(OpBuilder &b, Location loc, const Leaf &leaf,
@@ -210,30 +277,94 @@ Distributor::planWindow(const TileTree &tree, const StorePlan &plan) const {
   // Phase 1 decides at each staged load: the store's memref must be
   // defined there.
   DominanceInfo dominance(func);
-  int64_t staged = 0;
   for (const Leaf &leaf : tree.leaves)
-    if (leaf.staged) {
-      if (!dominance.properlyDominates(traced->source, leaf.load))
-        return std::nullopt;
-      // Its buffer and the second, padded one.
-      staged += (stagingBufferElements(leaf, 1, /*padRows=*/false) +
-                 stagingBufferElements(leaf, 1, /*padRows=*/true)) *
-                    elementBytes(leaf.side.elementType) +
-                2 * kWorkgroupBufferAlignment;
-    }
+    if (leaf.staged && !dominance.properlyDominates(traced->source, leaf.load))
+      return std::nullopt;
+  StoreWindow window;
+  window.memref = traced->source;
+  window.sector = sector;
+  window.leaves = tree.leaves;
+  window.owner = windowOwner(tree, plan, sector);
   int64_t budget = smallestStaticWorkgroupBytes();
   if (llvm::Expected<Chip> chip = parseChip(options.chip))
     budget = chip->maxStaticBytes;
   else
     llvm::consumeError(chip.takeError());
-  int64_t after = layoutWorkgroupBuffers(func).bytes + staged;
-  if (after > budget)
+  int64_t before = layoutWorkgroupBuffers(func).bytes;
+  // With neighbour-owned windows if they fit, else without.
+  for (bool halo : {true, false}) {
+    if (halo && !window.owner)
+      continue;
+    int64_t staged = 0;
+    for (auto [leaf, copy] : llvm::zip_equal(tree.leaves, window.leaves)) {
+      if (!leaf.staged)
+        continue;
+      copy.halo = halo ? sector : 0;
+      copy.haloDim = halo ? leaf.perm[dst.contiguous] : -1;
+      // Its buffer, which the second, padded one shares.
+      staged += versionedStagingBytes(leaf, copy) + kWorkgroupBufferAlignment;
+    }
+    if (before + staged <= budget) {
+      if (!halo)
+        window.owner.reset();
+      return window;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<gpu::Dimension> Distributor::windowOwner(const TileTree &tree,
+                                                       const StorePlan &plan,
+                                                       int64_t sector) const {
+  const GlobalSide &dst = plan.dst;
+  int64_t c = dst.contiguous;
+  int64_t length = dst.tile[c];
+  // Once per block, with whole sectors per row and a wave per row.
+  if (tree.store->getParentOp() != func ||
+      !gpu::GPUFuncOp(func).getBody().hasOneBlock() || length % sector ||
+      threads % windowLanes() || !tree.leafOf.empty())
     return std::nullopt;
-  StoreWindow window;
-  window.memref = traced->source;
-  window.sector = sector;
-  window.leaves = tree.leaves;
-  return window;
+  std::optional<gpu::Dimension> d = blockIdDimension(dst.indices[c]);
+  if (!d)
+    return std::nullopt;
+  auto independent = [&](Value v) { return independentOfBlockId(v, *d, func); };
+  for (auto [k, index] : llvm::enumerate(dst.indices))
+    if (int64_t(k) != c && !independent(index))
+      return std::nullopt;
+  // Every leaf is staged and indexed by the same block id along the
+  // store's rows, with tiles as long: the neighbour's elements are the
+  // leaves' rows just before the tile.
+  DenseSet<Value> inTree;
+  for (const Leaf &leaf : tree.leaves) {
+    int64_t along = leaf.perm[c];
+    if (!leaf.staged || along < 0 || leaf.side.tile[along] != length ||
+        leaf.load->getParentOp() != func ||
+        blockIdDimension(leaf.side.indices[along]) != d)
+      return std::nullopt;
+    for (auto [k, index] : llvm::enumerate(leaf.side.indices))
+      if (int64_t(k) != along && !independent(index))
+        return std::nullopt;
+    inTree.insert(LoadOp(leaf.load).getResult());
+  }
+  // Operands from outside the expression (scalars) must not tell blocks
+  // apart either.
+  for (Operation *op : tree.ops)
+    for (Value r : op->getResults())
+      inTree.insert(r);
+  for (Operation *op : tree.ops)
+    for (Value o : op->getOperands())
+      if (!inTree.contains(o) && !independent(o))
+        return std::nullopt;
+  return d;
+}
+
+int64_t Distributor::windowLanes() const {
+  int64_t lanes = smallestWaveSize();
+  if (llvm::Expected<Chip> chip = parseChip(options.chip))
+    lanes = chip->waveSize;
+  else
+    llvm::consumeError(chip.takeError());
+  return lanes;
 }
 
 LogicalResult Distributor::planLeaf(Leaf &leaf, StorePlan &plan) {
@@ -414,8 +545,8 @@ LogicalResult Distributor::emitVectorStore(OpBuilder &b, TileTree &tree,
 
 LogicalResult Distributor::emitWindowStore(OpBuilder &b, TileTree &tree,
                                            const StorePlan &plan,
-                                           const StoreWindow &window,
-                                           Value tid) {
+                                           const StoreWindow &window, Value tid,
+                                           Value grid) {
   StoreOp store = tree.store;
   Location loc = store.getLoc();
   const GlobalSide &dst = plan.dst;
@@ -437,31 +568,61 @@ LogicalResult Distributor::emitWindowStore(OpBuilder &b, TileTree &tree,
     direct[i] = std::move(*in);
     insides.push_back(direct[i]->tileInside(b));
   }
-  // Positions along the rows: the row rounded up to whole sectors, and one
-  // sector more for the shift.
+  // Staged buffers with rows before the tile are read that much further.
+  int64_t halo = window.owner ? sector : 0;
   int64_t rank = dst.tile.size();
-  int64_t positions = llvm::alignTo(length, sector) + sector;
-  // Position origin[c] of the row at `origin` (its other coordinates).
-  auto position = [&](OpBuilder &lb, ArrayRef<Value> origin, bool inside) {
+  Value notFirst, last;
+  if (window.owner) {
+    notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                     dst.indices[c], indexConstant(b, loc, 0));
+    Value end = arith::AddIOp::create(b, loc, out->origin(c),
+                                      indexConstant(b, loc, length));
+    last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, end,
+                                 out->extent(c));
+  }
+  // Position origin[c] of the row at `origin` (its other coordinates):
+  // element origin[c] - m of the row, m the row's first element's offset
+  // mod `sector`, where `part` covers it.
+  auto position = [&](OpBuilder &lb, ArrayRef<Value> origin, bool inside,
+                      WindowPart part) {
     SmallVector<Value> rowStart(origin);
     rowStart[c] = indexConstant(lb, loc, 0);
     Value shift =
         arith::RemUIOp::create(lb, loc, out->elementOffset(lb, rowStart),
                                indexConstant(lb, loc, sector));
     Value p = origin[c];
+    auto cmp = [&](arith::CmpIPredicate pred, Value x, Value y) -> Value {
+      return arith::CmpIOp::create(lb, loc, pred, x, y);
+    };
     Value end =
         arith::AddIOp::create(lb, loc, shift, indexConstant(lb, loc, length));
-    Value inRow = arith::AndIOp::create(
-        lb, loc,
-        arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, p, shift),
-        arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult, p, end));
+    Value afterShift = cmp(arith::CmpIPredicate::uge, p, shift);
+    Value inRow;
+    switch (part) {
+    case WindowPart::Own:
+      inRow = arith::AndIOp::create(lb, loc, afterShift,
+                                    cmp(arith::CmpIPredicate::ult, p, end));
+      break;
+    case WindowPart::Neighbour:
+      inRow = arith::OrIOp::create(lb, loc, afterShift, notFirst);
+      if (length % windowLanes())
+        inRow = arith::AndIOp::create(
+            lb, loc, inRow,
+            cmp(arith::CmpIPredicate::ult, p, indexConstant(lb, loc, length)));
+      break;
+    case WindowPart::Tail:
+      inRow = cmp(arith::CmpIPredicate::ult, p, end);
+      break;
+    }
     scf::IfOp::create(lb, loc, inRow, [&](OpBuilder &tb, Location) {
       SmallVector<Value> coord(origin);
       coord[c] = arith::SubIOp::create(tb, loc, p, shift);
+      SmallVector<Value> bufferCoord =
+          halo ? shifted(tb, loc, coord, c, halo) : coord;
       auto leafValue = [&](unsigned i) -> Value {
         const Leaf &leaf = tree.leaves[i];
         if (leaf.staged)
-          return readBuffer(tb, loc, window.leaves[i], coord, 1);
+          return readBuffer(tb, loc, window.leaves[i], bufferCoord, 1);
         return direct[i]->load(tb, leaf.fromStore(tb, loc, coord), inside);
       };
       Value fragment =
@@ -470,13 +631,12 @@ LogicalResult Distributor::emitWindowStore(OpBuilder &b, TileTree &tree,
       scf::YieldOp::create(tb, loc);
     });
   };
+  // Positions along the rows: the row rounded up to whole sectors, and one
+  // sector more for the shift.
+  int64_t positions = llvm::alignTo(length, sector) + sector;
   // A wave of the target (or the narrowest of all targets) per row: the
   // rows' shifts differ, so two rows in one wave could share banks.
-  int64_t lanes = smallestWaveSize();
-  if (llvm::Expected<Chip> chip = parseChip(options.chip))
-    lanes = chip->waveSize;
-  else
-    llvm::consumeError(chip.takeError());
+  int64_t lanes = windowLanes();
   if (threads % lanes) {
     // Threads dealt the positions of every row in turn.
     SmallVector<int64_t> extents(dst.tile);
@@ -485,7 +645,7 @@ LogicalResult Distributor::emitWindowStore(OpBuilder &b, TileTree &tree,
     ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
       forEachBlock(ib, loc, m, tid, threads,
                    [&](OpBuilder &lb, ArrayRef<Value> origin) {
-                     position(lb, origin, inside);
+                     position(lb, origin, inside, WindowPart::Own);
                    });
     });
     return success();
@@ -503,7 +663,22 @@ LogicalResult Distributor::emitWindowStore(OpBuilder &b, TileTree &tree,
       arith::RemUIOp::create(b, loc, tid, indexConstant(b, loc, lanes));
   Value group =
       arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, lanes));
-  ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
+  // Positions [first, first + count) of the row at `origin`.
+  auto walk = [&](OpBuilder &bb, ArrayRef<Value> origin, bool inside,
+                  int64_t first, int64_t count, WindowPart part) {
+    forEachIteration(
+        bb, loc, llvm::divideCeil(count, lanes), [&](OpBuilder &qb, Value q) {
+          SmallVector<Value> at(origin);
+          at[c] = arith::AddIOp::create(
+              qb, loc, lane,
+              arith::MulIOp::create(qb, loc, q, indexConstant(qb, loc, lanes)));
+          if (first)
+            at[c] = arith::AddIOp::create(qb, loc, at[c],
+                                          indexConstant(qb, loc, first));
+          position(qb, at, inside, part);
+        });
+  };
+  auto eachRow = [&](OpBuilder &ib, bool inside, bool neighbour) {
     forEachIteration(
         ib, loc, llvm::divideCeil(rows, groups), [&](OpBuilder &rb, Value k) {
           Value row = arith::AddIOp::create(
@@ -522,16 +697,15 @@ LogicalResult Distributor::emitWindowStore(OpBuilder &b, TileTree &tree,
               origin[k] = arith::RemUIOp::create(bb, loc, rest, n);
               rest = arith::DivUIOp::create(bb, loc, rest, n);
             }
-            forEachIteration(
-                bb, loc, llvm::divideCeil(positions, lanes),
-                [&](OpBuilder &qb, Value q) {
-                  SmallVector<Value> at(origin);
-                  at[c] = arith::AddIOp::create(
-                      qb, loc, lane,
-                      arith::MulIOp::create(qb, loc, q,
-                                            indexConstant(qb, loc, lanes)));
-                  position(qb, at, inside);
-                });
+            if (!neighbour) {
+              walk(bb, origin, inside, 0, positions, WindowPart::Own);
+              return;
+            }
+            walk(bb, origin, inside, 0, length, WindowPart::Neighbour);
+            scf::IfOp::create(bb, loc, last, [&](OpBuilder &tb, Location) {
+              walk(tb, origin, inside, length, sector, WindowPart::Tail);
+              scf::YieldOp::create(tb, loc);
+            });
           };
           if (rows % groups == 0) {
             body(rb);
@@ -545,6 +719,23 @@ LogicalResult Distributor::emitWindowStore(OpBuilder &b, TileTree &tree,
             scf::YieldOp::create(tb, loc);
           });
         });
+  };
+  ifInside(b, loc, allOf(b, loc, insides), [&](OpBuilder &ib, bool inside) {
+    if (!window.owner) {
+      eachRow(ib, inside, /*neighbour=*/false);
+      return;
+    }
+    // Neighbour-owned windows where the grid has every tile of the rows
+    // (each block then writes what the one before it leaves out), else
+    // each block its own tile.
+    Value covered = arith::CmpIOp::create(
+        ib, loc, arith::CmpIPredicate::ule, out->extent(c),
+        arith::MulIOp::create(ib, loc, grid, indexConstant(ib, loc, length)));
+    auto ifOp = scf::IfOp::create(ib, loc, covered, /*withElseRegion=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    eachRow(tb, inside, /*neighbour=*/true);
+    eachRow(eb, inside, /*neighbour=*/false);
   });
   return success();
 }
@@ -563,11 +754,16 @@ LogicalResult Distributor::emitStore(TileTree &tree, const StorePlan &plan,
   } else {
     Value aligned = stridesMultipleOf(b, loc, window->memref,
                                       plan.dst.contiguous, plan.storeWidth);
+    // The grid size along the owner's dimension, at the kernel's top level
+    // (where the neighbour-owned windows need it).
+    Value grid;
+    if (window->owner)
+      grid = gpu::GridDimOp::create(b, loc, *window->owner);
     auto ifOp = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
     OpBuilder tb = ifOp.getThenBodyBuilder();
     OpBuilder eb = ifOp.getElseBodyBuilder();
     if (failed(emitVectorStore(tb, tree, plan, tid)) ||
-        failed(emitWindowStore(eb, tree, plan, *window, tid)))
+        failed(emitWindowStore(eb, tree, plan, *window, tid, grid)))
       return failure();
   }
   // In a loop, the next iteration's phase 1 must not overwrite the buffers
@@ -653,7 +849,7 @@ struct StagingShape {
     if (stages > 1)
       shape.push_back(stages);
     for (int64_t k : leaf.bufDims)
-      shape.push_back(leaf.side.tile[k]);
+      shape.push_back(leaf.side.tile[k] + (k == leaf.haloDim ? leaf.halo : 0));
     int64_t rank = shape.size();
     if (!padRows || rank < 2)
       return;
@@ -676,8 +872,14 @@ int64_t tiles::stagingBufferElements(const Leaf &leaf, int64_t stages,
   return StagingShape(leaf, stages, padRows).elements();
 }
 
+int64_t tiles::versionedStagingBytes(const Leaf &leaf, const Leaf &window) {
+  return std::max(stagingBufferElements(leaf, 1, /*padRows=*/false),
+                  stagingBufferElements(window, 1, /*padRows=*/true)) *
+         elementBytes(leaf.side.elementType);
+}
+
 void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
-                                  int64_t stages, bool padRows) {
+                                  int64_t stages, bool padRows, Value storage) {
   const GlobalSide &src = leaf.side;
   Location loc = leaf.load.getLoc();
   MLIRContext *ctx = func.getContext();
@@ -685,7 +887,18 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
   StagingShape layout(leaf, stages, padRows);
   ArrayRef<int64_t> shape = layout.shape;
   int64_t space = layout.elements();
-  leaf.buffer = addAlignedWorkgroupBuffer(func, {space}, src.elementType, loc);
+  if (storage) {
+    // A view of the bytes, at the kernel's start.
+    OpBuilder eb = OpBuilder::atBlockBegin(&func.getBody().front());
+    auto type =
+        MemRefType::get({space}, src.elementType, MemRefLayoutAttrInterface(),
+                        cast<MemRefType>(storage.getType()).getMemorySpace());
+    leaf.buffer = memref::ViewOp::create(
+        eb, loc, type, storage, indexConstant(eb, loc, 0), ValueRange());
+  } else {
+    leaf.buffer =
+        addAlignedWorkgroupBuffer(func, {space}, src.elementType, loc);
+  }
   if (layout.strides.empty()) {
     leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
                                  b.getDenseI64ArrayAttr(shape));
@@ -745,12 +958,20 @@ LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
   // In a loop, every thread must have read the previous tile's buffer.
   if (leaf.load->getParentOp() != func)
     gpu::BarrierOp::create(b, loc);
-  allocateStagingBuffer(func, leaf, b);
-  // The second buffer is read along its columns at run-time offsets, which
-  // the swizzle search cannot see: its rows are padded instead.
-  if (version.windowLeaf)
+  if (!version.windowLeaf) {
+    allocateStagingBuffer(func, leaf, b);
+  } else {
+    // The versions run one or the other in every block: their buffers
+    // share the bytes, through views (separate buffers to the swizzle
+    // search). The second is read along its columns at run-time offsets,
+    // which the search cannot see: its rows are padded instead.
+    Value storage = addAlignedWorkgroupBuffer(
+        func, {versionedStagingBytes(leaf, *version.windowLeaf)},
+        IntegerType::get(func.getContext(), 8), loc);
+    allocateStagingBuffer(func, leaf, b, 1, false, storage);
     allocateStagingBuffer(func, *version.windowLeaf, b, /*stages=*/1,
-                          /*padRows=*/true);
+                          /*padRows=*/true, storage);
+  }
   Value tid = linearThreadId(b, loc, block);
   auto vectors = [&](OpBuilder &vb) {
     ifInside(vb, loc, in->tileInside(vb), [&](OpBuilder &ib, bool inside) {
@@ -763,17 +984,49 @@ LogicalResult tiles::stageLeaf(gpu::GPUFuncOp func, Leaf &leaf,
     });
   };
   // Consecutive lanes on consecutive elements along the load's rows.
+  int64_t rank = src.tile.size();
   auto scalars = [&](OpBuilder &sb, const Leaf &target) {
-    Mapping m = Mapping::unitWidths(
-        src.tile, fastestFirst(src.tile.size(), src.contiguous));
+    Mapping m =
+        Mapping::unitWidths(src.tile, fastestFirst(rank, src.contiguous));
+    auto tile = [&](OpBuilder &ib, bool inside) {
+      forEachBlock(ib, loc, m, tid, threads,
+                   [&](OpBuilder &lb, ArrayRef<Value> origin) {
+                     writeStagedBlock(
+                         lb, loc, target,
+                         shifted(lb, loc, origin, target.haloDim, target.halo),
+                         elements->load(lb, origin, inside), 1);
+                   });
+    };
+    if (!target.halo) {
+      ifInside(sb, loc, elements->tileInside(sb), tile);
+      return;
+    }
+    // The neighbouring tile's last `halo` rows go before the tile (none
+    // before the first tile; inside the view when the tile is).
+    SmallVector<int64_t> extents(src.tile);
+    extents[target.haloDim] = target.halo;
+    Mapping h =
+        Mapping::unitWidths(extents, fastestFirst(rank, src.contiguous));
+    Value notFirst = arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::ugt,
+                                           src.indices[target.haloDim],
+                                           indexConstant(sb, loc, 0));
     ifInside(
         sb, loc, elements->tileInside(sb), [&](OpBuilder &ib, bool inside) {
-          forEachBlock(ib, loc, m, tid, threads,
-                       [&](OpBuilder &lb, ArrayRef<Value> origin) {
-                         writeStagedBlock(lb, loc, target, origin,
-                                          elements->load(lb, origin, inside),
-                                          1);
-                       });
+          tile(ib, inside);
+          scf::IfOp::create(ib, loc, notFirst, [&](OpBuilder &tb, Location) {
+            forEachBlock(
+                tb, loc, h, tid, threads,
+                [&](OpBuilder &lb, ArrayRef<Value> origin) {
+                  writeStagedBlock(
+                      lb, loc, target, origin,
+                      elements->load(lb,
+                                     shifted(lb, loc, origin, target.haloDim,
+                                             -target.halo),
+                                     inside),
+                      1);
+                });
+            scf::YieldOp::create(tb, loc);
+          });
         });
   };
   auto ifElse = [&](OpBuilder &ib, Value cond,

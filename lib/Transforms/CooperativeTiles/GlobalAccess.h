@@ -42,6 +42,10 @@ public:
   /// element is tested anyway).
   Value tileInside(OpBuilder &b) const;
 
+  /// The view's extent along dimension `k`, and the view coordinate of
+  /// the tile's first element along it.
+  Value extent(int64_t k) const { return access.extents[k]; }
+  Value origin(int64_t k) const { return access.origin[k]; }
   /// The linear element offset in memory (from the memref's aligned base)
   /// of tile coordinate `tileCoord`, for views of strided memrefs.
   Value elementOffset(OpBuilder &b, ValueRange tileCoord) const;

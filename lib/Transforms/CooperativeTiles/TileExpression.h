@@ -62,6 +62,12 @@ struct Leaf {
   Value desc;
   SmallVector<int64_t> bufDims;
   int64_t stages = 1;
+  /// Extra elements before the tile along load dimension `haloDim` that the
+  /// buffer holds (rows of the neighbouring tile: the windows of
+  /// Distribute.cpp); buffer coordinates are then load coordinates plus
+  /// `halo` along it.
+  int64_t halo = 0;
+  int64_t haloDim = -1;
   /// The store dimension along the buffer's rows (staged leaves).
   int64_t rowDim = -1;
   /// The load's access (direct leaves, traced at the store).
@@ -173,12 +179,18 @@ llvm::MaybeAlign workgroupAccessAlignment(int64_t bytes);
 /// A workgroup buffer over the leaf's tile (dimensions `leaf.bufDims`), or
 /// `stages` such tiles, and the packed descriptor that indexes it, created
 /// at `b`. With `padRows`, a buffer of two or more dimensions has its rows
-/// padded to oddWordRowLength (a layout.naive descriptor).
+/// padded to oddWordRowLength (a layout.naive descriptor). With `storage`
+/// (a workgroup buffer of bytes), the buffer is a memref.view of it.
 void allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
-                           int64_t stages = 1, bool padRows = false);
+                           int64_t stages = 1, bool padRows = false,
+                           Value storage = Value());
 
 /// The elements of the buffer allocateStagingBuffer allocates for `leaf`.
 int64_t stagingBufferElements(const Leaf &leaf, int64_t stages, bool padRows);
+
+/// The bytes that a staged leaf's buffer and the padded buffer of its
+/// second version (`window`, Distribute.cpp) share.
+int64_t versionedStagingBytes(const Leaf &leaf, const Leaf &window);
 
 /// The least row length of at least `length` elements of `elementBytes`
 /// bytes that is an odd number of 4-byte banks (of 8-byte pairs for wider

@@ -10,14 +10,16 @@
 // several blocks (block ids 0, 1, 3 in x and 0, 2 in y), iterations (the
 // first iterations of every loop around the access, up to 16 of a loop
 // whose count is constant and 8 of another, all combinations up to
-// iteration-points, 64 unless set) and
-// run-time extents (3, 16, 1024, 1025: small and large, multiples of 16
-// and odd, so that the full-tile and the edge paths run, aligned and not;
-// block ids y and extents only where the kernel reads them; the strides
-// and offsets read through memref.extract_strided_metadata take the
-// extent, and also, at 15, 1023 and 1024, the extent plus the memref's
-// ordinal,
-// so that memrefs aligned differently run too). A simulated count above
+// iteration-points, 64 unless set) and run-time extents (3, 16, 1024,
+// 1025: small and large, multiples of 16 and odd, so that the full-tile
+// and the edge paths run, aligned and not; block ids y and extents only
+// where the kernel reads them; the strides and offsets read through
+// memref.extract_strided_metadata take the extent, and also, at 15, 1023
+// and 1024, the extent plus the memref's ordinal, so that memrefs aligned
+// differently run too; grids of 2^16 blocks). Where the kernel reads the
+// grid's size, also extents 137 and 192 (strides 193), the last tile of a
+// dimension cut by its edge and ending at it, and grids of one block at
+// extents 137 and 1025. A simulated count above
 // the proved one is an error: the proof would be unsound. Otherwise a
 // remark gives both (equal where the worst case is among the simulated
 // points) and how many points had an active lane (0: nothing was
@@ -97,11 +99,13 @@ struct TestBankConflictsPass
       // (a kernel without memref.dim or gpu.block_id y gains nothing from
       // more).
       auto func = op->getParentOfType<gpu::GPUFuncOp>();
-      bool readsExtent = false, readsBlockY = false, readsStrides = false;
+      bool readsExtent = false, readsBlockY = false, readsStrides = false,
+           readsGrid = false;
       if (func)
         func.walk([&](Operation *o) {
           readsExtent |= isa<memref::DimOp>(o);
           readsStrides |= isa<memref::ExtractStridedMetadataOp>(o);
+          readsGrid |= isa<gpu::GridDimOp>(o);
           if (auto b = dyn_cast<gpu::BlockIdOp>(o))
             readsBlockY |= b.getDimension() != gpu::Dimension::x;
         });
@@ -110,19 +114,28 @@ struct TestBankConflictsPass
         blockY.push_back(2);
       if (readsExtent)
         extents.append({16, 1024, 1025});
-      // (extent, step between memrefs): both memrefs aligned, neither, and
-      // each alone.
-      SmallVector<std::pair<int64_t, int64_t>> settings;
+      // Strides and offsets the extent (both memrefs aligned or neither),
+      // or stepping by one from memref to memref (each alone).
+      SmallVector<SimulationPoint> settings;
       for (int64_t extent : extents)
-        settings.push_back({extent, 0});
+        settings.push_back({extent, 0, 0});
       if (readsStrides)
-        settings.append({{15, 1}, {1023, 1}, {1024, 1}});
+        settings.append({{15, 0, 1}, {1023, 0, 1}, {1024, 0, 1}});
+      // Code for the last tile of a dimension with unaligned strides (in
+      // block y 2 of 64-element tiles, extent 137 cuts the tile at the
+      // edge and 192 ends it there), and for grids of one block, which
+      // leave tiles out.
+      if (readsStrides && readsGrid)
+        settings.append({{137, 0, 0},
+                         {192, 1, 0},
+                         {137, 0, 0, /*gridSize=*/1},
+                         {1025, 0, 0, /*gridSize=*/1}});
       std::optional<ConflictCount> worst;
       std::string why;
       int64_t points = 0, active = 0;
       for (int64_t bx : blockX)
         for (int64_t by : blockY)
-          for (auto [extent, step] : settings)
+          for (const SimulationPoint &setting : settings)
             for (int64_t combo = 0; combo < combos; ++combo) {
               DenseMap<Operation *, int64_t> iterations;
               int64_t rest = combo;
@@ -132,7 +145,7 @@ struct TestBankConflictsPass
               }
               std::optional<ConflictCount> c =
                   simulateConflicts(*target, *access, session, {bx, by, 0},
-                                    iterations, extent, step, why);
+                                    iterations, setting, why);
               if (!c)
                 continue;
               ++points;

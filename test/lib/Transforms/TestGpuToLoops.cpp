@@ -143,6 +143,17 @@ void KernelToLoops::cloneForThread(OpBuilder &b, Operation *op, IRMapping &map,
     return map.map(t.getResult(), blockDim[dimIndex(t.getDimension())]);
   if (auto t = dyn_cast<gpu::GridDimOp>(op))
     return map.map(t.getResult(), grid[dimIndex(t.getDimension())]);
+  // A view of a workgroup buffer: a view of its host buffer.
+  if (auto view = dyn_cast<memref::ViewOp>(op);
+      view && view.getType().getMemorySpace()) {
+    auto viewOp = memref::ViewOp::create(
+        b, view.getLoc(), hostType(view.getType()),
+        map.lookupOrDefault(view.getSource()),
+        map.lookupOrDefault(view.getByteShift()),
+        llvm::map_to_vector(view.getSizes(),
+                            [&](Value v) { return map.lookupOrDefault(v); }));
+    return map.map(view.getResult(), viewOp.getResult());
+  }
   b.clone(*op, map);
 }
 
