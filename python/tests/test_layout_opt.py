@@ -109,6 +109,29 @@ def test_partition_seed_masked_nan():
         p.load(0, 2)
 
 
+@pytest.mark.parametrize("kind,check", [
+    ("zero", lambda v: v == 0 and not np.signbit(v)),
+    ("neg_zero", lambda v: v == 0 and np.signbit(v)),
+    ("nan", np.isnan),
+    ("pos_inf", np.isposinf),
+    ("neg_inf", np.isneginf),
+])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_every_padding_kind(kind, check, dtype):
+    """Each padding kind reads as its IEEE value outside the view, the sign
+    of zero included (issue 21: pos_inf read as -inf survived every test),
+    and leaves the elements inside alone."""
+    x = np.arange(1, 45, dtype=dtype).reshape(4, 11)
+    got = lo.view(x).partition([3, 4]).load(1, 2, padding=kind)
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got[:1, :3], x[3:, 8:])
+    inside = np.zeros(got.shape, dtype=bool)
+    inside[:1, :3] = True
+    outside = got[~inside]
+    assert outside.size == 9
+    assert all(check(v) for v in outside), (kind, outside)
+
+
 def test_partition_seed_store():
     x = np.arange(32, dtype=np.int32).reshape(4, 8)
     p = lo.view(x).partition([2, 2])
