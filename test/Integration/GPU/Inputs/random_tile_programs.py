@@ -156,6 +156,18 @@ class Program:
         self.out_rank = len(self.kept)
         self.out_tile = [self.tile[d] for d in self.kept]
         self.out_extents = [self.extents[d] for d in self.kept]
+        # The grid: the tiles the output needs, now and then one fewer along
+        # a dimension (its tiles stay unwritten) or one more (wholly outside
+        # the output: nothing to store).
+        self.launched = [(e + t - 1) // t
+                         for e, t in zip(self.out_extents, self.out_tile)]
+        r = rng.random()
+        if r < 0.15:
+            d = rng.randrange(self.out_rank)
+            if self.launched[d] > 1:
+                self.launched[d] -= 1
+        elif r < 0.25:
+            self.launched[rng.randrange(self.out_rank)] += 1
         self.out_type = rng.choice(list(TYPES))
         self.out_storage = self.random_order(self.out_rank)
         self.out_storage.resolve(self.out_extents)
@@ -400,11 +412,18 @@ class Program:
                     np.uint8).view(np.int8)
             return np.asarray(r).astype(dtype)
 
+    def sentinel(self):
+        """The output's value before the kernel runs."""
+        return 3000 if is_float(self.out_type) else -97
+
     def reference(self):
-        """The output: each block's tile value, stored where it is inside
-        the output's extents."""
-        out = np.zeros(self.out_extents, dtype=TYPES[self.out_type][0])
+        """The output: each launched block's tile value, stored where it is
+        inside the output's extents; the sentinel where no block stores."""
+        out = np.full(self.out_extents, self.sentinel(),
+                      dtype=TYPES[self.out_type][0])
         for T in self.tiles():
+            if any(i >= n for i, n in zip(T, self.launched)):
+                continue
             if self.expr[0] == "reduce":
                 value = self.reduce(self.expr, T)
             else:
@@ -670,7 +689,7 @@ class Program:
         t = self.out_type
         st = self.out_storage
         odyn = dyn(orank)
-        sentinel = 3000 if is_float(t) else -97
+        sentinel = self.sentinel()
         init, itype = constant("init", t, st.embed(
             np.full(self.out_extents, sentinel, dtype=TYPES[t][0]), sentinel))
         expect, etype = constant("expect", t, st.embed(self.expected, sentinel))
@@ -683,8 +702,7 @@ class Program:
             x = fresh()
             body.append(f"  {x} = arith.constant {literal(st_, v)} : {st_}")
             args.append(x)
-        grid = [(self.out_extents[orank - 1 - i] + self.out_tile[orank - 1 - i] - 1)
-                // self.out_tile[orank - 1 - i] if i < orank else 1
+        grid = [self.launched[orank - 1 - i] if i < orank else 1
                 for i in range(3)]
         args += [c(g) for g in grid]
         body.append(f"  func.call @{n}_host({', '.join(args)}) : ({', '.join(arg_types)}) -> ()")
