@@ -206,6 +206,9 @@ private:
                                 const StorePlan &plan,
                                 const StoreWindow &window, Value tid,
                                 Value grid);
+  /// The chip the `chip` option names, if any (else the code must suit
+  /// every target).
+  std::optional<Chip> optionChip() const;
   /// The threads of one wave in a window store: the target's, else the
   /// narrowest of all targets.
   int64_t windowLanes() const;
@@ -285,11 +288,8 @@ Distributor::planWindow(const TileTree &tree, const StorePlan &plan) const {
   window.sector = sector;
   window.leaves = tree.leaves;
   window.owner = windowOwner(tree, plan, sector);
-  int64_t budget = smallestStaticWorkgroupBytes();
-  if (llvm::Expected<Chip> chip = parseChip(options.chip))
-    budget = chip->maxStaticBytes;
-  else
-    llvm::consumeError(chip.takeError());
+  std::optional<Chip> chip = optionChip();
+  int64_t budget = chip ? chip->maxStaticBytes : smallestStaticWorkgroupBytes();
   int64_t before = layoutWorkgroupBuffers(func).bytes;
   // With neighbour-owned windows if they fit, else without.
   for (bool halo : {true, false}) {
@@ -358,13 +358,18 @@ std::optional<gpu::Dimension> Distributor::windowOwner(const TileTree &tree,
   return d;
 }
 
-int64_t Distributor::windowLanes() const {
-  int64_t lanes = smallestWaveSize();
-  if (llvm::Expected<Chip> chip = parseChip(options.chip))
-    lanes = chip->waveSize;
-  else
+std::optional<Chip> Distributor::optionChip() const {
+  llvm::Expected<Chip> chip = parseChip(options.chip);
+  if (!chip) {
     llvm::consumeError(chip.takeError());
-  return lanes;
+    return std::nullopt;
+  }
+  return *chip;
+}
+
+int64_t Distributor::windowLanes() const {
+  std::optional<Chip> chip = optionChip();
+  return chip ? chip->waveSize : smallestWaveSize();
 }
 
 LogicalResult Distributor::planLeaf(Leaf &leaf, StorePlan &plan) {
