@@ -261,6 +261,21 @@ Evaluation Descriptor::evaluate(ArrayRef<int64_t> top) const {
 // Inverse
 //===----------------------------------------------------------------------===//
 
+/// The kinds whose inverse keeps 0 at 0, from the kind table, for the
+/// diagnostic of a shifted sunder piece.
+static std::string kindsKeepingZero() {
+  std::string always, ifParam0;
+  for (unsigned k = 0; k < kNumTransformKinds; ++k) {
+    const TransformKindInfo &info = kindInfo(static_cast<TransformKind>(k));
+    if (info.keepsZero == TransformKindInfo::Never)
+      continue;
+    std::string &list =
+        info.keepsZero == TransformKindInfo::Always ? always : ifParam0;
+    list += (list.empty() ? "" : ", ") + info.mnemonic.str();
+  }
+  return always + "; " + ifParam0 + " when their first parameter is 0";
+}
+
 Error Descriptor::checkInvertible() const {
   if (Error e = Transform::embed(baseLengths, baseStrides).checkInvertible())
     return makeError(llvm::formatv("the base (lengths [{0}], strides [{1}]) ",
@@ -295,9 +310,8 @@ Error Descriptor::checkInvertible() const {
             "stage {0}, {1} reads the coordinate of a sunder's piece; the "
             "inverse picks 0 for the pieces a sunder does not select, which "
             "stays a valid coordinate only through transforms of one dim "
-            "that keep 0 at 0 (pass_through, embed, unmerge, swizzle, "
-            "modulo, sunder, an offset or slice from 0)",
-            i + 1, formatEntry(entry)));
+            "that keep 0 at 0 ({2})",
+            i + 1, formatEntry(entry), kindsKeepingZero()));
       for (auto [k, d] : llvm::enumerate(entry.upperDims)) {
         bool isPiece = t.getKind() == TransformKind::Sunder &&
                        k + 1 < entry.upperDims.size();

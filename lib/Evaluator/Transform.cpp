@@ -9,6 +9,7 @@
 
 #include "TransformChecks.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -296,6 +297,56 @@ bool Transform::calculateLowerIndex(
   return formulas::validity(*this, a, upper);
 }
 
+/// An embed is injective when its coefficients nest (the closed-form
+/// inverse of formulas::planEmbedInverse); otherwise its coordinates are
+/// enumerated, up to kMaxEmbedEnumeration of them, and a collision is named.
+static constexpr int64_t kMaxEmbedEnumeration = 1 << 16;
+
+static Error checkEmbedInjective(llvm::ArrayRef<int64_t> lengths,
+                                 llvm::ArrayRef<int64_t> coefficients) {
+  formulas::EmbedInversePlan plan =
+      formulas::planEmbedInverse(lengths, coefficients);
+  if (plan.nested)
+    return Error::success();
+  std::optional<int64_t> count = 1;
+  for (int64_t l : lengths)
+    if (count)
+      count = checkedMul(*count, l);
+  if (!count || *count > kMaxEmbedEnumeration)
+    return makeError(llvm::formatv(
+        "is not nested (no coefficient order in which each exceeds the span "
+        "of the smaller ones), and it has more than {0} coordinates, the most "
+        "that are enumerated to check that it is injective",
+        kMaxEmbedEnumeration));
+  // Row-major enumeration; the first coordinate seen for each value.
+  llvm::DenseMap<int64_t, int64_t> seen;
+  auto coordinateOf = [&](int64_t index) {
+    llvm::SmallVector<int64_t, 4> c(lengths.size());
+    for (size_t i = lengths.size(); i-- > 0;) {
+      c[i] = index % lengths[i];
+      index /= lengths[i];
+    }
+    return c;
+  };
+  for (int64_t index = 0; index < *count; ++index) {
+    int64_t value = 0;
+    for (auto [x, c] : llvm::zip_equal(coordinateOf(index), coefficients))
+      value += x * c;
+    auto [it, inserted] = seen.try_emplace(value, index);
+    if (!inserted)
+      return makeError(llvm::formatv(
+          "is not injective: upper coordinates {0} and {1} both map to {2}",
+          formatIntList(coordinateOf(it->second)),
+          formatIntList(coordinateOf(index)), value));
+  }
+  if (plan.candidates > formulas::kMaxEmbedSearchCandidates)
+    return makeError(llvm::formatv(
+        "is injective but not nested; its inverse would search {0} "
+        "combinations of the other dimensions, more than the {1} it unrolls",
+        plan.candidates, formulas::kMaxEmbedSearchCandidates));
+  return Error::success();
+}
+
 Error Transform::checkInvertible() const {
   switch (kind) {
   case TransformKind::Replicate:
@@ -310,28 +361,8 @@ Error Transform::checkInvertible() const {
         "is not injective: the modulus {0} is smaller than the upper length "
         "{1}, so u and u + {0} collide",
         params[0], lengths[0]));
-  case TransformKind::Embed: {
-    // Injective when, in increasing order of coefficient, each coefficient
-    // exceeds the span of the smaller ones (the dims are "nested").
-    SmallVector<unsigned> order;
-    for (unsigned i = 0; i < lengths.size(); ++i)
-      if (lengths[i] > 1)
-        order.push_back(i);
-    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
-      return coefficients[a] < coefficients[b];
-    });
-    int64_t span = 1;
-    for (unsigned i : order) {
-      if (coefficients[i] < span)
-        return makeError(llvm::formatv(
-            "is not injective (or not nested): coefficient {0} of upper "
-            "dimension {1} is smaller than {2}, the span of the dimensions "
-            "with smaller coefficients, so the dimensions overlap",
-            coefficients[i], i, span));
-      span += (lengths[i] - 1) * coefficients[i];
-    }
-    return Error::success();
-  }
+  case TransformKind::Embed:
+    return checkEmbedInjective(lengths, coefficients);
   case TransformKind::PassThrough:
   case TransformKind::Pad:
   case TransformKind::LeftPad:

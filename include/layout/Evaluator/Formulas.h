@@ -39,6 +39,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <limits>
+#include <optional>
+
 namespace mlir {
 namespace layout {
 
@@ -241,6 +244,73 @@ typename A::Bool validity(const Transform &t, A &a,
   llvm_unreachable("a kind that cannot be invalid: answered above");
 }
 
+/// How the inverse of an injective embed finds its upper coordinate.
+///
+/// Nested coefficients (in increasing order each exceeds the span of the
+/// smaller ones) give the digits in closed form, from the largest
+/// coefficient down (`order`). Other injective embeds (`[3, 2]` with
+/// coefficients `[2, 3]`) have no such form: one dim, `solved` (the longest),
+/// is solved for each combination of the others (`searched`), a bounded
+/// mixed-radix search unrolled into compares and selects, so that the
+/// evaluator and the affine lowering compute it with the same formula.
+struct EmbedInversePlan {
+  bool nested = true;
+  /// Nested: the dims longer than 1, by decreasing coefficient.
+  llvm::SmallVector<unsigned, 4> order;
+  /// Not nested: the dim solved for, the dims enumerated, and the number of
+  /// their combinations.
+  unsigned solved = 0;
+  llvm::SmallVector<unsigned, 4> searched;
+  int64_t candidates = 1;
+};
+
+/// The most combinations the search of a non-nested embed's inverse
+/// enumerates (Transform::checkInvertible refuses more).
+inline constexpr int64_t kMaxEmbedSearchCandidates = 256;
+
+/// The plan of `embed<lengths, coefficients>`'s inverse (verified
+/// parameters; exact only for injective embeds).
+inline EmbedInversePlan planEmbedInverse(llvm::ArrayRef<int64_t> lengths,
+                                         llvm::ArrayRef<int64_t> coefficients) {
+  EmbedInversePlan plan;
+  llvm::SmallVector<unsigned, 4> used;
+  for (unsigned i = 0; i < lengths.size(); ++i)
+    if (lengths[i] > 1)
+      used.push_back(i);
+  llvm::stable_sort(used, [&](unsigned x, unsigned y) {
+    return coefficients[x] < coefficients[y];
+  });
+  int64_t span = 1;
+  for (unsigned i : used) {
+    if (coefficients[i] < span)
+      plan.nested = false;
+    span += (lengths[i] - 1) * coefficients[i];
+  }
+  if (plan.nested) {
+    plan.order.assign(used.rbegin(), used.rend());
+    return plan;
+  }
+  // The longest dim with a non-zero coefficient (an injective embed has no
+  // zero coefficient on a dim longer than 1; without one, nothing is solved).
+  std::optional<unsigned> solved;
+  for (unsigned i : used)
+    if (coefficients[i] > 0 && (!solved || lengths[i] > lengths[*solved]))
+      solved = i;
+  if (!solved) {
+    plan.candidates = 0;
+    return plan;
+  }
+  plan.solved = *solved;
+  for (unsigned i : used)
+    if (i != plan.solved) {
+      plan.searched.push_back(i);
+      plan.candidates = checkedMul(plan.candidates, lengths[i])
+                            .value_or(std::numeric_limits<int64_t>::max());
+    }
+  return plan;
+}
+
+
 /// CK Tile's calculate_upper_index: an upper coordinate of `t` that maps to
 /// `l`, for an invertible `t` (Transform::checkInvertible). Exact only where
 /// `l` has a preimage; callers that need to know confirm with `lowerIndex`.
@@ -265,22 +335,45 @@ void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
     u.push_back(a.add(l[0], a.constant(t.getParam(0))));
     return;
   case TransformKind::Embed: {
-    // Nested coefficients: digits from the largest coefficient down.
     llvm::ArrayRef<int64_t> coefficients = t.getCoefficients();
-    llvm::SmallVector<unsigned, 4> order;
+    EmbedInversePlan plan = planEmbedInverse(lengths, coefficients);
     size_t first = u.size();
-    for (unsigned i = 0; i < lengths.size(); ++i) {
+    for (size_t i = 0; i < lengths.size(); ++i)
       u.push_back(a.constant(0));
-      if (lengths[i] > 1 && coefficients[i] > 0)
-        order.push_back(i);
+    if (plan.nested) {
+      // Digits from the largest coefficient down.
+      typename A::Value rest = l[0];
+      for (unsigned i : plan.order) {
+        if (coefficients[i] == 0)
+          continue; // not injective; the caller checked
+        u[first + i] = a.floorDiv(rest, coefficients[i]);
+        rest = a.floorMod(rest, coefficients[i]);
+      }
+      return;
     }
-    llvm::stable_sort(order, [&](unsigned x, unsigned y) {
-      return coefficients[x] > coefficients[y];
-    });
-    typename A::Value rest = l[0];
-    for (unsigned i : order) {
-      u[first + i] = a.floorDiv(rest, coefficients[i]);
-      rest = a.floorMod(rest, coefficients[i]);
+    // The search: for each combination r of the searched dims (row-major),
+    // v = l - sum r_i c_i must be a multiple of c_solved with quotient in
+    // range; the injective embed has at most one such r. (Injective embeds
+    // have no zero coefficient on a dim longer than 1.)
+    unsigned k = plan.solved;
+    if (plan.candidates > kMaxEmbedSearchCandidates)
+      return; // refused by Transform::checkInvertible
+    llvm::SmallVector<int64_t, 4> r(plan.searched.size(), 0);
+    for (int64_t n = 0; n < plan.candidates; ++n) {
+      typename A::Value v = l[0];
+      for (auto [j, dim] : llvm::enumerate(plan.searched))
+        v = a.sub(v, a.constant(r[j] * coefficients[dim]));
+      typename A::Value q = a.floorDiv(v, coefficients[k]);
+      typename A::Bool hit = a.both(a.equals(a.floorMod(v, coefficients[k]), 0),
+                                    a.inRange(q, lengths[k]));
+      u[first + k] = a.select(hit, q, u[first + k]);
+      for (auto [j, dim] : llvm::enumerate(plan.searched))
+        u[first + dim] = a.select(hit, a.constant(r[j]), u[first + dim]);
+      for (size_t j = r.size(); j-- > 0;) {
+        if (++r[j] < lengths[plan.searched[j]])
+          break;
+        r[j] = 0;
+      }
     }
     return;
   }

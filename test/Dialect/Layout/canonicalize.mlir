@@ -202,3 +202,39 @@ func.func @rocroller_seed() -> (index, index, index, index, index, index) {
   %s1 = layout.offset %s[%c4, %c7, %c1] : !layout.desc<6x10x2>
   return %d, %b, %tile#0, %tile#1, %s0, %s1 : index, index, index, index, index, index
 }
+
+// -----
+
+// CHECK-LABEL: func @upper_of_embed_that_does_not_nest
+/// #layout.embed<[3, 2], [2, 3]> (injective, not nested): layout.upper of 7
+/// is (2, 1), since 2 * 2 + 3 * 1 = 7, and of 3 is (0, 1).
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: return %[[C2]], %[[C1]], %[[C0]], %[[C1]]
+func.func @upper_of_embed_that_does_not_nest() -> (index, index, index, index) {
+  %c3 = arith.constant 3 : index
+  %c7 = arith.constant 7 : index
+  %p = layout.packed [8] : !layout.desc<8>
+  %e = layout.transform %p [#layout.embed<[3, 2], [2, 3]> : [0] -> [0, 1]] : !layout.desc<8> -> !layout.desc<3x2>
+  %u:2 = layout.upper %e[%c7] : !layout.desc<3x2>
+  %v:2 = layout.upper %e[%c3] : !layout.desc<3x2>
+  return %u#0, %u#1, %v#0, %v#1 : index, index, index, index
+}
+
+// -----
+
+// CHECK-LABEL: func @upper_through_right_pad_of_a_piece
+/// sunder<[4, 2]>, then right_pad<4, 2> on piece 0: offset 5 is piece 1's
+/// element 1, so layout.upper gives (0, 1, 1).
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: return %[[C0]], %[[C1]], %[[C1]]
+func.func @upper_through_right_pad_of_a_piece() -> (index, index, index) {
+  %c5 = arith.constant 5 : index
+  %p = layout.packed [6] : !layout.desc<6>
+  %s = layout.transform %p [#layout.sunder<[4, 2]> : [0] -> [0, 1, 2]] : !layout.desc<6> -> !layout.desc<4x2x2>
+  %d = layout.transform %s [#layout.right_pad<4, 2> : [0] -> [0], #layout.pass_through<2> : [1] -> [1], #layout.pass_through<2> : [2] -> [2]] : !layout.desc<4x2x2> -> !layout.desc<6x2x2>
+  %u:3 = layout.upper %d[%c5] : !layout.desc<6x2x2>
+  return %u#0, %u#1, %u#2 : index, index, index
+}

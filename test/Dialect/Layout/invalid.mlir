@@ -745,7 +745,7 @@ func.func @f(%i: index) -> index {
 func.func @f(%i: index) -> index {
   %p = layout.packed [4] : !layout.desc<4>
   %t = layout.transform %p [#layout.embed<[3, 2], [1, 1]> : [0] -> [0, 1]] : !layout.desc<4> -> !layout.desc<3x2>
-  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but stage 1, #layout.embed<[3, 2], [1, 1]> : [0] -> [0, 1] is not injective (or not nested): coefficient 1 of upper dimension 1 is smaller than 3, the span of the dimensions with smaller coefficients, so the dimensions overlap}}
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but stage 1, #layout.embed<[3, 2], [1, 1]> : [0] -> [0, 1] is not injective: upper coordinates [0, 1] and [1, 0] both map to 1}}
   %u:2 = layout.upper %t[%i] : !layout.desc<3x2>
   return %u#0 : index
 }
@@ -755,7 +755,7 @@ func.func @f(%i: index) -> index {
 /// layout.upper of a naive descriptor with overlapping strides
 func.func @f(%i: index) -> index {
   %d = layout.naive [4, 4] strides [2, 1] : !layout.desc<4x4>
-  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but the base (lengths [4, 4], strides [2, 1]) is not injective (or not nested): coefficient 2 of upper dimension 0 is smaller than 4, the span of the dimensions with smaller coefficients, so the dimensions overlap}}
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but the base (lengths [4, 4], strides [2, 1]) is not injective: upper coordinates [0, 2] and [1, 0] both map to 2}}
   %u:2 = layout.upper %d[%i] : !layout.desc<4x4>
   return %u#0 : index
 }
@@ -775,7 +775,7 @@ func.func @f(%i: index) -> index {
   %p = layout.packed [6] : !layout.desc<6>
   %s = layout.transform %p [#layout.sunder<[4, 2]> : [0] -> [0, 1, 2]] : !layout.desc<6> -> !layout.desc<4x2x2>
   %t = layout.transform %s [#layout.offset<2, 1> : [0] -> [0], #layout.pass_through<2> : [1] -> [1], #layout.pass_through<2> : [2] -> [2]] : !layout.desc<4x2x2> -> !layout.desc<2x2x2>
-  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but stage 2, #layout.offset<2, 1> : [0] -> [0] reads the coordinate of a sunder's piece; the inverse picks 0 for the pieces a sunder does not select, which stays a valid coordinate only through transforms of one dim that keep 0 at 0 (pass_through, embed, unmerge, swizzle, modulo, sunder, an offset or slice from 0)}}
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but stage 2, #layout.offset<2, 1> : [0] -> [0] reads the coordinate of a sunder's piece; the inverse picks 0 for the pieces a sunder does not select, which stays a valid coordinate only through transforms of one dim that keep 0 at 0 (pass_through, right_pad, embed, unmerge, freeze, modulo, swizzle, sunder; pad, offset, slice when their first parameter is 0)}}
   %u:3 = layout.upper %t[%i] : !layout.desc<2x2x2>
   return %u#0 : index
 }
@@ -1101,4 +1101,41 @@ func.func @f(%i: index) {
   // expected-error @+1 {{'layout.coord_offset' op coordinate type '!layout.coord<4x6, 2>' does not have the descriptor's lengths ('!layout.desc<6x4>')}}
   %o = layout.coord_offset %q, %c : !layout.desc<6x4>, !layout.coord<4x6, 2>
   return
+}
+
+// -----
+
+/// layout.upper through a left pad of a sunder's piece (its inverse moves
+/// the piece's representative 0 to -1, invalid)
+func.func @f(%i: index) -> index {
+  %p = layout.packed [6] : !layout.desc<6>
+  %s = layout.transform %p [#layout.sunder<[4, 2]> : [0] -> [0, 1, 2]] : !layout.desc<6> -> !layout.desc<4x2x2>
+  %t = layout.transform %s [#layout.pass_through<4> : [0] -> [0], #layout.left_pad<2, 1> : [1] -> [1], #layout.pass_through<2> : [2] -> [2]] : !layout.desc<4x2x2> -> !layout.desc<4x3x2>
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but stage 2, #layout.left_pad<2, 1> : [1] -> [1] reads the coordinate of a sunder's piece}}
+  %u:3 = layout.upper %t[%i] : !layout.desc<4x3x2>
+  return %u#0 : index
+}
+
+// -----
+
+/// layout.upper through an embed that does not nest and is too large to
+/// enumerate
+func.func @f(%i: index) -> index {
+  %p = layout.packed [600000] : !layout.desc<600000>
+  %t = layout.transform %p [#layout.embed<[300, 300], [2, 3]> : [0] -> [0, 1]] : !layout.desc<600000> -> !layout.desc<300x300>
+  // expected-error @+1 {{'layout.upper' op needs a descriptor that is injective on its valid domain, but stage 1, #layout.embed<[300, 300], [2, 3]> : [0] -> [0, 1] is not nested (no coefficient order in which each exceeds the span of the smaller ones), and it has more than 65536 coordinates, the most that are enumerated to check that it is injective}}
+  %u:2 = layout.upper %t[%i] : !layout.desc<300x300>
+  return %u#0 : index
+}
+
+// -----
+
+/// layout.upper through an injective embed whose inverse would search more
+/// combinations than it unrolls
+func.func @f(%i: index) -> index {
+  %p = layout.packed [8192] : !layout.desc<8192>
+  %t = layout.transform %p [#layout.embed<[2, 2, 2, 2, 2, 2, 2, 2, 2, 3], [3, 6, 12, 24, 48, 96, 192, 384, 768, 2]> : [0] -> [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]] : !layout.desc<8192> -> !layout.desc<2x2x2x2x2x2x2x2x2x3>
+  // expected-error @+1 {{is injective but not nested; its inverse would search 512 combinations of the other dimensions, more than the 256 it unrolls}}
+  %u:10 = layout.upper %t[%i] : !layout.desc<2x2x2x2x2x2x2x2x2x3>
+  return %u#0 : index
 }
