@@ -310,7 +310,6 @@ inline EmbedInversePlan planEmbedInverse(llvm::ArrayRef<int64_t> lengths,
   return plan;
 }
 
-
 /// CK Tile's calculate_upper_index: an upper coordinate of `t` that maps to
 /// `l`, for an invertible `t` (Transform::checkInvertible). Exact only where
 /// `l` has a preimage; callers that need to know confirm with `lowerIndex`.
