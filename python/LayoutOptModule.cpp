@@ -14,6 +14,7 @@
 #include "layout-c/Layout.h"
 #include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Evaluator/Algebra.h"
 #include "layout/Evaluator/Descriptor.h"
 #include "layout/Evaluator/Formulas.h"
 #include "layout/Evaluator/Partition.h"
@@ -541,6 +542,141 @@ PYBIND11_MODULE(_layout_opt, m) {
           },
           py::arg("coords"),
           "Validity of an array of coordinates (last dimension: the rank).");
+
+  // CuTe's layout algebra (docs/algebra.md).
+  py::class_<StridedLayout>(m, "Layout",
+                            "A CuTe layout: a hierarchical shape with a "
+                            "stride per leaf, e.g. ((2,2),3):((24,2),8).")
+      .def(py::init([](const V &sizes, const V &strides) {
+             return unwrap(StridedLayout::flat(sizes, strides));
+           }),
+           py::arg("sizes"), py::arg("strides"),
+           "The flat layout (sizes):(strides).")
+      .def_static(
+          "parse",
+          [](const std::string &text) {
+            return unwrap(StridedLayout::parse(text));
+          },
+          py::arg("text"), "Parses CuTe's notation, e.g. '(4,2):(2,1)'.")
+      .def_static(
+          "of",
+          [](const Descriptor &d) {
+            return unwrap(StridedLayout::fromDescriptor(d));
+          },
+          py::arg("descriptor"),
+          "The layout of a descriptor whose chain is strided.")
+      .def("__str__", &StridedLayout::str)
+      .def("__repr__",
+           [](const StridedLayout &l) { return "Layout('" + l.str() + "')"; })
+      .def("__eq__", [](const StridedLayout &a,
+                        const StridedLayout &b) { return a == b; })
+      .def(
+          "__call__", [](const StridedLayout &l, I i) { return l(i); },
+          py::arg("index"),
+          "The offset of a 1-D index (colexicographic, as in CuTe).")
+      .def(
+          "at",
+          [](const StridedLayout &l, const V &c) {
+            if (c.size() != l.rank())
+              throw std::invalid_argument(
+                  "expected " + std::to_string(l.rank()) + " indices, got " +
+                  std::to_string(c.size()));
+            return l.at(c);
+          },
+          py::arg("coord"), "The offset of one index per top-level mode.")
+      .def(
+          "mode",
+          [](const StridedLayout &l, unsigned i) {
+            if (i >= l.rank())
+              throw std::invalid_argument("mode " + std::to_string(i) +
+                                          " of a layout of rank " +
+                                          std::to_string(l.rank()));
+            return l.mode(i);
+          },
+          py::arg("i"), "Top-level mode i.")
+      .def_property_readonly("size", &StridedLayout::size)
+      .def_property_readonly("cosize", &StridedLayout::cosize)
+      .def_property_readonly("rank", &StridedLayout::rank)
+      .def(
+          "descriptor",
+          [](const StridedLayout &l) { return unwrap(l.toDescriptor()); },
+          "The descriptor: a naive base over the leaves, merges for the "
+          "modes of several leaves.");
+
+  // A tiler argument: one Layout, or a sequence of them (by mode).
+  auto tilerOf = [](const py::object &t) {
+    std::vector<StridedLayout> tiler;
+    if (py::isinstance<StridedLayout>(t)) {
+      tiler.push_back(t.cast<StridedLayout>());
+      return std::make_pair(true, tiler);
+    }
+    for (const py::handle &x : t)
+      tiler.push_back(x.cast<StridedLayout>());
+    return std::make_pair(false, tiler);
+  };
+  m.def("coalesce", &algebra::coalesce, py::arg("layout"),
+        "CuTe's coalesce: the flat layout of the same 1-D function.");
+  m.def(
+      "composition",
+      [tilerOf](const StridedLayout &a, const py::object &b) {
+        auto [single, t] = tilerOf(b);
+        return unwrap(single ? algebra::composition(a, t[0])
+                             : algebra::composition(a, t));
+      },
+      py::arg("a"), py::arg("b"),
+      "A o B; `b` a Layout, or a sequence of them (by mode).");
+  m.def(
+      "complement",
+      [](const StridedLayout &a, I n) {
+        return unwrap(algebra::complement(a, n));
+      },
+      py::arg("layout"), py::arg("size"), "CuTe's complement(A, size).");
+  m.def(
+      "logical_divide",
+      [tilerOf](const StridedLayout &a, const py::object &b) {
+        auto [single, t] = tilerOf(b);
+        return unwrap(single ? algebra::logicalDivide(a, t[0])
+                             : algebra::logicalDivide(a, t));
+      },
+      py::arg("a"), py::arg("tiler"), "A o (B, complement(B, size(A))).");
+  m.def(
+      "zipped_divide",
+      [tilerOf](const StridedLayout &a, const py::object &b) {
+        return unwrap(algebra::zippedDivide(a, tilerOf(b).second));
+      },
+      py::arg("a"), py::arg("tiler"), "((tiles), (rests, other modes)).");
+  m.def(
+      "tiled_divide",
+      [tilerOf](const StridedLayout &a, const py::object &b) {
+        return unwrap(algebra::tiledDivide(a, tilerOf(b).second));
+      },
+      py::arg("a"), py::arg("tiler"), "((tiles), rest_0, rest_1, ...).");
+  m.def(
+      "logical_product",
+      [tilerOf](const StridedLayout &a, const py::object &b) {
+        auto [single, t] = tilerOf(b);
+        return unwrap(single ? algebra::logicalProduct(a, t[0])
+                             : algebra::logicalProduct(a, t));
+      },
+      py::arg("a"), py::arg("b"), "(A, complement(A, size(A) cosize(B)) o B).");
+  m.def(
+      "blocked_product",
+      [](const StridedLayout &a, const StridedLayout &b) {
+        return unwrap(algebra::blockedProduct(a, b));
+      },
+      py::arg("a"), py::arg("b"), "CuTe's blocked product.");
+  m.def(
+      "raked_product",
+      [](const StridedLayout &a, const StridedLayout &b) {
+        return unwrap(algebra::rakedProduct(a, b));
+      },
+      py::arg("a"), py::arg("b"), "CuTe's raked product.");
+  m.def("right_inverse", &algebra::rightInverse, py::arg("layout"),
+        "The largest R with A(R(i)) = i.");
+  m.def(
+      "left_inverse",
+      [](const StridedLayout &a) { return unwrap(algebra::leftInverse(a)); },
+      py::arg("layout"), "L with L(A(i)) = i.");
 
   m.def(
       "naive",

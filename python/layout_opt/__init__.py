@@ -21,6 +21,18 @@ import numpy as np
 
 from ._layout_opt import (  # noqa: F401
     Descriptor,
+    Layout,
+    blocked_product,
+    coalesce,
+    complement,
+    composition,
+    left_inverse,
+    logical_divide,
+    logical_product,
+    raked_product,
+    right_inverse,
+    tiled_divide,
+    zipped_divide,
     MLIRError,
     Module,
     Transform,
@@ -49,7 +61,10 @@ from ._layout_opt import (  # noqa: F401
 from ._layout_opt import xor  # noqa: F401
 
 __all__ = [
-    "Descriptor", "MLIRError", "Module", "Partition", "Transform", "View",
+    "Descriptor", "Layout", "MLIRError", "Module", "Partition", "Transform",
+    "View", "blocked_product", "coalesce", "complement", "composition",
+    "left_inverse", "logical_divide", "logical_product", "raked_product",
+    "right_inverse", "tiled_divide", "zipped_divide",
     "aligned", "compile", "embed", "freeze", "left_pad", "merge", "modulo",
     "naive", "offset", "pad", "packed", "pass_through", "replicate",
     "right_pad", "rotate", "slice", "sunder", "swizzle", "unmerge", "view",

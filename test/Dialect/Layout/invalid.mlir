@@ -1139,3 +1139,76 @@ func.func @f(%i: index) -> index {
   %u:10 = layout.upper %t[%i] : !layout.desc<2x2x2x2x2x2x2x2x2x3>
   return %u#0 : index
 }
+
+// -----
+
+/// layout.compose breaking CuTe's stride divisibility condition
+func.func @f() -> !layout.desc<3> {
+  %a = layout.naive [6, 2] strides [8, 2] : !layout.desc<6x2>
+  %b = layout.naive [3] strides [4] : !layout.desc<3>
+  // expected-error @+1 {{'layout.compose' op composition with 3:4 breaks CuTe's stride divisibility condition: the remaining stride 4 and the size 6 of the coalesced mode 0 of (6,2):(8,2) do not divide one another}}
+  %c = layout.compose %a, %b : (!layout.desc<6x2>, !layout.desc<3>) -> !layout.desc<3>
+  return %c : !layout.desc<3>
+}
+
+// -----
+
+/// a layout.compose result type that is not the result's
+func.func @f() -> !layout.desc<12> {
+  %a = layout.naive [6, 2] strides [8, 2] : !layout.desc<6x2>
+  %b = layout.naive [4, 3] strides [3, 1] : !layout.desc<4x3>
+  // expected-error @+1 {{'layout.compose' op result type '!layout.desc<12>' does not match the sizes of the result's modes [4, 3]}}
+  %c = layout.compose %a, %b : (!layout.desc<6x2>, !layout.desc<4x3>) -> !layout.desc<12>
+  return %c : !layout.desc<12>
+}
+
+// -----
+
+/// layout.blocked_product with two tiler operands
+func.func @f(%t: !layout.desc<3>) -> !layout.desc<6x20> {
+  %a = layout.naive [2, 5] strides [5, 1] : !layout.desc<2x5>
+  // expected-error @+1 {{'layout.blocked_product' op takes 1 tiler operand, got 2}}
+  %c = layout.blocked_product %a, %t, %t : (!layout.desc<2x5>, !layout.desc<3>, !layout.desc<3>) -> !layout.desc<6x20>
+  return %c : !layout.desc<6x20>
+}
+
+// -----
+
+/// the algebra on a descriptor that is not strided
+func.func @f() -> !layout.desc<4x8> {
+  %p = layout.packed [4, 8] : !layout.desc<4x8>
+  %x = layout.transform %p [#layout.xor<[4, 8]> : [0, 1] -> [0, 1]] : !layout.desc<4x8> -> !layout.desc<4x8>
+  // expected-error @+1 {{'layout.coalesce' op operand 0 is not a layout of the algebra: stage 1, #layout.xor<[4, 8]> : [0, 1] -> [0, 1] is not strided: the algebra is defined on pass_through, merge, unmerge, embed, replicate, and offset, slice or freeze at 0}}
+  %c = layout.coalesce %x : !layout.desc<4x8> -> !layout.desc<4x8>
+  return %c : !layout.desc<4x8>
+}
+
+// -----
+
+/// layout.complement within a size that is not positive
+func.func @f() -> !layout.desc<1> {
+  %a = layout.naive [4] strides [2] : !layout.desc<4>
+  // expected-error @+1 {{'layout.complement' op the complement's codomain size must be positive, got 0}}
+  %c = layout.complement %a, 0 : !layout.desc<4> -> !layout.desc<1>
+  return %c : !layout.desc<1>
+}
+
+// -----
+
+/// layout.left_inverse of a layout whose modes overlap
+func.func @f() -> !layout.desc<4> {
+  %a = layout.naive [2, 2] strides [1, 1] : !layout.desc<2x2>
+  // expected-error @+1 {{'layout.left_inverse' op (2,2):(1,1) is not injective: the mode of stride 1 reaches 2, past stride 1, so it has no left inverse}}
+  %c = layout.left_inverse %a : !layout.desc<2x2> -> !layout.desc<4>
+  return %c : !layout.desc<4>
+}
+
+// -----
+
+/// the algebra on a descriptor with a base offset
+func.func @f() -> !layout.desc<4> {
+  %a = layout.naive [4] strides [2] offset 3 : !layout.desc<4>
+  // expected-error @+1 {{'layout.right_inverse' op operand 0 is not a layout of the algebra: the base has offset 3; the algebra's layouts start at 0}}
+  %c = layout.right_inverse %a : !layout.desc<4> -> !layout.desc<4>
+  return %c : !layout.desc<4>
+}

@@ -321,6 +321,8 @@ static llvm::Expected<Descriptor> baseDescriptor(Operation *baseOp) {
     return Descriptor::packed(packed.getLengths());
   if (auto aligned = dyn_cast<AlignedOp>(baseOp))
     return Descriptor::aligned(aligned.getLengths(), aligned.getAlign());
+  if (isAlgebraOp(baseOp))
+    return algebraDescriptor(baseOp);
   return traceError("the descriptor's origin cannot be traced: it is "
                     "produced by '" +
                     baseOp->getName().getStringRef() +

@@ -28,6 +28,13 @@ namespace layout {
 /// op of the chain is invalid.
 llvm::Expected<Descriptor> traceDescriptor(Value desc);
 
+/// Whether `op` is an op of the layout algebra (layout.compose, ...).
+bool isAlgebraOp(Operation *op);
+
+/// The result of an op of the layout algebra, from its traced operands: the
+/// descriptor of CuTe's result with each mode coalesced, or why not.
+llvm::Expected<Descriptor> algebraDescriptor(Operation *op);
+
 /// The `layout.view` that produces a tensor view value, or why it cannot be
 /// traced (a block argument, another op).
 llvm::Expected<ViewOp> traceView(Value tensorView);

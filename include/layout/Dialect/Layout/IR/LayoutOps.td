@@ -134,6 +134,133 @@ def Layout_TransformOp : Layout_Op<"transform", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Layout algebra (CuTe's), on strided descriptors
+//===----------------------------------------------------------------------===//
+
+class Layout_AlgebraOp<string mnemonic, string summaryText, string doc>
+    : Layout_Op<mnemonic, [Pure]> {
+  let summary = summaryText;
+  let description = doc # [{
+
+    The operands are descriptors whose chains are strided (a naive, packed
+    or aligned base without offset, then pass_through, merge, unmerge,
+    embed, replicate, and offset / slice / freeze at 0): CuTe layouts whose
+    top-level modes are the descriptor's dims. The algebra follows CuTe's
+    definitions and its colexicographic order (docs/algebra.md says where
+    the dialect differs); the result is the descriptor of CuTe's result with
+    each mode coalesced: a naive base over the leaves and a stage of merges
+    (canonicalization rewrites the op to it). The verifier checks the result
+    type and CuTe's conditions when the operands can be traced.
+  }];
+  let results = (outs Layout_DescType:$result);
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+class Layout_AlgebraBinaryOp<string mnemonic, string summaryText, string doc>
+    : Layout_AlgebraOp<mnemonic, summaryText, doc> {
+  let arguments = (ins Layout_DescType:$layout,
+                       Variadic<Layout_DescType>:$tiler);
+  let assemblyFormat =
+      "$layout `,` $tiler attr-dict `:` functional-type(operands, results)";
+}
+
+class Layout_AlgebraUnaryOp<string mnemonic, string summaryText, string doc>
+    : Layout_AlgebraOp<mnemonic, summaryText, doc> {
+  let arguments = (ins Layout_DescType:$layout);
+  let assemblyFormat = [{
+    $layout attr-dict `:` qualified(type($layout)) `->` qualified(type($result))
+  }];
+}
+
+def Layout_ComposeOp : Layout_AlgebraBinaryOp<"compose",
+    "CuTe's composition A o B", [{
+    `layout.compose %a, %b` is the layout with B's shape whose offset at c is
+    A's offset at the 1-D index B(c) (function composition where B is
+    injective or has one mode; CuTe distributes over B's modes). With two or
+    more tiler operands it composes mode by mode: mode i of A with the i-th.
+
+    ```mlir
+    // (6,2):(8,2) o (4,3):(3,1) = ((2,2),3):((24,2),8)
+    %c = layout.compose %a, %b
+         : (!layout.desc<6x2>, !layout.desc<4x3>) -> !layout.desc<4x3>
+    ```
+  }]>;
+
+def Layout_LogicalDivideOp : Layout_AlgebraBinaryOp<"logical_divide",
+    "CuTe's logical divide A / B = A o (B, complement(B, size(A)))", [{
+    With one tiler operand, a rank-2 result: the tile B's elements of A, then
+    the tiles. With two or more, mode i of A is divided by the i-th.
+  }]>;
+
+def Layout_ZippedDivideOp : Layout_AlgebraBinaryOp<"zipped_divide",
+    "CuTe's zipped divide: ((tiles), (rests, other modes))", [{
+    The by-mode logical divide (one tiler operand per leading mode of A)
+    regrouped as two modes: every tile mode, then every rest mode and A's
+    modes beyond the tiler.
+  }]>;
+
+def Layout_TiledDivideOp : Layout_AlgebraBinaryOp<"tiled_divide",
+    "CuTe's tiled divide: ((tiles), rest_0, rest_1, ...)", [{
+    The by-mode logical divide regrouped as the tile modes in one mode, then
+    each rest mode and A's modes beyond the tiler.
+  }]>;
+
+def Layout_LogicalProductOp : Layout_AlgebraBinaryOp<"logical_product",
+    "CuTe's logical product (A, complement(A, size(A) cosize(B)) o B)", [{
+    With one tiler operand, a rank-2 result: A, then A repeated as B lays
+    out its copies. With two or more, mode i of A times the i-th.
+  }]>;
+
+def Layout_BlockedProductOp : Layout_AlgebraBinaryOp<"blocked_product",
+    "CuTe's blocked product", [{
+    The logical product of A and B padded to the same rank, zipped mode by
+    mode as (A_i, B*_i) and each mode coalesced: A's tile is the block. One
+    tiler operand.
+  }]>;
+
+def Layout_RakedProductOp : Layout_AlgebraBinaryOp<"raked_product",
+    "CuTe's raked product", [{
+    As the blocked product, zipped as (B*_i, A_i): A's elements are raked
+    across the copies. One tiler operand.
+  }]>;
+
+def Layout_ComplementOp : Layout_AlgebraOp<"complement",
+    "CuTe's complement of a layout within [0, size)", [{
+    The ordered layout whose image, with A's, fills [0, size) (rounded up to
+    a multiple of A's extent); its rank is the number of its coalesced
+    modes.
+
+    ```mlir
+    // complement(4:2, 24) = (2,3):(1,8)
+    %c = layout.complement %a, 24 : !layout.desc<4> -> !layout.desc<2x3>
+    ```
+  }]> {
+  let arguments = (ins Layout_DescType:$layout, I64Attr:$size);
+  let assemblyFormat = [{
+    $layout `,` $size attr-dict `:` qualified(type($layout)) `->` qualified(type($result))
+  }];
+}
+
+def Layout_CoalesceOp : Layout_AlgebraUnaryOp<"coalesce",
+    "CuTe's coalesce: the flat layout of the same 1-D function", [{
+    Merges consecutive modes that continue each other and drops modes of
+    size 1; the result's rank is the number of modes left.
+  }]>;
+
+def Layout_RightInverseOp : Layout_AlgebraUnaryOp<"right_inverse",
+    "CuTe's right inverse: R with A(R(i)) = i, as large as can be", [{
+    A rank-1 descriptor of the offsets 0, 1, ... that A reaches in a row.
+  }]>;
+
+def Layout_LeftInverseOp : Layout_AlgebraUnaryOp<"left_inverse",
+    "CuTe's left inverse: L with L(A(i)) = i", [{
+    A rank-1 descriptor over A's offsets giving back A's 1-D index (the
+    offsets A does not reach map anywhere). A must be injective but for
+    modes of stride 0, and each of its sorted strides must divide the next.
+  }]>;
+
+//===----------------------------------------------------------------------===//
 // Index ops
 //===----------------------------------------------------------------------===//
 
