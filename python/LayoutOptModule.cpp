@@ -20,6 +20,7 @@
 #include "layout/Evaluator/Partition.h"
 #include "layout/Evaluator/VectorLength.h"
 #include "layout/Pipelines/Pipelines.h"
+#include "layout/Transforms/LayoutPicture.h"
 #include "layout/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -130,6 +131,17 @@ template <typename T> T unwrap(llvm::Expected<T> value) {
   if (!value)
     throw std::invalid_argument(llvm::toString(value.takeError()));
   return std::move(*value);
+}
+
+/// The picture options of Descriptor.show (LayoutPicture.h).
+static PictureOptions pictureOptions(const std::optional<std::string> &chip,
+                                     int64_t bytes, const std::string &access) {
+  PictureOptions o;
+  o.elementBytes = bytes;
+  if (chip)
+    o.chip = unwrap(parseChip(*chip));
+  o.access = unwrap(parsePictureAccess(access));
+  return o;
 }
 void check(llvm::Error error) {
   if (error)
@@ -533,6 +545,27 @@ PYBIND11_MODULE(_layout_opt, m) {
           },
           py::arg("coords"),
           "Offsets of an array of coordinates (last dimension: the rank).")
+      .def(
+          "show",
+          [](const Descriptor &d, std::optional<std::string> chip, I bytes,
+             const std::string &access, const std::string &format) {
+            PictureOptions o = pictureOptions(chip, bytes, access);
+            llvm::Expected<std::string> p =
+                format == "svg"     ? drawSvg(d, o)
+                : format == "latex" ? drawLatex(d, o)
+                : format == "text"
+                    ? drawText(d, o)
+                    : llvm::Expected<std::string>(llvm::createStringError(
+                          llvm::inconvertibleErrorCode(),
+                          "format must be text, svg or latex, got '" + format +
+                              "'"));
+            return unwrap(std::move(p));
+          },
+          py::arg("chip") = py::none(), py::arg("element_bytes") = 4,
+          py::arg("access") = "none", py::arg("format") = "text",
+          "A picture of a rank-2 descriptor: each coordinate's offset, its "
+          "bank on `chip`, and the lane of a wave reading `access` (none, "
+          "rows, columns), as text, svg or latex (-layout-show's drawing).")
       .def(
           "valids",
           [](const Descriptor &d, const py::object &coords) {

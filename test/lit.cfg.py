@@ -35,7 +35,8 @@ config.substitutions.append(("%layout_tools_dir", config.layout_tools_dir))
 config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 
 tool_dirs = [config.layout_tools_dir, config.llvm_tools_dir]
-tools = ["layout-opt", "layout-chain-gen", "layout-fuzz", "mlir-runner", "FileCheck", "not",
+tools = ["layout-opt", "layout-chain-gen", "layout-fuzz", "layout-lsp-server",
+         "layout-reduce", "mlir-runner", "FileCheck", "not",
          "count", "llvm-readelf", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

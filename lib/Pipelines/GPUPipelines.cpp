@@ -197,6 +197,28 @@ std::optional<std::string> findLld() {
   return std::nullopt;
 }
 
+/// The CUDA toolkit that -layout-to-nvvm hands gpu-module-to-binary, as its
+/// cuda-path option documents: the option when given (it must hold
+/// bin/ptxas), else $CUDA_PATH, else /usr/local/cuda, whichever has
+/// bin/ptxas; else "" (MLIR's own search, ptxas on PATH). PTX output
+/// (format=isa) needs no ptxas, so a missing one is MLIR's error at
+/// serialization, which names ptxas.
+std::string cudaToolkit(StringRef explicitPath, std::string &error) {
+  if (!explicitPath.empty()) {
+    if (!exists(explicitPath + "/bin/ptxas"))
+      error =
+          ("-layout-to-nvvm: cuda-path '" + explicitPath + "' has no bin/ptxas")
+              .str();
+    return explicitPath.str();
+  }
+  if (std::optional<std::string> env = llvm::sys::Process::GetEnv("CUDA_PATH"))
+    if (exists(*env + "/bin/ptxas"))
+      return *env;
+  if (exists("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda";
+  return "";
+}
+
 /// The ROCm directory for gpu-module-to-binary: `explicitPath` if given,
 /// $ROCM_PATH if it is complete, else a cache directory of symlinks to
 /// Debian's device libraries and ld.lld. On failure, `error` says what is
@@ -276,7 +298,7 @@ std::string rocmToolkit(StringRef explicitPath, std::string &error) {
 /// host code, and ends in gpu-module-to-binary. Reports an invalid format
 /// with a failing pass.
 void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
-                    const std::string &format, bool barePtr,
+                    const std::string &format, unsigned optLevel, bool barePtr,
                     const std::string &toolkit, std::unique_ptr<Pass> attach,
                     std::unique_ptr<Pass> convert) {
   if (format != "bin" && format != "isa" && format != "llvm" &&
@@ -284,6 +306,12 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
     pm.addPass(std::make_unique<ReportErrorPass>(
         ("-" + name + ": format must be bin, isa, llvm or fatbin, got '" +
          format + "'")
+            .str()));
+    return;
+  }
+  if (optLevel > 3) {
+    pm.addPass(std::make_unique<ReportErrorPass>(
+        ("-" + name + ": O must be 0, 1, 2 or 3, got " + Twine(optLevel))
             .str()));
     return;
   }
@@ -346,8 +374,8 @@ void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
   ConvertGpuOpsToROCDLOpsOptions convert;
   convert.chipset = chip;
   convert.useBarePtrCallConv = options.barePtr;
-  addGpuPipeline(pm, "layout-to-rocdl", chip, options.format, options.barePtr,
-                 toolkit, createGpuROCDLAttachTarget(attach),
+  addGpuPipeline(pm, "layout-to-rocdl", chip, options.format, options.optLevel,
+                 options.barePtr, toolkit, createGpuROCDLAttachTarget(attach),
                  createConvertGpuOpsToROCDLOps(convert));
 }
 
@@ -363,12 +391,18 @@ void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
         "' (known: " + knownChips().str() + ")"));
     return;
   }
+  std::string error;
+  std::string toolkit = cudaToolkit(options.cudaPath, error);
+  if (!error.empty()) {
+    pm.addPass(std::make_unique<ReportErrorPass>(error));
+    return;
+  }
   GpuNVVMAttachTargetOptions attach;
   attach.chip = chip;
   attach.optLevel = options.optLevel;
   ConvertGpuOpsToNVVMOpsOptions convert;
   convert.useBarePtrCallConv = options.barePtr;
-  addGpuPipeline(pm, "layout-to-nvvm", chip, options.format, options.barePtr,
-                 options.cudaPath, createGpuNVVMAttachTarget(attach),
+  addGpuPipeline(pm, "layout-to-nvvm", chip, options.format, options.optLevel,
+                 options.barePtr, toolkit, createGpuNVVMAttachTarget(attach),
                  createConvertGpuOpsToNVVMOps(convert));
 }

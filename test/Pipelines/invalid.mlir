@@ -5,6 +5,10 @@
 // RUN: env LAYOUT_OPT_DEVICE_LIBS=%t.none not layout-opt %s -layout-to-rocdl=chip=gfx942 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOLIBS
 // RUN: not layout-opt %s -layout-analyze-bank-conflicts=chip=gfx1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ANALYZE
 // RUN: not layout-opt %s -layout-xor-swizzle=chip=sm -o /dev/null 2>&1 | FileCheck %s --check-prefix=SWIZZLE
+// RUN: not layout-opt %s -layout-to-nvvm="chip=sm_90 O=7" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OLEVEL
+// RUN: not layout-opt %s -layout-to-nvvm="chip=sm_90 cuda-path=%t.none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CUDAPATH
+// RUN: not layout-opt %s -layout-tile-shared-memory=assume-alignment=3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALIGN3
+// RUN: not layout-opt %s -layout-tile-shared-memory=assume-alignment=-16 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALIGNNEG
 
 // ROCDL: error: -layout-to-rocdl: unknown AMDGPU chip 'gfx9999' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
 // NVVM: error: -layout-to-nvvm: unknown CUDA chip 'sm_9x' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
@@ -12,6 +16,10 @@
 // ROCMPATH: error: -layout-to-rocdl: rocm-path '{{.*}}.none' has no amdgcn/bitcode/ockl.bc (the AMDGPU device libraries) and no llvm/bin/ld.lld
 // NOLIBS: error: -layout-to-rocdl: cannot find the AMDGPU device libraries (amdgcn/bitcode/ockl.bc; Debian package rocm-device-libs); install them, or pass rocm-path=<dir> with amdgcn/bitcode and llvm/bin/ld.lld
 // ANALYZE: error: -layout-analyze-bank-conflicts: unknown chip 'gfx1' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
+// OLEVEL: error: -layout-to-nvvm: O must be 0, 1, 2 or 3, got 7
+// CUDAPATH: error: -layout-to-nvvm: cuda-path '{{.*}}.none' has no bin/ptxas
+// ALIGN3: error: -layout-tile-shared-memory: assume-alignment must be a power of two (bytes), got 3
+// ALIGNNEG: error: -layout-tile-shared-memory: assume-alignment must be a power of two (bytes), got -16
 // SWIZZLE: error: -layout-xor-swizzle: unknown chip 'sm' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
 
 module attributes {gpu.container_module} {

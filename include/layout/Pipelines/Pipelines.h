@@ -37,7 +37,8 @@ struct GpuPipelineOptions : public PassPipelineOptions<Derived> {
       llvm::cl::desc("Pass memref kernel arguments as bare pointers"),
       llvm::cl::init(false)};
   ::mlir::detail::PassOptions::Option<unsigned> optLevel{
-      *this, "O", llvm::cl::desc("Optimization level"), llvm::cl::init(3)};
+      *this, "O", llvm::cl::desc("Optimization level: 0, 1, 2 or 3"),
+      llvm::cl::init(3)};
 };
 
 struct LayoutToROCDLOptions : public GpuPipelineOptions<LayoutToROCDLOptions> {
@@ -58,8 +59,9 @@ struct LayoutToNVVMOptions : public GpuPipelineOptions<LayoutToNVVMOptions> {
                            llvm::cl::init("sm_90")};
   Option<std::string> cudaPath{
       *this, "cuda-path",
-      llvm::cl::desc("CUDA toolkit with bin/ptxas (default: MLIR's search, "
-                     "/usr/local/cuda)"),
+      llvm::cl::desc("CUDA toolkit with bin/ptxas (default: $CUDA_PATH, "
+                     "else /usr/local/cuda, whichever has bin/ptxas, else "
+                     "ptxas on PATH)"),
       llvm::cl::init("")};
 };
 

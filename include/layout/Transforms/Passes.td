@@ -29,6 +29,49 @@ def LayoutDumpBinaries : Pass<"layout-dump-binaries", "ModuleOp"> {
   ];
 }
 
+def LayoutShow : Pass<"layout-show", "ModuleOp"> {
+  let summary = "Draw every rank-2 descriptor: offsets, banks and lanes";
+  let description = [{
+    Draws each descriptor at the top of a chain (a `layout.naive`,
+    `layout.packed`, `layout.aligned`, `layout.transform` or algebra op whose
+    result is not only consumed by further layout.transform or algebra ops)
+    as a grid of its top coordinates. Each cell shows:
+
+    - the element offset;
+    - with `chip`, the workgroup-memory bank;
+    - with `access`, which lane of the chip's first wave reads the cell,
+      and the cycles and ways of that read by the bank model
+      (`countConflicts`, the model of `-layout-analyze-bank-conflicts`).
+
+    The descriptor is evaluated by the evaluator. Text goes to stdout. SVG
+    (cells coloured by bank) and LaTeX (TikZ, as CuTe's `print_latex`) are
+    written to `<dir>/<function>-<k>.svg` / `.tex` when `dir` is given, and
+    to stdout otherwise. The IR is left unchanged.
+
+    A descriptor that is not rank 2, or that cannot be traced, gets a
+    warning that names why it is not drawn.
+
+    ```sh
+    layout-opt examples/pictures.mlir         -layout-show="chip=sm_90 access=columns" -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", [{""}],
+           "Chip whose banks are drawn (gfx90a, gfx942, gfx950, gfx11xx, "
+           "sm_50 ... sm_90a); empty: offsets only">,
+    Option<"elementBytes", "element-bytes", "int64_t", "4",
+           "Bytes per element: 1, 2, 4, 8 or 16">,
+    Option<"access", "access", "std::string", [{"none"}],
+           "The wave access drawn: none, rows (lane l at (l / cols, "
+           "l % cols)) or columns (lane l at (l % rows, l / rows))">,
+    Option<"format", "format", "std::string", [{"text"}],
+           "text, svg or latex">,
+    Option<"dir", "dir", "std::string", [{""}],
+           "Directory for svg / latex files (created if missing); empty: "
+           "stdout">
+  ];
+}
+
 def LayoutAnalyzeBankConflicts
     : Pass<"layout-analyze-bank-conflicts", "ModuleOp"> {
   let summary = "Report the bank conflicts of every workgroup-memory access";
@@ -181,8 +224,9 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
   }];
   let options = [
     Option<"assumeAlignment", "assume-alignment", "int64_t", "16",
-           "Alignment in bytes assumed of every global buffer's base "
-           "(cudaMalloc / hipMalloc give 256); vectors are at most this wide">,
+           "Alignment in bytes assumed of every global buffer's base, a power "
+           "of two (cudaMalloc / hipMalloc give 256); vectors are at most "
+           "this wide">,
     Option<"chip", "chip", "std::string", [{""}],
            "Target whose matrix instructions tile contractions use (gfx90a, "
            "gfx942, gfx950, gfx11xx, sm_80 ... sm_90); -layout-to-rocdl and "

@@ -1,0 +1,63 @@
+//===- LayoutPicture.h - Pictures of 2-D descriptors ------------*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Draws a rank-2 descriptor as a grid: one cell per top coordinate with its
+// element offset, its workgroup-memory bank on a chip, and the lane of a
+// wave that touches it for an access (a wave reading along rows or down
+// columns). As text for the terminal, as SVG (cells coloured by bank), and
+// as LaTeX (TikZ, as CuTe's print_latex). The conflicts of the drawn access
+// are counted by the bank model's own countConflicts, so a picture and
+// -layout-analyze-bank-conflicts never disagree.
+//
+// `-layout-show` draws every descriptor of a module this way; the Python
+// package's Descriptor.show() / to_svg() / to_latex() call the same code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_TRANSFORMS_LAYOUTPICTURE_H
+#define LAYOUT_TRANSFORMS_LAYOUTPICTURE_H
+
+#include "layout/Evaluator/Descriptor.h"
+#include "layout/Target/Chip.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace layout {
+
+/// How a wave touches the drawn tile, from coordinate (0, 0): lane l at
+/// (l / cols, l % cols) along rows, or (l % rows, l / rows) down columns,
+/// for the first wave-size coordinates.
+enum class PictureAccess : uint8_t { None, Rows, Columns };
+
+struct PictureOptions {
+  /// The chip whose banks are drawn (none: offsets only).
+  std::optional<Chip> chip;
+  /// Bytes per element (the bank of offset o is (o * bytes / bank bytes)
+  /// mod banks).
+  int64_t elementBytes = 4;
+  PictureAccess access = PictureAccess::None;
+  /// A title line (the op, say).
+  std::string title;
+};
+
+/// Parses "none", "rows" or "columns".
+llvm::Expected<PictureAccess> parsePictureAccess(llvm::StringRef text);
+
+/// The picture as text, SVG or LaTeX. Fails (saying why) for a descriptor
+/// that is not rank 2, a bad element size, or a grid larger than 128 x 128.
+llvm::Expected<std::string> drawText(const Descriptor &d,
+                                     const PictureOptions &options);
+llvm::Expected<std::string> drawSvg(const Descriptor &d,
+                                    const PictureOptions &options);
+llvm::Expected<std::string> drawLatex(const Descriptor &d,
+                                      const PictureOptions &options);
+
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_TRANSFORMS_LAYOUTPICTURE_H
