@@ -130,8 +130,7 @@ llvm::Expected<std::string> mlir::layout::drawText(const Descriptor &d,
       widest = std::max<int64_t>(widest, std::to_string(v).size());
     int64_t rowLabel = std::to_string(g.rows - 1).size();
     auto pad = [&](const std::string &text, int64_t width) {
-      return std::string(std::max<int64_t>(0, width - text.size()), ' ') +
-             text;
+      return std::string(std::max<int64_t>(0, width - text.size()), ' ') + text;
     };
     os << name << ":\n" << std::string(rowLabel, ' ');
     for (int64_t c = 0; c < g.cols; ++c)
@@ -240,8 +239,7 @@ llvm::Expected<std::string> mlir::layout::drawSvg(const Descriptor &d,
       bool touched = g.lane[i] >= 0;
       os << "<rect" << (touched ? " class=\"l\"" : "") << " x=\"" << x
          << "\" y=\"" << y << "\" width=\"" << cell << "\" height=\"" << cell
-         << "\" fill=\"rgb(" << red << "," << green << "," << blue
-         << ")\"/>";
+         << "\" fill=\"rgb(" << red << "," << green << "," << blue << ")\"/>";
       if (g.offset[i] >= 0)
         os << "<text x=\"" << x + cell / 2 << "\" y=\"" << y + cell / 2 + 1
            << "\">" << g.offset[i] << "</text>";
