@@ -184,7 +184,14 @@ struct Diagnostics {
       : handler(&ctx, [this](Diagnostic &d) {
           std::string s;
           llvm::raw_string_ostream os(s);
-          os << d.getLocation() << ": ";
+          // file:line:col, as compilers print it, where the location has
+          // them (Module.parse's filename names the file).
+          Location loc = d.getLocation();
+          if (auto f = dyn_cast<FileLineColLoc>(loc))
+            os << f.getFilename().getValue() << ":" << f.getLine() << ":"
+               << f.getColumn() << ": ";
+          else
+            os << loc << ": ";
           switch (d.getSeverity()) {
           case DiagnosticSeverity::Error:
             os << "error: ";
@@ -219,11 +226,11 @@ struct PyModule {
   OwningOpRef<ModuleOp> module;
   std::vector<std::string> remarks;
 
-  static PyModule parse(const std::string &text) {
+  static PyModule parse(const std::string &text, const std::string &filename) {
     MLIRContext &ctx = context();
     Diagnostics diags(ctx);
     PyModule m;
-    m.module = parseSourceString<ModuleOp>(text, &ctx, "<python>");
+    m.module = parseSourceString<ModuleOp>(text, &ctx, filename);
     if (!m.module)
       diags.raise("cannot parse the module");
     return m;
@@ -391,87 +398,123 @@ py::array_t<T> mapCoordinates(const Descriptor &d, const py::handle &array,
 PYBIND11_MODULE(_layout_opt, m) {
   m.doc() = "layout-opt: coordinate transforms, descriptors, and MLIR "
             "modules of the layout dialect";
-  py::register_exception<MLIRError>(m, "MLIRError", PyExc_RuntimeError);
+  py::register_exception<MLIRError>(m, "MLIRError", PyExc_RuntimeError)
+      .attr("__doc__") = "IR that does not parse, verify or lower; the "
+                         "message holds the diagnostics' text.";
 
-  py::class_<Transform>(m, "Transform")
+  py::class_<Transform>(m, "Transform",
+                        "One coordinate transform (a #layout attribute), "
+                        "made by pass_through(), pad(), ...; str() is its IR.")
       .def("__str__", &Transform::str)
       .def("__repr__", &Transform::str)
       .def("__eq__",
            [](const Transform &a, const Transform &b) { return a == b; })
-      .def_property_readonly("upper_lengths", [](const Transform &t) {
-        return toVector(t.getUpperLengths());
-      });
+      .def_property_readonly(
+          "upper_lengths",
+          [](const Transform &t) { return toVector(t.getUpperLengths()); },
+          "The lengths of the dims the transform produces.");
 
   using V = Ints;
   using I = Int;
   m.def(
       "pass_through", [](I l) { return verified(Transform::passThrough(l)); },
-      py::arg("length"));
+      py::arg("length"),
+      "#layout.pass_through<L>: the lower coordinate is the upper one.");
   m.def(
       "pad",
       [](I l, I left, I right) {
         return verified(Transform::pad(l, left, right));
       },
-      py::arg("length"), py::arg("left"), py::arg("right"));
+      py::arg("length"), py::arg("left"), py::arg("right"),
+      "#layout.pad<L, left, right>: upper length L + left + right; l = u - "
+      "left, valid where left <= u < left + L.");
   m.def(
       "left_pad",
       [](I l, I left) { return verified(Transform::leftPad(l, left)); },
-      py::arg("length"), py::arg("left"));
+      py::arg("length"), py::arg("left"),
+      "#layout.left_pad<L, left>: upper length L + left; l = u - left, valid "
+      "where u >= left.");
   m.def(
       "right_pad",
       [](I l, I right) { return verified(Transform::rightPad(l, right)); },
-      py::arg("length"), py::arg("right"));
+      py::arg("length"), py::arg("right"),
+      "#layout.right_pad<L, right>: upper length L + right; l = u, valid where "
+      "u < L.");
   m.def(
       "embed",
       [](const V &u, const V &c) { return verified(Transform::embed(u, c)); },
-      py::arg("upper_lengths"), py::arg("coefficients"));
+      py::arg("upper_lengths"), py::arg("coefficients"),
+      "#layout.embed<[U...], [c...]>: one lower dim l = sum_i u_i * c_i of the "
+      "upper dims.");
   m.def(
       "merge", [](const V &l) { return verified(Transform::merge(l)); },
-      py::arg("lengths"));
+      py::arg("lengths"),
+      "#layout.merge<[L...]>: one upper dim whose row-major digits over L are "
+      "the lower dims.");
   m.def(
       "unmerge", [](const V &l) { return verified(Transform::unmerge(l)); },
-      py::arg("lengths"));
+      py::arg("lengths"),
+      "#layout.unmerge<[U...]>: upper dims whose row-major index over U is the "
+      "one lower dim.");
   m.def(
       "replicate", [](const V &l) { return verified(Transform::replicate(l)); },
-      py::arg("lengths"));
+      py::arg("lengths"),
+      "#layout.replicate<[U...]>: upper dims that consume no lower dim (a "
+      "broadcast).");
   m.def(
       "freeze", [](I v) { return verified(Transform::freeze(v)); },
-      py::arg("value"));
+      py::arg("value"),
+      "#layout.freeze<v>: consumes one lower dim, fixed at v; no upper dim.");
   m.def(
       "offset", [](I u, I off) { return verified(Transform::offset(u, off)); },
-      py::arg("upper_length"), py::arg("offset"));
+      py::arg("upper_length"), py::arg("offset"),
+      "#layout.offset<U, off>: upper length U; l = u + off.");
   m.def(
       "slice",
       [](I l, I b, I e) { return verified(Transform::slice(l, b, e)); },
-      py::arg("length"), py::arg("begin"), py::arg("end"));
+      py::arg("length"), py::arg("begin"), py::arg("end"),
+      "#layout.slice<L, begin, end>: upper length end - begin; l = u + begin.");
   m.def(
       "modulo", [](I mod, I u) { return verified(Transform::modulo(mod, u)); },
-      py::arg("modulus"), py::arg("upper_length"));
+      py::arg("modulus"), py::arg("upper_length"),
+      "#layout.modulo<m, U>: upper length U; l = u mod m.");
   m.def(
       "xor", [](const V &l) { return verified(Transform::xorTransform(l)); },
-      py::arg("lengths"));
+      py::arg("lengths"),
+      "#layout.xor<[L0, L1]>: (u0, u1) -> (u0, u1 xor (u0 mod L1)), CK Tile's "
+      "xor.");
   m.def(
       "rotate", [](const V &l) { return verified(Transform::rotate(l)); },
-      py::arg("lengths"));
+      py::arg("lengths"),
+      "#layout.rotate<[L0, L1]>: (u0, u1) -> (u0, (u1 + u0) mod L1).");
   m.def(
       "swizzle",
       [](I bits, I base, I shift, I l) {
         return verified(Transform::swizzle(bits, base, shift, l));
       },
-      py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("length"));
+      py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("length"),
+      "#layout.swizzle<B, M, S, L>: CuTe's Swizzle<B, M, S>, u xor ((u >> S) & "
+      "(((1 << B) - 1) << M)).");
   m.def(
       "sunder", [](const V &l) { return verified(Transform::sunder(l)); },
-      py::arg("pieces"));
+      py::arg("pieces"),
+      "#layout.sunder<[P...]>: rocRoller's Sunder; upper (p_0, .., p_k-1, s): "
+      "l = p_s + sum of the pieces before s, valid where p_s < P[s].");
 
-  py::class_<Descriptor>(m, "Descriptor")
+  py::class_<Descriptor>(m, "Descriptor",
+                         "A tensor descriptor: a strided base and stages of "
+                         "transforms; str() is its IR.")
       .def("__str__", &Descriptor::str)
       .def("__repr__", &Descriptor::str)
       .def_property_readonly(
           "lengths",
-          [](const Descriptor &d) { return toVector(d.getLengths()); })
-      .def_property_readonly("rank", &Descriptor::getRank)
-      .def_property_readonly("element_space_size",
-                             &Descriptor::getElementSpaceSize)
+          [](const Descriptor &d) { return toVector(d.getLengths()); },
+          "The top (logical) lengths.")
+      .def_property_readonly("rank", &Descriptor::getRank,
+                             "The number of top dims.")
+      .def_property_readonly(
+          "element_space_size", &Descriptor::getElementSpaceSize,
+          "The number of elements the descriptor's buffer must hold.")
       .def(
           "transform",
           [](const Descriptor &d, const std::vector<py::tuple> &entries) {
@@ -489,7 +532,9 @@ PYBIND11_MODULE(_layout_opt, m) {
             }
             return unwrap(d.transform(stage));
           },
-          py::arg("entries"))
+          py::arg("entries"),
+          "The descriptor with one more stage: a list of (transform, "
+          "lower_dims, upper_dims), as in layout.transform.")
       .def(
           "offset",
           [](const Descriptor &d, const V &coord) {
@@ -499,7 +544,7 @@ PYBIND11_MODULE(_layout_opt, m) {
                   std::to_string(coord.size()));
             return d.offset(coord);
           },
-          py::arg("coord"))
+          py::arg("coord"), "The element offset of a top coordinate.")
       .def(
           "valid",
           [](const Descriptor &d, const V &coord) {
@@ -509,7 +554,7 @@ PYBIND11_MODULE(_layout_opt, m) {
                   std::to_string(coord.size()));
             return d.valid(coord);
           },
-          py::arg("coord"))
+          py::arg("coord"), "Whether a top coordinate is valid (not padding).")
       .def(
           "vector_run",
           [](const Descriptor &d) {
@@ -535,7 +580,9 @@ PYBIND11_MODULE(_layout_opt, m) {
           [](const Descriptor &d, I off) {
             return toVector(unwrap(d.upper(off)));
           },
-          py::arg("offset"))
+          py::arg("offset"),
+          "The inverse: the valid top coordinate whose offset is `offset` "
+          "(ValueError where there is none or the chain is not injective).")
       .def(
           "offsets",
           [](const Descriptor &d, const py::object &coords) {
@@ -627,9 +674,12 @@ PYBIND11_MODULE(_layout_opt, m) {
             return l.mode(i);
           },
           py::arg("i"), "Top-level mode i.")
-      .def_property_readonly("size", &StridedLayout::size)
-      .def_property_readonly("cosize", &StridedLayout::cosize)
-      .def_property_readonly("rank", &StridedLayout::rank)
+      .def_property_readonly("size", &StridedLayout::size,
+                             "The number of elements of the domain.")
+      .def_property_readonly("cosize", &StridedLayout::cosize,
+                             "One past the largest offset.")
+      .def_property_readonly("rank", &StridedLayout::rank,
+                             "The number of top-level modes.")
       .def(
           "descriptor",
           [](const StridedLayout &l) { return unwrap(l.toDescriptor()); },
@@ -719,14 +769,20 @@ PYBIND11_MODULE(_layout_opt, m) {
                                               : std::optional<int64_t>()));
       },
       py::arg("lengths"), py::arg("strides"), py::arg("offset") = 0,
-      py::arg("space") = py::none());
+      py::arg("space") = py::none(),
+      "layout.naive: offset + sum idx_i * stride_i (CK Tile's "
+      "make_naive_tensor_descriptor); `space` defaults to the least element "
+      "space.");
   m.def(
       "packed", [](const V &l) { return unwrap(Descriptor::packed(l)); },
-      py::arg("lengths"));
+      py::arg("lengths"),
+      "layout.packed: a row-major descriptor of these lengths.");
   m.def(
       "aligned",
       [](const V &l, I a) { return unwrap(Descriptor::aligned(l, a)); },
-      py::arg("lengths"), py::arg("align"));
+      py::arg("lengths"), py::arg("align"),
+      "layout.aligned: row-major, the last dim rounded up to a multiple of "
+      "`align` elements.");
 
   // Partitions (Partition.h): the checks, tile counts and tile origins the
   // verifiers and lowerings use.
@@ -757,19 +813,31 @@ PYBIND11_MODULE(_layout_opt, m) {
       },
       py::arg("index"), py::arg("tile"));
 
-  py::class_<PyModule>(m, "Module")
+  py::class_<PyModule>(m, "Module",
+                       "An MLIR module with every dialect layout-opt "
+                       "knows: parse, build, run pipelines, compile.")
       .def(py::init([]() {
-        PyModule pm;
-        pm.module = ModuleOp::create(UnknownLoc::get(&context()));
-        return pm;
-      }))
-      .def_static("parse", &PyModule::parse, py::arg("text"))
+             PyModule pm;
+             pm.module = ModuleOp::create(UnknownLoc::get(&context()));
+             return pm;
+           }),
+           "An empty module.")
+      .def_static("parse", &PyModule::parse, py::arg("text"),
+                  py::arg("filename") = "<python>",
+                  "Parses a module; `filename` names the text in every "
+                  "location and diagnostic.")
       .def("__str__", &PyModule::str)
-      .def("run", &PyModule::run, py::arg("pipeline"))
-      .def_readonly("remarks", &PyModule::remarks)
+      .def("run", &PyModule::run, py::arg("pipeline"),
+           "Runs a textual pass pipeline (\"canonicalize,...\" or "
+           "\"builtin.module(...)\"); MLIRError with the diagnostics on "
+           "failure, remarks kept in `remarks`.")
+      .def_readonly("remarks", &PyModule::remarks,
+                    "The remarks of the last run (the passes' reports).")
       .def("add_descriptor_function", &addDescriptorFunction, py::arg("name"),
            py::arg("descriptor"),
            "Adds func @name(indices) -> (offset, valid) built with layout ops.")
       .def("compile", &PyModule::compile, py::arg("target") = "rocdl",
-           py::arg("chip") = "gfx942", py::arg("format") = "bin");
+           py::arg("chip") = "gfx942", py::arg("format") = "bin",
+           "Runs -layout-to-rocdl or -layout-to-nvvm on a copy and returns "
+           "the code objects (layout_opt.compile wraps it).");
 }

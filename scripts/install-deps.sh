@@ -12,6 +12,7 @@ PKGS=(
   rocm-device-libs
   libgtest-dev
   python3 python3-dev pybind11-dev python3-numpy python3-pytest python3-psutil
+  python3-venv
 )
 
 SUDO=""

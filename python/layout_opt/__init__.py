@@ -15,9 +15,9 @@ RuntimeError) with the diagnostics' text for IR that does not parse,
 verify or lower.
 """
 
-import operator
+import operator as _operator
 
-import numpy as np
+import numpy as _np
 
 from ._layout_opt import (  # noqa: F401
     Descriptor,
@@ -37,7 +37,6 @@ from ._layout_opt import (  # noqa: F401
     Module,
     Transform,
     aligned,
-    check_partition_tile,
     embed,
     freeze,
     left_pad,
@@ -47,8 +46,6 @@ from ._layout_opt import (  # noqa: F401
     offset,
     pad,
     packed,
-    partition_index_space,
-    partition_tile_origin,
     pass_through,
     replicate,
     right_pad,
@@ -59,6 +56,10 @@ from ._layout_opt import (  # noqa: F401
     unmerge,
 )
 from ._layout_opt import xor  # noqa: F401
+from ._layout_opt import check_partition_tile as _check_partition_tile
+from ._layout_opt import partition_index_space as _partition_index_space
+from ._layout_opt import partition_tile_origin as _partition_tile_origin
+from ._version import __version__  # noqa: F401
 
 __all__ = [
     "Descriptor", "Layout", "MLIRError", "Module", "Partition", "Transform",
@@ -84,11 +85,11 @@ def _index(value, what):
     """`value` as a Python int: an int or a NumPy integer (anything with
     __index__). A bool or a float raises TypeError instead of being
     truncated (1.5 is not tile 1)."""
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (bool, _np.bool_)):
         raise TypeError("%s must be an integer, got the bool %r"
                         % (what, value))
     try:
-        return operator.index(value)
+        return _operator.index(value)
     except TypeError:
         raise TypeError("%s must be an integer, got %r (%s)"
                         % (what, value, type(value).__name__)) from None
@@ -120,10 +121,10 @@ class View:
 
     def _inside(self, coords):
         """Whether each coordinate (..., rank) is inside the view and valid."""
-        inside = np.all((coords >= 0) & (coords < np.array(self.shape)),
+        inside = _np.all((coords >= 0) & (coords < _np.array(self.shape)),
                         axis=-1)
         if self.descriptor is not None:
-            clipped = np.where(coords < 0, 0, coords)
+            clipped = _np.where(coords < 0, 0, coords)
             inside &= self.descriptor.valids(clipped)
         return inside
 
@@ -131,14 +132,14 @@ class View:
         """Flat indices into the array of coordinates that are inside."""
         if self.descriptor is not None:
             return self.descriptor.offsets(coords)
-        return np.ravel_multi_index(tuple(np.moveaxis(coords, -1, 0)),
+        return _np.ravel_multi_index(tuple(_np.moveaxis(coords, -1, 0)),
                                     self.shape)
 
 
 def view(array, descriptor=None):
     """layout.view of a NumPy array (its own strides) or of a 1-D buffer
     through a descriptor."""
-    return View(np.asarray(array) if descriptor is not None else array,
+    return View(_np.asarray(array) if descriptor is not None else array,
                 descriptor)
 
 
@@ -148,26 +149,26 @@ class Partition:
 
     def __init__(self, view_, tile):
         tile = tuple(_index(t, "a tile length") for t in tile)
-        check_partition_tile(len(view_.shape), list(tile))
+        _check_partition_tile(len(view_.shape), list(tile))
         self.view = view_
         self.tile = tile
 
     @property
     def index_space(self):
         """Tiles per dimension: ceil(extent / tile)."""
-        return tuple(partition_index_space(list(self.view.shape),
+        return tuple(_partition_index_space(list(self.view.shape),
                                            list(self.tile)))
 
     def _coords(self, index):
         if len(index) != len(self.tile):
             raise ValueError("expected %d tile indices, got %d"
                              % (len(self.tile), len(index)))
-        origin = partition_tile_origin(
+        origin = _partition_tile_origin(
             [_index(i, "a tile index") for i in index], list(self.tile))
-        grids = np.meshgrid(*[np.arange(t) + o
+        grids = _np.meshgrid(*[_np.arange(t) + o
                               for o, t in zip(origin, self.tile)],
                             indexing="ij")
-        return np.stack(grids, axis=-1).astype(np.int64)
+        return _np.stack(grids, axis=-1).astype(_np.int64)
 
     def load(self, *index, padding=None):
         """Tile `index` as a NumPy array. With `padding` (zero, neg_zero,
@@ -186,19 +187,19 @@ class Partition:
             if padding not in _PADDING:
                 raise ValueError("padding must be one of %s, got %r"
                                  % (sorted(_PADDING), padding))
-            if padding != "zero" and not np.issubdtype(dtype, np.floating):
+            if padding != "zero" and not _np.issubdtype(dtype, _np.floating):
                 raise ValueError("padding(%s) needs a floating-point view"
                                  % padding)
             fill = _PADDING[padding]
-        out = np.full(self.tile, fill, dtype=dtype)
-        flat = self.view._flat(np.where(inside[..., None], coords, 0))
+        out = _np.full(self.tile, fill, dtype=dtype)
+        flat = self.view._flat(_np.where(inside[..., None], coords, 0))
         out[inside] = self.view.array.reshape(-1)[flat[inside]]
         return out
 
     def store(self, value, *index, masked=False):
         """Stores `value` (the tile's shape) at tile `index`; masked, nothing
         is written outside the view or at invalid coordinates."""
-        value = np.asarray(value)
+        value = _np.asarray(value)
         if value.shape != self.tile:
             raise ValueError("value of shape %s does not match the tile %s"
                              % (value.shape, self.tile))
@@ -207,9 +208,9 @@ class Partition:
         if not masked and not inside.all():
             raise ValueError("tile %s is partly outside the view; use "
                              "masked=True" % (index,))
-        flat = self.view._flat(np.where(inside[..., None], coords, 0))
+        flat = self.view._flat(_np.where(inside[..., None], coords, 0))
         target = self.view.array.reshape(-1)
-        if not np.shares_memory(target, self.view.array):
+        if not _np.shares_memory(target, self.view.array):
             raise ValueError("the array must be contiguous to be stored to")
         target[flat[inside]] = value[inside]
 
