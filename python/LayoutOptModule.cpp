@@ -133,16 +133,6 @@ template <typename T> T unwrap(llvm::Expected<T> value) {
   return std::move(*value);
 }
 
-/// The picture options of Descriptor.show (LayoutPicture.h).
-static PictureOptions pictureOptions(const std::optional<std::string> &chip,
-                                     int64_t bytes, const std::string &access) {
-  PictureOptions o;
-  o.elementBytes = bytes;
-  if (chip)
-    o.chip = unwrap(parseChip(*chip));
-  o.access = unwrap(parsePictureAccess(access));
-  return o;
-}
 void check(llvm::Error error) {
   if (error)
     throw std::invalid_argument(llvm::toString(std::move(error)));
@@ -596,17 +586,9 @@ PYBIND11_MODULE(_layout_opt, m) {
           "show",
           [](const Descriptor &d, std::optional<std::string> chip, I bytes,
              const std::string &access, const std::string &format) {
-            PictureOptions o = pictureOptions(chip, bytes, access);
-            llvm::Expected<std::string> p =
-                format == "svg"     ? drawSvg(d, o)
-                : format == "latex" ? drawLatex(d, o)
-                : format == "text"
-                    ? drawText(d, o)
-                    : llvm::Expected<std::string>(llvm::createStringError(
-                          llvm::inconvertibleErrorCode(),
-                          "format must be text, svg or latex, got '" + format +
-                              "'"));
-            return unwrap(std::move(p));
+            PictureOptions o = unwrap(
+                makePictureOptions(chip.value_or(""), bytes, access, format));
+            return unwrap(drawPicture(d, o));
           },
           py::arg("chip") = py::none(), py::arg("element_bytes") = 4,
           py::arg("access") = "none", py::arg("format") = "text",
@@ -725,13 +707,17 @@ PYBIND11_MODULE(_layout_opt, m) {
   m.def(
       "zipped_divide",
       [tilerOf](const StridedLayout &a, const py::object &b) {
-        return unwrap(algebra::zippedDivide(a, tilerOf(b).second));
+        auto [single, t] = tilerOf(b);
+        return unwrap(single ? algebra::zippedDivide(a, t[0])
+                             : algebra::zippedDivide(a, t));
       },
       py::arg("a"), py::arg("tiler"), "((tiles), (rests, other modes)).");
   m.def(
       "tiled_divide",
       [tilerOf](const StridedLayout &a, const py::object &b) {
-        return unwrap(algebra::tiledDivide(a, tilerOf(b).second));
+        auto [single, t] = tilerOf(b);
+        return unwrap(single ? algebra::tiledDivide(a, t[0])
+                             : algebra::tiledDivide(a, t));
       },
       py::arg("a"), py::arg("tiler"), "((tiles), rest_0, rest_1, ...).");
   m.def(

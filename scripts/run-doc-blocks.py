@@ -26,6 +26,7 @@ naming the file and line.
 import ast
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -156,8 +157,11 @@ def run_tool(path, start, lang, source, scratch):
         cmd = ["layout-opt", name, "-o", os.devnull]
     else:
         cmd = ["bash", "-e", "-c", source]
-    p = subprocess.run(cmd, cwd=scratch, capture_output=True, text=True,
-                       timeout=600)
+    try:
+        p = subprocess.run(cmd, cwd=scratch, capture_output=True, text=True,
+                           timeout=600)
+    except subprocess.TimeoutExpired:
+        sys.exit("%s: the %s block ran past 600 s" % (where, lang))
     if p.returncode:
         sys.exit("%s: the %s block failed (exit %d):\n%s%s" % (
             where, lang, p.returncode, p.stdout[-3000:], p.stderr[-3000:]))
@@ -170,6 +174,7 @@ def main():
     ap.add_argument("--only", help="run only blocks of this language")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     args = ap.parse_args()
+    files = [os.path.abspath(f) for f in args.files]
     scratch = tempfile.mkdtemp(prefix="doc-blocks-")
     os.symlink(os.path.join(ROOT, "examples"), os.path.join(scratch, "examples"))
     os.symlink(os.path.abspath(args.build), os.path.join(scratch, "build"))
@@ -178,8 +183,7 @@ def main():
         "/usr/lib/llvm-22/bin", os.environ.get("PATH", "")])
     os.chdir(scratch)
     total = ran = checked = skipped = text = 0
-    for path in (os.path.abspath(os.path.join(ROOT, f)) if not os.path.isabs(f)
-                 else f for f in args.files):
+    for path in files:
         env = {"__name__": "__doc__"}
         for start, lang, source, skip in blocks(path):
             if args.only and lang != args.only:
@@ -203,6 +207,8 @@ def main():
             else:
                 sys.exit("%s:%d: no runner for a %s block: annotate it with "
                          "<!-- doc-test: skip: REASON -->" % (path, start, lang))
+    os.chdir(ROOT)
+    shutil.rmtree(scratch, ignore_errors=True)
     print("%d blocks: %d run, %d values checked, %d skipped, %d text" % (
         total, ran, checked, skipped, text))
 

@@ -19,6 +19,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 using namespace mlir::layout;
@@ -33,7 +34,8 @@ static Error overflow(llvm::StringRef what) {
   return makeError(llvm::Twine(what) + " overflows int64");
 }
 
-static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+/// ceil(a / b) for a >= 0, b > 0, without overflow.
+static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 //===----------------------------------------------------------------------===//
 // StridedLayout
@@ -46,6 +48,9 @@ llvm::Expected<StridedLayout> StridedLayout::leaf(int64_t size,
   if (stride < 0)
     return makeError(
         llvm::formatv("a stride must be non-negative, got {0}", stride));
+  if (!checkedMul(size - 1, stride))
+    return overflow("the extent of " + std::to_string(size) + ":" +
+                    std::to_string(stride));
   StridedLayout l;
   l.sizeValue = size;
   l.strideValue = stride;
@@ -58,11 +63,18 @@ StridedLayout::tuple(llvm::ArrayRef<StridedLayout> modes) {
     return makeError("a tuple needs at least one mode");
   StridedLayout l;
   l.modes.assign(modes.begin(), modes.end());
+  // The size and the largest offset fit int64 (an invariant of every
+  // layout: evaluation and cosize never wrap).
+  int64_t span = 0;
   for (const StridedLayout &m : modes) {
     std::optional<int64_t> s = checkedMul(l.sizeValue, m.size());
     if (!s)
       return overflow("the size of the layout");
     l.sizeValue = *s;
+    std::optional<int64_t> t = checkedAdd(span, m.cosize() - 1);
+    if (!t || *t == std::numeric_limits<int64_t>::max())
+      return overflow("the extent of the layout");
+    span = *t;
   }
   return l;
 }
@@ -99,9 +111,10 @@ std::vector<std::pair<int64_t, int64_t>> StridedLayout::leaves() const {
 }
 
 int64_t StridedLayout::cosize() const {
+  // Fits int64: leaf() and tuple() check it.
   int64_t c = 1;
   for (auto [s, d] : leaves())
-    c = wrappingAdd(c, wrappingMul(s - 1, d));
+    c += (s - 1) * d;
   return c;
 }
 
@@ -381,7 +394,10 @@ static Leaves coalesceLeaves(const Leaves &leaves) {
   for (auto [s, d] : leaves) {
     if (s == 1)
       continue;
-    if (!out.empty() && d == wrappingMul(out.back().first, out.back().second)) {
+    std::optional<int64_t> next =
+        out.empty() ? std::nullopt
+                    : checkedMul(out.back().first, out.back().second);
+    if (next && d == *next) {
       out.back().first *= s;
       continue;
     }
@@ -392,18 +408,20 @@ static Leaves coalesceLeaves(const Leaves &leaves) {
   return out;
 }
 
-/// A layout from leaves known to be valid (one leaf, or a flat tuple).
-static StridedLayout fromLeaves(const Leaves &leaves) {
+/// A layout from leaves (one leaf, or a flat tuple); fails when its size or
+/// extent overflows int64.
+static llvm::Expected<StridedLayout> fromLeaves(const Leaves &leaves) {
   llvm::SmallVector<int64_t> sizes, strides;
   for (auto [s, d] : leaves) {
     sizes.push_back(s);
     strides.push_back(d);
   }
-  return cantFail(StridedLayout::flat(sizes, strides));
+  return StridedLayout::flat(sizes, strides);
 }
 
 StridedLayout algebra::coalesce(const StridedLayout &a) {
-  return fromLeaves(coalesceLeaves(a.leaves()));
+  // The same function on the same indices: the same size and extent.
+  return cantFail(fromLeaves(coalesceLeaves(a.leaves())));
 }
 
 StridedLayout algebra::coalesceByMode(const StridedLayout &a) {
@@ -526,8 +544,9 @@ llvm::Expected<StridedLayout> algebra::complement(const StridedLayout &a,
   for (auto [s, d] : sorted) {
     if (d < current)
       return makeError(llvm::formatv(
-          "{0} is not injective: stride {1} is below {2}, the extent of the "
-          "modes with smaller strides, so it has no complement",
+          "{0} has no complement: stride {1} is below {2}, the extent of the "
+          "modes with smaller strides (CuTe's complement needs the modes, "
+          "sorted by stride, not to overlap)",
           a.str(), d, current));
     if (d % current != 0)
       return makeError(llvm::formatv(
@@ -563,15 +582,17 @@ algebra::logicalDivide(const StridedLayout &a,
   });
 }
 
-/// The modes of a by-mode logical divide split into the tiles and the rests
-/// (the modes beyond the tiler join the rests).
-static llvm::Error splitDivide(const StridedLayout &a,
-                               llvm::ArrayRef<StridedLayout> tiler,
-                               std::vector<StridedLayout> &tiles,
-                               std::vector<StridedLayout> &rests) {
+/// A by-mode logical divide split into its tiles (one mode holding every
+/// tile mode) and its rests (each rest mode, then the modes beyond the
+/// tiler): what zipped and tiled divide regroup.
+static llvm::Expected<std::pair<StridedLayout, std::vector<StridedLayout>>>
+divideParts(const StridedLayout &a, llvm::ArrayRef<StridedLayout> tiler) {
+  if (tiler.empty())
+    return makeError("the tiler is empty");
   llvm::Expected<StridedLayout> d = algebra::logicalDivide(a, tiler);
   if (!d)
     return d.takeError();
+  std::vector<StridedLayout> tiles, rests;
   for (unsigned i = 0; i < d->rank(); ++i) {
     if (i < tiler.size()) {
       tiles.push_back(d->mode(i).mode(0));
@@ -580,35 +601,45 @@ static llvm::Error splitDivide(const StridedLayout &a,
       rests.push_back(d->mode(i));
     }
   }
-  return Error::success();
+  // Modes of the divide, whose size and extent were checked: no overflow.
+  return std::make_pair(cantFail(StridedLayout::tuple(tiles)), rests);
 }
 
 llvm::Expected<StridedLayout>
 algebra::zippedDivide(const StridedLayout &a,
                       llvm::ArrayRef<StridedLayout> tiler) {
-  std::vector<StridedLayout> tiles, rests;
-  if (Error e = splitDivide(a, tiler, tiles, rests))
-    return std::move(e);
-  llvm::Expected<StridedLayout> t = StridedLayout::tuple(tiles);
-  llvm::Expected<StridedLayout> r = StridedLayout::tuple(rests);
-  if (!t || !r) {
-    llvm::consumeError(t ? Error::success() : t.takeError());
-    return r ? makeError("the tiler is empty") : r.takeError();
-  }
-  return StridedLayout::tuple({*t, *r});
+  auto parts = divideParts(a, tiler);
+  if (!parts)
+    return parts.takeError();
+  return StridedLayout::tuple(
+      {parts->first, cantFail(StridedLayout::tuple(parts->second))});
 }
 
 llvm::Expected<StridedLayout>
 algebra::tiledDivide(const StridedLayout &a,
                      llvm::ArrayRef<StridedLayout> tiler) {
-  std::vector<StridedLayout> tiles, rests;
-  if (Error e = splitDivide(a, tiler, tiles, rests))
-    return std::move(e);
-  llvm::Expected<StridedLayout> t = StridedLayout::tuple(tiles);
-  if (!t)
-    return t.takeError();
-  std::vector<StridedLayout> modes = {*t};
-  modes.insert(modes.end(), rests.begin(), rests.end());
+  auto parts = divideParts(a, tiler);
+  if (!parts)
+    return parts.takeError();
+  std::vector<StridedLayout> modes = {parts->first};
+  modes.insert(modes.end(), parts->second.begin(), parts->second.end());
+  return StridedLayout::tuple(modes);
+}
+
+llvm::Expected<StridedLayout> algebra::zippedDivide(const StridedLayout &a,
+                                                    const StridedLayout &b) {
+  return logicalDivide(a, b);
+}
+
+llvm::Expected<StridedLayout> algebra::tiledDivide(const StridedLayout &a,
+                                                   const StridedLayout &b) {
+  llvm::Expected<StridedLayout> d = logicalDivide(a, b);
+  if (!d)
+    return d.takeError();
+  std::vector<StridedLayout> modes = {d->mode(0)};
+  const StridedLayout &rest = d->mode(1);
+  for (unsigned i = 0; i < rest.rank(); ++i)
+    modes.push_back(rest.mode(i));
   return StridedLayout::tuple(modes);
 }
 
@@ -704,7 +735,8 @@ StridedLayout algebra::rightInverse(const StridedLayout &a) {
     result.emplace_back(l.size, l.weight);
     current *= l.size;
   }
-  return fromLeaves(coalesceLeaves(result));
+  // R's offsets are indices of A (below size(A)): no overflow.
+  return cantFail(fromLeaves(coalesceLeaves(result)));
 }
 
 llvm::Expected<StridedLayout> algebra::leftInverse(const StridedLayout &a) {
@@ -725,9 +757,9 @@ llvm::Expected<StridedLayout> algebra::leftInverse(const StridedLayout &a) {
           a.str(), y.stride, x.stride));
     if (y.stride / x.stride < x.size)
       return makeError(llvm::formatv(
-          "{0} is not injective: the mode of stride {1} reaches {2}, past "
-          "stride {3}, so it has no left inverse",
-          a.str(), x.stride, x.stride * x.size, y.stride));
+          "{0} is not injective: the mode of size {1} and stride {2} "
+          "overlaps the mode of stride {3}, so it has no left inverse",
+          a.str(), x.size, x.stride, y.stride));
     result.emplace_back(y.stride / x.stride, x.weight);
   }
   result.emplace_back(sorted.back().size, sorted.back().weight);

@@ -200,12 +200,15 @@ std::optional<std::string> findLld() {
 /// The CUDA toolkit that -layout-to-nvvm hands gpu-module-to-binary, as its
 /// cuda-path option documents: the option when given (it must hold
 /// bin/ptxas), else $CUDA_PATH, else /usr/local/cuda, whichever has
-/// bin/ptxas; else "" (MLIR's own search, ptxas on PATH). PTX output
-/// (format=isa) needs no ptxas, so a missing one is MLIR's error at
+/// bin/ptxas; else "" (MLIR's own search, ptxas on PATH). A given path must
+/// hold bin/ptxas where the format needs it (bin, fatbin); PTX and LLVM IR
+/// output need none. A ptxas missing everywhere is MLIR's error at
 /// serialization, which names ptxas.
-std::string cudaToolkit(StringRef explicitPath, std::string &error) {
+std::string cudaToolkit(StringRef explicitPath, StringRef format,
+                        std::string &error) {
+  bool needsPtxas = format == "bin" || format == "fatbin";
   if (!explicitPath.empty()) {
-    if (!exists(explicitPath + "/bin/ptxas"))
+    if (needsPtxas && !exists(explicitPath + "/bin/ptxas"))
       error =
           ("-layout-to-nvvm: cuda-path '" + explicitPath + "' has no bin/ptxas")
               .str();
@@ -290,31 +293,39 @@ std::string rocmToolkit(StringRef explicitPath, std::string &error) {
   return root.str().str();
 }
 
-/// The GPU part both pipelines share, around the target-specific passes:
-/// validates `format`, distributes cooperative tile copies
-/// (-layout-tile-shared-memory; a no-op where they already are), lowers the
-/// layout ops, attaches the target
-/// (`attach`), converts the kernels (`convert`, nested in gpu.modules), the
-/// host code, and ends in gpu-module-to-binary. Reports an invalid format
-/// with a failing pass.
-void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
-                    const std::string &format, unsigned optLevel, bool barePtr,
-                    const std::string &toolkit, std::unique_ptr<Pass> attach,
-                    std::unique_ptr<Pass> convert) {
+/// Checks the options both pipelines take (format, O) before anything is
+/// resolved; on a bad one, adds a pass that reports it and returns true.
+bool reportBadCommonOptions(OpPassManager &pm, StringRef name,
+                            const std::string &format, unsigned optLevel) {
   if (format != "bin" && format != "isa" && format != "llvm" &&
       format != "fatbin") {
     pm.addPass(std::make_unique<ReportErrorPass>(
         ("-" + name + ": format must be bin, isa, llvm or fatbin, got '" +
          format + "'")
             .str()));
-    return;
+    return true;
   }
   if (optLevel > 3) {
     pm.addPass(std::make_unique<ReportErrorPass>(
         ("-" + name + ": O must be 0, 1, 2 or 3, got " + Twine(optLevel))
             .str()));
-    return;
+    return true;
   }
+  return false;
+}
+
+/// The GPU part both pipelines share, around the target-specific passes
+/// (their options checked by reportBadCommonOptions): distributes
+/// cooperative tile copies
+/// (-layout-tile-shared-memory; a no-op where they already are), lowers the
+/// layout ops, attaches the target
+/// (`attach`), converts the kernels (`convert`, nested in gpu.modules), the
+/// host code, and ends in gpu-module-to-binary. Reports an invalid format
+/// with a failing pass.
+void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
+                    const std::string &format, bool barePtr,
+                    const std::string &toolkit, std::unique_ptr<Pass> attach,
+                    std::unique_ptr<Pass> convert) {
   layout::LayoutTileSharedMemoryOptions tiles;
   tiles.chip = chip.str();
   pm.addPass(layout::createLayoutTileSharedMemory(tiles));
@@ -351,6 +362,9 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
 
 void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
                                         const LayoutToROCDLOptions &options) {
+  if (reportBadCommonOptions(pm, "layout-to-rocdl", options.format,
+                             options.optLevel))
+    return;
   std::string chip = options.chip;
   llvm::Expected<Chip> parsed = parseChip(chip);
   if (!parsed || !parsed->isAMD()) {
@@ -374,13 +388,16 @@ void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
   ConvertGpuOpsToROCDLOpsOptions convert;
   convert.chipset = chip;
   convert.useBarePtrCallConv = options.barePtr;
-  addGpuPipeline(pm, "layout-to-rocdl", chip, options.format, options.optLevel,
-                 options.barePtr, toolkit, createGpuROCDLAttachTarget(attach),
+  addGpuPipeline(pm, "layout-to-rocdl", chip, options.format, options.barePtr,
+                 toolkit, createGpuROCDLAttachTarget(attach),
                  createConvertGpuOpsToROCDLOps(convert));
 }
 
 void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
                                        const LayoutToNVVMOptions &options) {
+  if (reportBadCommonOptions(pm, "layout-to-nvvm", options.format,
+                             options.optLevel))
+    return;
   std::string chip = options.chip;
   llvm::Expected<Chip> parsed = parseChip(chip);
   if (!parsed || !parsed->isNVIDIA()) {
@@ -392,7 +409,7 @@ void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
     return;
   }
   std::string error;
-  std::string toolkit = cudaToolkit(options.cudaPath, error);
+  std::string toolkit = cudaToolkit(options.cudaPath, options.format, error);
   if (!error.empty()) {
     pm.addPass(std::make_unique<ReportErrorPass>(error));
     return;
@@ -402,7 +419,7 @@ void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
   attach.optLevel = options.optLevel;
   ConvertGpuOpsToNVVMOpsOptions convert;
   convert.useBarePtrCallConv = options.barePtr;
-  addGpuPipeline(pm, "layout-to-nvvm", chip, options.format, options.optLevel,
-                 options.barePtr, toolkit, createGpuNVVMAttachTarget(attach),
+  addGpuPipeline(pm, "layout-to-nvvm", chip, options.format, options.barePtr,
+                 toolkit, createGpuNVVMAttachTarget(attach),
                  createConvertGpuOpsToNVVMOps(convert));
 }

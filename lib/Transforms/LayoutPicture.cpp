@@ -48,15 +48,20 @@ struct Grid {
 
 static constexpr int64_t kMaxPictureSide = 128;
 
+static llvm::Error checkElementBytes(int64_t bytes) {
+  if (bytes < 1 || bytes > 16 || !llvm::isPowerOf2_64(bytes))
+    return pictureError(llvm::formatv(
+        "element-bytes must be 1, 2, 4, 8 or 16, got {0}", bytes));
+  return llvm::Error::success();
+}
+
 static llvm::Expected<Grid> layoutGrid(const Descriptor &d,
                                        const PictureOptions &o) {
   if (d.getRank() != 2)
     return pictureError(llvm::formatv(
         "a picture needs a rank-2 descriptor, got rank {0}", d.getRank()));
-  if (o.elementBytes < 1 || o.elementBytes > 16 ||
-      !llvm::isPowerOf2_64(o.elementBytes))
-    return pictureError(llvm::formatv(
-        "element-bytes must be 1, 2, 4, 8 or 16, got {0}", o.elementBytes));
+  if (llvm::Error e = checkElementBytes(o.elementBytes))
+    return std::move(e);
   Grid g;
   g.rows = d.getLengths()[0];
   g.cols = d.getLengths()[1];
@@ -74,9 +79,13 @@ static llvm::Expected<Grid> layoutGrid(const Descriptor &d,
       if (!e.valid)
         continue;
       g.offset[r * g.cols + c] = e.offset;
-      if (o.chip)
+      // The bank of the element's first byte; reduced modulo the bank
+      // period first so that no product overflows.
+      if (o.chip) {
+        int64_t period = int64_t(o.chip->numBanks) * o.chip->bankBytes;
         g.bank[r * g.cols + c] =
-            (e.offset * o.elementBytes / o.chip->bankBytes) % o.chip->numBanks;
+            (e.offset % period) * o.elementBytes % period / o.chip->bankBytes;
+      }
     }
   llvm::raw_string_ostream h(g.header);
   h << "!layout.desc<" << g.rows << "x" << g.cols << ">, " << o.elementBytes
@@ -97,8 +106,12 @@ static llvm::Expected<Grid> layoutGrid(const Descriptor &d,
     int64_t cell = r * g.cols + c;
     if (g.offset[cell] < 0)
       continue;
+    std::optional<int64_t> bytes = checkedMul(g.offset[cell], o.elementBytes);
+    if (!bytes)
+      return pictureError(llvm::formatv(
+          "the byte address of offset {0} overflows int64", g.offset[cell]));
     g.lane[cell] = l;
-    laneBytes[l] = g.offset[cell] * o.elementBytes;
+    laneBytes[l] = *bytes;
   }
   ConflictCount count =
       countConflicts(*o.chip, SharedAccessKind::Read, laneBytes,
@@ -279,4 +292,41 @@ llvm::Expected<std::string> mlir::layout::drawLatex(const Descriptor &d,
     }
   os << "\\end{tikzpicture}\n";
   return s;
+}
+
+llvm::Expected<std::string> mlir::layout::drawPicture(const Descriptor &d,
+                                                      const PictureOptions &o) {
+  if (o.format == "svg")
+    return drawSvg(d, o);
+  if (o.format == "latex")
+    return drawLatex(d, o);
+  if (o.format == "text")
+    return drawText(d, o);
+  return pictureError("format must be text, svg or latex, got '" + o.format +
+                      "'");
+}
+
+llvm::Expected<PictureOptions>
+mlir::layout::makePictureOptions(llvm::StringRef chip, int64_t elementBytes,
+                                 llvm::StringRef access,
+                                 llvm::StringRef format) {
+  PictureOptions o;
+  if (llvm::Error e = checkElementBytes(elementBytes))
+    return std::move(e);
+  o.elementBytes = elementBytes;
+  if (!chip.empty()) {
+    llvm::Expected<Chip> c = parseChip(chip);
+    if (!c)
+      return c.takeError();
+    o.chip = *c;
+  }
+  llvm::Expected<PictureAccess> a = parsePictureAccess(access);
+  if (!a)
+    return a.takeError();
+  o.access = *a;
+  if (format != "text" && format != "svg" && format != "latex")
+    return pictureError("format must be text, svg or latex, got '" + format +
+                        "'");
+  o.format = format.str();
+  return o;
 }

@@ -9,6 +9,7 @@
 #include "layout/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,33 +45,11 @@ struct LayoutShowPass final : layout::impl::LayoutShowBase<LayoutShowPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    PictureOptions options;
-    options.elementBytes = static_cast<int64_t>(elementBytes);
-    if (!chip.empty()) {
-      llvm::Expected<Chip> c = parseChip(chip);
-      if (!c) {
-        module.emitError() << "-layout-show: " << llvm::toString(c.takeError());
-        return signalPassFailure();
-      }
-      options.chip = *c;
-    }
-    llvm::Expected<PictureAccess> a = parsePictureAccess(access);
-    if (!a) {
-      module.emitError() << "-layout-show: " << llvm::toString(a.takeError());
-      return signalPassFailure();
-    }
-    options.access = *a;
-    if (format != "text" && format != "svg" && format != "latex") {
-      module.emitError() << "-layout-show: format must be text, svg or "
-                            "latex, got '"
-                         << format << "'";
-      return signalPassFailure();
-    }
-    if (elementBytes < 1 || elementBytes > 16 ||
-        !llvm::isPowerOf2_64(elementBytes)) {
-      module.emitError() << "-layout-show: element-bytes must be 1, 2, 4, 8 "
-                            "or 16, got "
-                         << static_cast<int64_t>(elementBytes);
+    llvm::Expected<PictureOptions> options = makePictureOptions(
+        chip, static_cast<int64_t>(elementBytes), access, format);
+    if (!options) {
+      module.emitError() << "-layout-show: "
+                         << llvm::toString(options.takeError());
       return signalPassFailure();
     }
     if (!dir.empty()) {
@@ -93,13 +72,10 @@ struct LayoutShowPass final : layout::impl::LayoutShowBase<LayoutShowPass> {
         op->emitWarning() << "not drawn: " << llvm::toString(d.takeError());
         return;
       }
-      PictureOptions o = options;
+      PictureOptions o = *options;
       o.title = "@" + where + " #" + std::to_string(index) + ", " +
                 op->getName().getStringRef().str();
-      llvm::Expected<std::string> picture = format == "svg" ? drawSvg(*d, o)
-                                            : format == "latex"
-                                                ? drawLatex(*d, o)
-                                                : drawText(*d, o);
+      llvm::Expected<std::string> picture = drawPicture(*d, o);
       if (!picture) {
         op->emitWarning() << "not drawn: "
                           << llvm::toString(picture.takeError());
@@ -109,18 +85,30 @@ struct LayoutShowPass final : layout::impl::LayoutShowBase<LayoutShowPass> {
         llvm::outs() << *picture << "\n";
         return;
       }
+      // The file is named after the function, its characters outside
+      // [A-Za-z0-9_.-] replaced, so that it stays inside `dir`.
+      std::string name = where;
+      for (char &ch : name)
+        if (!llvm::isAlnum(ch) && ch != '_' && ch != '-' && ch != '.')
+          ch = '_';
+      if (name.empty() || name[0] == '.')
+        name = "_" + name;
       SmallString<128> path(dir);
-      llvm::sys::path::append(path, where + "-" + std::to_string(index) +
+      llvm::sys::path::append(path, name + "-" + std::to_string(index) +
                                         (format == "svg" ? ".svg" : ".tex"));
       std::error_code ec;
       llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+      if (!ec) {
+        os << *picture;
+        os.close();
+        ec = os.error();
+        os.clear_error();
+      }
       if (ec) {
         op->emitError() << "-layout-show: cannot write '" << path
                         << "': " << ec.message();
         failedAny = true;
-        return;
       }
-      os << *picture;
     });
     if (failedAny)
       signalPassFailure();

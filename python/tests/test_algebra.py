@@ -72,8 +72,10 @@ def test_doc_examples():
 def test_errors_name_the_condition():
     with pytest.raises(ValueError, match="stride divisibility"):
         lo.composition(L("(6,2):(8,2)"), L("3:4"))
-    with pytest.raises(ValueError, match="not injective"):
+    with pytest.raises(ValueError, match="has no complement"):
         lo.complement(L("(2,2):(1,1)"), 8)
+    with pytest.raises(ValueError, match="not injective"):
+        lo.left_inverse(L("(2,2):(1,1)"))
     with pytest.raises(ValueError, match="is not strided"):
         lo.Layout.of(lo.packed([4, 8]).transform([(lo.xor([4, 8]), [0, 1],
                                                    [0, 1])]))

@@ -20,6 +20,7 @@
 
 #include "gtest/gtest.h"
 
+#include <limits>
 #include <random>
 #include <set>
 
@@ -120,9 +121,15 @@ TEST(Algebra, ComplementDocExamples) {
   EXPECT_EQ(show(complement(parse("(2,4):(1,6)"), 24)), "3:2");
   EXPECT_EQ(show(complement(parse("(2,2):(1,6)"), 24)), "(3,2):(2,12)");
   EXPECT_EQ(show(complement(parse("(2,2):(1,1)"), 24)),
-            "error: (2,2):(1,1) is not injective: stride 1 is below 2, the "
-            "extent of the modes with smaller strides, so it has no "
-            "complement");
+            "error: (2,2):(1,1) has no complement: stride 1 is below 2, the "
+            "extent of the modes with smaller strides (CuTe's complement "
+            "needs the modes, sorted by stride, not to overlap)");
+  // Near int64's end: the rounding up does not wrap, and an extent that
+  // does not fit is an error, not a wrapped answer.
+  EXPECT_EQ(show(complement(parse("2:1"), std::numeric_limits<int64_t>::max())),
+            "4611686018427387904:2");
+  EXPECT_EQ(show(StridedLayout::flat({4, 3}, {(int64_t(1) << 62) + 1, 4})),
+            "error: the extent of 4:4611686018427387905 overflows int64");
 }
 
 TEST(Algebra, DivideDocExamples) {
@@ -136,6 +143,12 @@ TEST(Algebra, DivideDocExamples) {
             "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))");
   EXPECT_EQ(show(tiledDivide(a, t)),
             "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))");
+  // A layout as the tiler (CuTe's Layout tiler): the logical divide, and
+  // the tile then the rest's modes.
+  EXPECT_EQ(show(zippedDivide(parse("(4,2,3):(2,1,8)"), parse("4:2"))),
+            "((2,2),(2,3)):((4,1),(2,8))");
+  EXPECT_EQ(show(tiledDivide(parse("(4,2,3):(2,1,8)"), parse("4:2"))),
+            "((2,2),2,3):((4,1),2,8)");
   // layout<0>(zipped_divide(a, b)) == composition(a, b).
   EXPECT_EQ(cantFail(zippedDivide(a, t)).mode(0).str(),
             show(composition(a, t)));
@@ -184,8 +197,13 @@ TEST(Algebra, InverseExamples) {
     }
   }
   EXPECT_EQ(show(leftInverse(parse("(2,2):(1,1)"))),
-            "error: (2,2):(1,1) is not injective: the mode of stride 1 "
-            "reaches 2, past stride 1, so it has no left inverse");
+            "error: (2,2):(1,1) is not injective: the mode of size 2 and "
+            "stride 1 overlaps the mode of stride 1, so it has no left "
+            "inverse");
+  // Its domain, 4 * 2^61, does not fit int64.
+  EXPECT_EQ(
+      show(leftInverse(cantFail(StridedLayout::leaf(4, int64_t(1) << 61)))),
+      "error: the size of the layout overflows int64");
 }
 
 //===----------------------------------------------------------------------===//

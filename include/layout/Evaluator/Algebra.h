@@ -46,9 +46,11 @@ namespace layout {
 /// A CuTe layout: a leaf `size:stride`, or a tuple of layouts (its modes).
 class StridedLayout {
 public:
-  /// `size:stride`; the size must be positive, the stride non-negative.
+  /// `size:stride`; the size must be positive, the stride non-negative, and
+  /// (size - 1) * stride must fit int64.
   static llvm::Expected<StridedLayout> leaf(int64_t size, int64_t stride);
-  /// `(m_0, .., m_{n-1})`, n >= 1; fails if the size overflows int64.
+  /// `(m_0, .., m_{n-1})`, n >= 1; fails if the size or the largest offset
+  /// overflows int64 (every layout's offsets fit int64).
   static llvm::Expected<StridedLayout>
   tuple(llvm::ArrayRef<StridedLayout> modes);
   /// The flat layout `(sizes):(strides)` (one leaf when there is one size).
@@ -127,7 +129,8 @@ llvm::Expected<StridedLayout> composition(const StridedLayout &a,
                                           llvm::ArrayRef<StridedLayout> tiler);
 
 /// complement(A, M): the ordered layout whose image fills, with A's, the
-/// codomain [0, M) (rounded up to a multiple of A's cosize).
+/// codomain [0, M) (rounded up to a multiple of A's extent, the largest
+/// size * stride of its modes).
 llvm::Expected<StridedLayout> complement(const StridedLayout &a, int64_t m);
 
 /// A / B = A o (B, complement(B, size(A))).
@@ -135,11 +138,17 @@ llvm::Expected<StridedLayout> logicalDivide(const StridedLayout &a,
                                             const StridedLayout &b);
 llvm::Expected<StridedLayout>
 logicalDivide(const StridedLayout &a, llvm::ArrayRef<StridedLayout> tiler);
-/// ((tiles), (rests, other modes)) and ((tiles), rest_0, .., other modes).
+/// ((tiles), (rests, other modes)) and ((tiles), rest_0, .., other modes)
+/// for a by-mode tiler; for one layout B (CuTe's Layout tiler), (A o B,
+/// A o B*) (the logical divide) and (A o B, the modes of A o B*).
 llvm::Expected<StridedLayout> zippedDivide(const StridedLayout &a,
                                            llvm::ArrayRef<StridedLayout> tiler);
 llvm::Expected<StridedLayout> tiledDivide(const StridedLayout &a,
                                           llvm::ArrayRef<StridedLayout> tiler);
+llvm::Expected<StridedLayout> zippedDivide(const StridedLayout &a,
+                                           const StridedLayout &b);
+llvm::Expected<StridedLayout> tiledDivide(const StridedLayout &a,
+                                          const StridedLayout &b);
 
 /// A x B = (A, complement(A, size(A) * cosize(B)) o B).
 llvm::Expected<StridedLayout> logicalProduct(const StridedLayout &a,

@@ -343,8 +343,7 @@ void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
       // Digits from the largest coefficient down.
       typename A::Value rest = l[0];
       for (unsigned i : plan.order) {
-        if (coefficients[i] == 0)
-          continue; // not injective; the caller checked
+        // (Nested coefficients of dims longer than 1 are positive.)
         u[first + i] = a.floorDiv(rest, coefficients[i]);
         rest = a.floorMod(rest, coefficients[i]);
       }
@@ -355,8 +354,10 @@ void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
     // range; the injective embed has at most one such r. (Injective embeds
     // have no zero coefficient on a dim longer than 1.)
     unsigned k = plan.solved;
+    assert(plan.candidates <= kMaxEmbedSearchCandidates &&
+           "Transform::checkInvertible refuses larger searches");
     if (plan.candidates > kMaxEmbedSearchCandidates)
-      return; // refused by Transform::checkInvertible
+      return; // (release builds: zeros, which upper() then rejects)
     llvm::SmallVector<int64_t, 4> r(plan.searched.size(), 0);
     for (int64_t n = 0; n < plan.candidates; ++n) {
       typename A::Value v = l[0];

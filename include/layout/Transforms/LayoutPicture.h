@@ -43,7 +43,17 @@ struct PictureOptions {
   PictureAccess access = PictureAccess::None;
   /// A title line (the op, say).
   std::string title;
+  /// What drawPicture draws: "text", "svg" or "latex".
+  std::string format = "text";
 };
+
+/// The options from their spellings, as -layout-show and Descriptor.show
+/// take them (an empty chip: none), each checked with a message naming the
+/// option and its allowed values.
+llvm::Expected<PictureOptions> makePictureOptions(llvm::StringRef chip,
+                                                  int64_t elementBytes,
+                                                  llvm::StringRef access,
+                                                  llvm::StringRef format);
 
 /// Parses "none", "rows" or "columns".
 llvm::Expected<PictureAccess> parsePictureAccess(llvm::StringRef text);
@@ -56,6 +66,9 @@ llvm::Expected<std::string> drawSvg(const Descriptor &d,
                                     const PictureOptions &options);
 llvm::Expected<std::string> drawLatex(const Descriptor &d,
                                       const PictureOptions &options);
+/// The picture in `options.format`.
+llvm::Expected<std::string> drawPicture(const Descriptor &d,
+                                        const PictureOptions &options);
 
 } // namespace layout
 } // namespace mlir

@@ -44,3 +44,20 @@ func.func @coord_of_argument(%d: !layout.desc<24>, %i: index) -> index {
   %o = layout.coord_offset %d, %c : !layout.desc<24>, !layout.coord<24, 1>
   return %o : index
 }
+
+// -----
+
+/// A cycle through an algebra op in a graph region (the module body) is
+/// refused when traced, not followed forever.
+%i = arith.constant 1 : index
+%c = layout.coalesce %c : !layout.desc<4> -> !layout.desc<4>
+// expected-error @+1 {{'layout.offset' op cannot be lowered: the descriptor's chain nests algebra ops more than 64 deep, or is a cycle}}
+%o = layout.offset %c[%i] : !layout.desc<4>
+
+// -----
+
+/// So is a cycle of layout.transform ops.
+%i = arith.constant 1 : index
+%t = layout.transform %t [#layout.pass_through<4> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+// expected-error @+1 {{'layout.offset' op cannot be lowered: the descriptor's chain of layout.transform ops is a cycle}}
+%o = layout.offset %t[%i] : !layout.desc<4>

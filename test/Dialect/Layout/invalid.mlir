@@ -1198,7 +1198,7 @@ func.func @f() -> !layout.desc<1> {
 /// layout.left_inverse of a layout whose modes overlap
 func.func @f() -> !layout.desc<4> {
   %a = layout.naive [2, 2] strides [1, 1] : !layout.desc<2x2>
-  // expected-error @+1 {{'layout.left_inverse' op (2,2):(1,1) is not injective: the mode of stride 1 reaches 2, past stride 1, so it has no left inverse}}
+  // expected-error @+1 {{'layout.left_inverse' op (2,2):(1,1) is not injective: the mode of size 2 and stride 1 overlaps the mode of stride 1, so it has no left inverse}}
   %c = layout.left_inverse %a : !layout.desc<2x2> -> !layout.desc<4>
   return %c : !layout.desc<4>
 }

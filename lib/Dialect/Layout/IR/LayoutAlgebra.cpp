@@ -48,8 +48,25 @@ static std::pair<unsigned, unsigned> tilerArity(Operation *op) {
   return {0, 0};
 }
 
-/// CuTe's result of an algebra op on its operands' layouts.
+/// Why `op` has the wrong number of tiler operands, or "".
+static std::string arityProblem(Operation *op) {
+  auto [min, max] = tilerArity(op);
+  unsigned n = op->getNumOperands() - 1;
+  if (n >= min && n <= max)
+    return "";
+  if (min == max)
+    return "takes " + std::to_string(min) + " tiler operand" +
+           (min == 1 ? "" : "s") + ", got " + std::to_string(n);
+  return "takes at least " + std::to_string(min) + " tiler operand, got " +
+         std::to_string(n);
+}
+
+/// CuTe's result of an algebra op on its operands' layouts. (Also reached
+/// through traceDescriptor from other ops' verifiers, possibly before this
+/// op's own verifier ran: the arity is checked here too.)
 static llvm::Expected<StridedLayout> algebraLayout(Operation *op) {
+  if (std::string problem = arityProblem(op); !problem.empty())
+    return algebraError(op->getName().getStringRef() + " " + problem);
   std::vector<StridedLayout> operands;
   for (auto [i, v] : llvm::enumerate(op->getOperands())) {
     llvm::Expected<StridedLayout> l = operandLayout(v, i);
@@ -70,9 +87,14 @@ static llvm::Expected<StridedLayout> algebraLayout(Operation *op) {
         return single ? algebra::logicalDivide(a, tiler[0])
                       : algebra::logicalDivide(a, tiler);
       })
-      .Case(
-          [&](ZippedDivideOp) -> R { return algebra::zippedDivide(a, tiler); })
-      .Case([&](TiledDivideOp) -> R { return algebra::tiledDivide(a, tiler); })
+      .Case([&](ZippedDivideOp) -> R {
+        return single ? algebra::zippedDivide(a, tiler[0])
+                      : algebra::zippedDivide(a, tiler);
+      })
+      .Case([&](TiledDivideOp) -> R {
+        return single ? algebra::tiledDivide(a, tiler[0])
+                      : algebra::tiledDivide(a, tiler);
+      })
       .Case([&](LogicalProductOp) -> R {
         return single ? algebra::logicalProduct(a, tiler[0])
                       : algebra::logicalProduct(a, tiler);
@@ -118,15 +140,8 @@ llvm::Expected<Descriptor> mlir::layout::algebraDescriptor(Operation *op) {
 /// The shared verifier: the tiler's arity, then (when the operands trace)
 /// the algebra's conditions and the result type.
 static LogicalResult verifyAlgebraOp(Operation *op) {
-  auto [min, max] = tilerArity(op);
-  unsigned n = op->getNumOperands() - 1;
-  if (n < min || n > max) {
-    if (min == max)
-      return op->emitOpError() << "takes " << min << " tiler operand"
-                               << (min == 1 ? "" : "s") << ", got " << n;
-    return op->emitOpError()
-           << "takes at least " << min << " tiler operand, got " << n;
-  }
+  if (std::string problem = arityProblem(op); !problem.empty())
+    return op->emitOpError() << problem;
   for (Value v : op->getOperands()) {
     llvm::Expected<Descriptor> d = traceDescriptor(v);
     if (!d) {
@@ -161,6 +176,10 @@ struct MaterializeAlgebra final : RewritePattern {
     }
     Location loc = op->getLoc();
     MLIRContext *ctx = op->getContext();
+    // Nothing is created unless it replaces the op (a result type that the
+    // verifier could not check leaves the op alone).
+    if (DescType::get(ctx, d->getLengths()) != op->getResult(0).getType())
+      return failure();
     Value v =
         NaiveOp::create(rewriter, loc, DescType::get(ctx, d->getBaseLengths()),
                         rewriter.getDenseI64ArrayAttr(d->getBaseLengths()),
@@ -168,8 +187,6 @@ struct MaterializeAlgebra final : RewritePattern {
                         IntegerAttr(), IntegerAttr());
     for (const Stage &stage : d->getStages())
       v = TransformOp::create(rewriter, loc, v, stage);
-    if (v.getType() != op->getResult(0).getType())
-      return failure();
     rewriter.replaceOp(op, v);
     return success();
   }

@@ -16,6 +16,7 @@
 #include "layout/Evaluator/Simplify.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -50,14 +51,17 @@ namespace {
 /// op: its chain is part of the coordinate's type (the number of hidden
 /// indices), so canonicalization keeps it as written.
 bool feedsCoordinates(Value desc) {
+  // (A graph region may hold a cycle of transforms: each is visited once.)
   SmallVector<Value> work = {desc};
+  llvm::SmallPtrSet<Operation *, 8> seen;
   while (!work.empty()) {
     Value v = work.pop_back_val();
     for (Operation *user : v.getUsers()) {
       if (isa<MakeCoordOp, MoveCoordOp, CoordOffsetOp, CoordValidOp>(user))
         return true;
       if (auto t = dyn_cast<TransformOp>(user))
-        work.push_back(t.getResult());
+        if (seen.insert(t).second)
+          work.push_back(t.getResult());
     }
   }
   return false;
@@ -87,6 +91,9 @@ struct SimplifyChain final : OpRewritePattern<TransformOp> {
     while (auto below = chain.back().getSource().getDefiningOp<TransformOp>()) {
       if (!below->hasOneUse())
         break;
+      // A cycle (possible in a graph region) is no chain to simplify.
+      if (llvm::is_contained(chain, below))
+        return failure();
       chain.push_back(below);
     }
     std::reverse(chain.begin(), chain.end());

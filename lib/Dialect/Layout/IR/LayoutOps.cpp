@@ -11,6 +11,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -330,11 +332,27 @@ static llvm::Expected<Descriptor> baseDescriptor(Operation *baseOp) {
                     "layout.aligned chain");
 }
 
+/// How deep algebra ops may nest inside one trace (they trace their
+/// operands): deeper is refused, which also stops a cycle through them in a
+/// graph region.
+static constexpr unsigned kMaxTraceDepth = 64;
+
 llvm::Expected<Descriptor> mlir::layout::traceDescriptor(Value desc) {
-  // Walk up to the base, then rebuild the chain from the base down.
+  static thread_local unsigned depth = 0;
+  if (depth >= kMaxTraceDepth)
+    return traceError("the descriptor's chain nests algebra ops more than " +
+                      Twine(kMaxTraceDepth) + " deep, or is a cycle");
+  ++depth;
+  auto leave = llvm::make_scope_exit([] { --depth; });
+  // Walk up to the base, then rebuild the chain from the base down (a
+  // transform seen twice is a cycle, possible in a graph region).
   SmallVector<TransformOp> chain;
+  llvm::SmallPtrSet<Operation *, 8> seen;
   Value cur = desc;
   while (auto transform = cur.getDefiningOp<TransformOp>()) {
+    if (!seen.insert(transform).second)
+      return traceError("the descriptor's chain of layout.transform ops is a "
+                        "cycle");
     chain.push_back(transform);
     cur = transform.getSource();
   }

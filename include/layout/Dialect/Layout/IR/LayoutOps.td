@@ -195,15 +195,16 @@ def Layout_LogicalDivideOp : Layout_AlgebraBinaryOp<"logical_divide",
 
 def Layout_ZippedDivideOp : Layout_AlgebraBinaryOp<"zipped_divide",
     "CuTe's zipped divide: ((tiles), (rests, other modes))", [{
-    The by-mode logical divide (one tiler operand per leading mode of A)
-    regrouped as two modes: every tile mode, then every rest mode and A's
-    modes beyond the tiler.
+    With two or more tiler operands (one per leading mode of A), the by-mode
+    logical divide regrouped as two modes: every tile mode, then every rest
+    mode and A's modes beyond the tiler. With one, the logical divide.
   }]>;
 
 def Layout_TiledDivideOp : Layout_AlgebraBinaryOp<"tiled_divide",
     "CuTe's tiled divide: ((tiles), rest_0, rest_1, ...)", [{
-    The by-mode logical divide regrouped as the tile modes in one mode, then
-    each rest mode and A's modes beyond the tiler.
+    With two or more tiler operands, the by-mode logical divide regrouped
+    as the tile modes in one mode, then each rest mode and A's modes beyond
+    the tiler. With one, the tile A o B, then each mode of A o B*.
   }]>;
 
 def Layout_LogicalProductOp : Layout_AlgebraBinaryOp<"logical_product",
