@@ -668,66 +668,41 @@ PYBIND11_MODULE(_layout_opt, m) {
           "The descriptor: a naive base over the leaves, merges for the "
           "modes of several leaves.");
 
-  // A tiler argument: one Layout, or a sequence of them (by mode).
-  auto tilerOf = [](const py::object &t) {
-    std::vector<StridedLayout> tiler;
-    if (py::isinstance<StridedLayout>(t)) {
-      tiler.push_back(t.cast<StridedLayout>());
-      return std::make_pair(true, tiler);
-    }
-    for (const py::handle &x : t)
-      tiler.push_back(x.cast<StridedLayout>());
-    return std::make_pair(false, tiler);
+  // A tiler argument: one Layout (CuTe's Layout tiler), or a sequence of
+  // them (by mode); algebra::withTiler reads it.
+  auto tiled = [](algebra::TilerFunction f) {
+    return [f](const StridedLayout &a, const py::object &t) {
+      std::vector<StridedLayout> tiler;
+      algebra::TilerKind kind = algebra::TilerKind::ByMode;
+      if (py::isinstance<StridedLayout>(t)) {
+        tiler.push_back(t.cast<StridedLayout>());
+        kind = algebra::TilerKind::Layout;
+      } else {
+        for (const py::handle &x : t)
+          tiler.push_back(x.cast<StridedLayout>());
+      }
+      return unwrap(algebra::withTiler(f, a, tiler, kind));
+    };
   };
+  using F = algebra::TilerFunction;
   m.def("coalesce", &algebra::coalesce, py::arg("layout"),
         "CuTe's coalesce: the flat layout of the same 1-D function.");
-  m.def(
-      "composition",
-      [tilerOf](const StridedLayout &a, const py::object &b) {
-        auto [single, t] = tilerOf(b);
-        return unwrap(single ? algebra::composition(a, t[0])
-                             : algebra::composition(a, t));
-      },
-      py::arg("a"), py::arg("b"),
-      "A o B; `b` a Layout, or a sequence of them (by mode).");
+  m.def("composition", tiled(F::Composition), py::arg("a"), py::arg("b"),
+        "A o B; `b` a Layout, or a sequence of them (by mode).");
   m.def(
       "complement",
       [](const StridedLayout &a, I n) {
         return unwrap(algebra::complement(a, n));
       },
       py::arg("layout"), py::arg("size"), "CuTe's complement(A, size).");
-  m.def(
-      "logical_divide",
-      [tilerOf](const StridedLayout &a, const py::object &b) {
-        auto [single, t] = tilerOf(b);
-        return unwrap(single ? algebra::logicalDivide(a, t[0])
-                             : algebra::logicalDivide(a, t));
-      },
-      py::arg("a"), py::arg("tiler"), "A o (B, complement(B, size(A))).");
-  m.def(
-      "zipped_divide",
-      [tilerOf](const StridedLayout &a, const py::object &b) {
-        auto [single, t] = tilerOf(b);
-        return unwrap(single ? algebra::zippedDivide(a, t[0])
-                             : algebra::zippedDivide(a, t));
-      },
-      py::arg("a"), py::arg("tiler"), "((tiles), (rests, other modes)).");
-  m.def(
-      "tiled_divide",
-      [tilerOf](const StridedLayout &a, const py::object &b) {
-        auto [single, t] = tilerOf(b);
-        return unwrap(single ? algebra::tiledDivide(a, t[0])
-                             : algebra::tiledDivide(a, t));
-      },
-      py::arg("a"), py::arg("tiler"), "((tiles), rest_0, rest_1, ...).");
-  m.def(
-      "logical_product",
-      [tilerOf](const StridedLayout &a, const py::object &b) {
-        auto [single, t] = tilerOf(b);
-        return unwrap(single ? algebra::logicalProduct(a, t[0])
-                             : algebra::logicalProduct(a, t));
-      },
-      py::arg("a"), py::arg("b"), "(A, complement(A, size(A) cosize(B)) o B).");
+  m.def("logical_divide", tiled(F::LogicalDivide), py::arg("a"),
+        py::arg("tiler"), "A o (B, complement(B, size(A))).");
+  m.def("zipped_divide", tiled(F::ZippedDivide), py::arg("a"), py::arg("tiler"),
+        "((tiles), (rests, other modes)).");
+  m.def("tiled_divide", tiled(F::TiledDivide), py::arg("a"), py::arg("tiler"),
+        "((tiles), rest_0, rest_1, ...).");
+  m.def("logical_product", tiled(F::LogicalProduct), py::arg("a"), py::arg("b"),
+        "(A, complement(A, size(A) cosize(B)) o B).");
   m.def(
       "blocked_product",
       [](const StridedLayout &a, const StridedLayout &b) {

@@ -14,8 +14,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/Algebra.h"
+#include "layout/Evaluator/Formulas.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -340,9 +342,9 @@ StridedLayout::fromDescriptor(const Descriptor &d) {
         break;
       }
       case TransformKind::Unmerge: {
-        llvm::SmallVector<int64_t> p(lens.size(), 1);
-        for (size_t k = lens.size(); k-- > 1;)
-          p[k - 1] = p[k] * lens[k];
+        // The upper dims' strides in the lower index (the unmerge's own
+        // formula: row-major suffix products).
+        llvm::SmallVector<int64_t, 4> p = formulas::suffixProducts(lens);
         for (size_t k = 0; k < lens.size(); ++k)
           if (Error err = composeInto(k, lens[k], p[k]))
             return std::move(err);
@@ -764,4 +766,29 @@ llvm::Expected<StridedLayout> algebra::leftInverse(const StridedLayout &a) {
   }
   result.emplace_back(sorted.back().size, sorted.back().weight);
   return fromLeaves(coalesceLeaves(result));
+}
+
+llvm::Expected<StridedLayout>
+algebra::withTiler(TilerFunction function, const StridedLayout &a,
+                   llvm::ArrayRef<StridedLayout> tiler, TilerKind kind) {
+  if (tiler.empty())
+    return makeError("the tiler is empty");
+  if (kind == TilerKind::Layout && tiler.size() != 1)
+    return makeError(
+        llvm::formatv("a layout tiler is one layout, got {0}", tiler.size()));
+  bool layout = kind == TilerKind::Layout;
+  const StridedLayout &b = tiler.front();
+  switch (function) {
+  case TilerFunction::Composition:
+    return layout ? composition(a, b) : composition(a, tiler);
+  case TilerFunction::LogicalDivide:
+    return layout ? logicalDivide(a, b) : logicalDivide(a, tiler);
+  case TilerFunction::ZippedDivide:
+    return layout ? zippedDivide(a, b) : zippedDivide(a, tiler);
+  case TilerFunction::TiledDivide:
+    return layout ? tiledDivide(a, b) : tiledDivide(a, tiler);
+  case TilerFunction::LogicalProduct:
+    return layout ? logicalProduct(a, b) : logicalProduct(a, tiler);
+  }
+  llvm_unreachable("unknown tiler function");
 }

@@ -302,10 +302,10 @@ bool Transform::calculateLowerIndex(
 /// enumerated, up to kMaxEmbedEnumeration of them, and a collision is named.
 static constexpr int64_t kMaxEmbedEnumeration = 1 << 16;
 
-static Error checkEmbedInjective(llvm::ArrayRef<int64_t> lengths,
-                                 llvm::ArrayRef<int64_t> coefficients) {
+static Error checkEmbedInjective(const Transform &t) {
+  llvm::ArrayRef<int64_t> lengths = t.getLengths();
   formulas::EmbedInversePlan plan =
-      formulas::planEmbedInverse(lengths, coefficients);
+      formulas::planEmbedInverse(lengths, t.getCoefficients());
   if (plan.nested)
     return Error::success();
   std::optional<int64_t> count = 1;
@@ -318,20 +318,18 @@ static Error checkEmbedInjective(llvm::ArrayRef<int64_t> lengths,
         "of the smaller ones), and it has more than {0} coordinates, the most "
         "that are enumerated to check that it is injective",
         kMaxEmbedEnumeration));
-  // Row-major enumeration; the first coordinate seen for each value.
-  llvm::DenseMap<int64_t, int64_t> seen;
+  // Every upper coordinate (the row-major digits of its index) through the
+  // embed's own formula; the first coordinate seen for each lower value.
+  Int64Algebra a;
   auto coordinateOf = [&](int64_t index) {
-    llvm::SmallVector<int64_t, 4> c(lengths.size());
-    for (size_t i = lengths.size(); i-- > 0;) {
-      c[i] = index % lengths[i];
-      index /= lengths[i];
-    }
+    llvm::SmallVector<int64_t, 4> c;
+    formulas::digits(a, index, lengths, c);
     return c;
   };
+  llvm::DenseMap<int64_t, int64_t> seen;
+  int64_t value = 0;
   for (int64_t index = 0; index < *count; ++index) {
-    int64_t value = 0;
-    for (auto [x, c] : llvm::zip_equal(coordinateOf(index), coefficients))
-      value += x * c;
+    t.calculateLowerIndex(coordinateOf(index), value);
     auto [it, inserted] = seen.try_emplace(value, index);
     if (!inserted)
       return makeError(llvm::formatv(
@@ -362,7 +360,7 @@ Error Transform::checkInvertible() const {
         "{1}, so u and u + {0} collide",
         params[0], lengths[0]));
   case TransformKind::Embed:
-    return checkEmbedInjective(lengths, coefficients);
+    return checkEmbedInjective(*this);
   case TransformKind::PassThrough:
   case TransformKind::Pad:
   case TransformKind::LeftPad:

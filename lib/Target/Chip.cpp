@@ -278,3 +278,13 @@ Chip::PhaseRule Chip::phaseRule(unsigned accessBytes,
   }
   llvm_unreachable("NVIDIA chips return above");
 }
+
+int64_t Chip::wordOf(int64_t byteAddress) const {
+  int64_t w = byteAddress / bankBytes;
+  return w - (byteAddress % int64_t(bankBytes) < 0);
+}
+
+int64_t Chip::bankOfWord(int64_t word, unsigned banks) {
+  int64_t b = word % int64_t(banks);
+  return b < 0 ? b + banks : b;
+}

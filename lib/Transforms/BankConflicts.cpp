@@ -47,10 +47,10 @@ mlir::layout::countConflicts(const Chip &chip, SharedAccessKind kind,
         continue;
       int64_t address = *laneBytes[lane];
       unsigned cls = laneClass.empty() ? 0 : laneClass[lane];
-      int64_t begin = floorDiv(address, chip.bankBytes);
-      int64_t end = floorDiv(address + accessBytes - 1, chip.bankBytes);
+      int64_t begin = chip.wordOf(address);
+      int64_t end = chip.wordOf(address + accessBytes - 1);
       for (int64_t w = begin; w <= end; ++w)
-        words.push_back({floorMod(w, rule.numBanks), cls, w});
+        words.push_back({Chip::bankOfWord(w, rule.numBanks), cls, w});
     }
     if (words.empty())
       continue;

@@ -79,12 +79,14 @@ static llvm::Expected<Grid> layoutGrid(const Descriptor &d,
       if (!e.valid)
         continue;
       g.offset[r * g.cols + c] = e.offset;
-      // The bank of the element's first byte; reduced modulo the bank
-      // period first so that no product overflows.
+      // The bank of the element's first byte (the chip's mapping).
       if (o.chip) {
-        int64_t period = int64_t(o.chip->numBanks) * o.chip->bankBytes;
+        std::optional<int64_t> bytes = checkedMul(e.offset, o.elementBytes);
+        if (!bytes)
+          return pictureError(llvm::formatv(
+              "the byte address of offset {0} overflows int64", e.offset));
         g.bank[r * g.cols + c] =
-            (e.offset % period) * o.elementBytes % period / o.chip->bankBytes;
+            Chip::bankOfWord(o.chip->wordOf(*bytes), o.chip->numBanks);
       }
     }
   llvm::raw_string_ostream h(g.header);

@@ -155,6 +155,23 @@ llvm::Expected<StridedLayout> logicalProduct(const StridedLayout &a,
                                              const StridedLayout &b);
 llvm::Expected<StridedLayout>
 logicalProduct(const StridedLayout &a, llvm::ArrayRef<StridedLayout> tiler);
+/// The algebra's functions that take a tiler, and how the tiler is read:
+/// one layout (CuTe's Layout tiler; `tiler` has one entry) or one layout per
+/// leading mode of A (a by-mode tiler, CuTe's Tile<...>). The dialect's ops
+/// and the Python functions both dispatch through `withTiler`.
+enum class TilerFunction : uint8_t {
+  Composition,
+  LogicalDivide,
+  ZippedDivide,
+  TiledDivide,
+  LogicalProduct
+};
+enum class TilerKind : uint8_t { Layout, ByMode };
+llvm::Expected<StridedLayout> withTiler(TilerFunction function,
+                                        const StridedLayout &a,
+                                        llvm::ArrayRef<StridedLayout> tiler,
+                                        TilerKind kind);
+
 /// The logical product of A and B padded to the same rank, zipped mode by
 /// mode as (A_i, B*_i) (blocked) or (B*_i, A_i) (raked), each mode
 /// coalesced.

@@ -68,6 +68,12 @@ struct Chip {
   bool asyncCopy;
 
   bool isAMD() const;
+  /// The bank-wide word holding byte `byteAddress`: floor(byte / bankBytes).
+  int64_t wordOf(int64_t byteAddress) const;
+  /// The bank of word `word` among `banks` banks (numBanks, or a phase
+  /// rule's): word mod banks. The one home of the address-to-bank mapping
+  /// (the bank model and the pictures ask it).
+  static int64_t bankOfWord(int64_t word, unsigned banks);
   bool isNVIDIA() const { return !isAMD(); }
 
   /// How an access of `accessBytes` per lane uses the banks (phaseRule).

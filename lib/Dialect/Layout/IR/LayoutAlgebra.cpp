@@ -76,29 +76,20 @@ static llvm::Expected<StridedLayout> algebraLayout(Operation *op) {
   }
   const StridedLayout &a = operands.front();
   llvm::ArrayRef<StridedLayout> tiler = llvm::ArrayRef(operands).drop_front();
-  bool single = tiler.size() == 1;
+  // One tiler operand is a layout, several a by-mode tiler.
+  algebra::TilerKind kind = tiler.size() == 1 ? algebra::TilerKind::Layout
+                                              : algebra::TilerKind::ByMode;
+  auto with = [&](algebra::TilerFunction f) {
+    return algebra::withTiler(f, a, tiler, kind);
+  };
   using R = llvm::Expected<StridedLayout>;
+  using F = algebra::TilerFunction;
   return llvm::TypeSwitch<Operation *, R>(op)
-      .Case([&](ComposeOp) -> R {
-        return single ? algebra::composition(a, tiler[0])
-                      : algebra::composition(a, tiler);
-      })
-      .Case([&](LogicalDivideOp) -> R {
-        return single ? algebra::logicalDivide(a, tiler[0])
-                      : algebra::logicalDivide(a, tiler);
-      })
-      .Case([&](ZippedDivideOp) -> R {
-        return single ? algebra::zippedDivide(a, tiler[0])
-                      : algebra::zippedDivide(a, tiler);
-      })
-      .Case([&](TiledDivideOp) -> R {
-        return single ? algebra::tiledDivide(a, tiler[0])
-                      : algebra::tiledDivide(a, tiler);
-      })
-      .Case([&](LogicalProductOp) -> R {
-        return single ? algebra::logicalProduct(a, tiler[0])
-                      : algebra::logicalProduct(a, tiler);
-      })
+      .Case([&](ComposeOp) { return with(F::Composition); })
+      .Case([&](LogicalDivideOp) { return with(F::LogicalDivide); })
+      .Case([&](ZippedDivideOp) { return with(F::ZippedDivide); })
+      .Case([&](TiledDivideOp) { return with(F::TiledDivide); })
+      .Case([&](LogicalProductOp) { return with(F::LogicalProduct); })
       .Case([&](BlockedProductOp) -> R {
         return algebra::blockedProduct(a, tiler[0]);
       })
