@@ -24,7 +24,28 @@ static std::string joinInts(ArrayRef<int64_t> values,
                             llvm::StringRef sep = ", ") {
   std::string s;
   llvm::raw_string_ostream os(s);
-  llvm::interleave(values, os, sep);
+  llvm::interleave(
+      values, os,
+      [&](int64_t v) {
+        if (mlir::layout::isDynamic(v))
+          os << "?";
+        else
+          os << v;
+      },
+      sep);
+  return s;
+}
+
+/// The values in IR operand syntax: slot n as `%dyn<n>`.
+static std::string joinOperands(ArrayRef<int64_t> values) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os, [&](int64_t v) {
+    if (mlir::layout::isDynamic(v))
+      os << "%dyn" << slotOf(v);
+    else
+      os << v;
+  });
   return s;
 }
 
@@ -58,7 +79,7 @@ static Error checkBaseLengths(ArrayRef<int64_t> lengths) {
   if (lengths.empty())
     return makeError("'lengths' must not be empty");
   for (auto [i, l] : llvm::enumerate(lengths))
-    if (l <= 0)
+    if (l <= 0 && !mlir::layout::isDynamic(l))
       return makeError(
           llvm::formatv("'lengths' entry {0} must be positive, got {1}", i, l));
   return Error::success();
@@ -78,18 +99,25 @@ llvm::Expected<Descriptor> Descriptor::naive(ArrayRef<int64_t> lengths,
     return makeError(
         llvm::formatv("'offset' must be non-negative, got {0}", offset));
   std::optional<int64_t> minSpace = checkedAdd(offset, 1);
+  bool dynamic = anyDynamic(lengths) || anyDynamic(strides);
   for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(lengths, strides))) {
     auto [len, stride] = pair;
-    if (stride < 0)
+    if (stride < 0 && !mlir::layout::isDynamic(stride))
       return makeError(llvm::formatv(
           "'strides' entry {0} must be non-negative, got {1}", i, stride));
+    if (mlir::layout::isDynamic(len) || mlir::layout::isDynamic(stride))
+      continue;
     std::optional<int64_t> term = checkedMul(len - 1, stride);
     minSpace = term && minSpace ? checkedAdd(*minSpace, *term) : std::nullopt;
   }
   if (!minSpace)
     return makeError("element space size offset + 1 + sum (len_i - 1) * "
                      "stride_i overflows int64");
-  if (space && *space < *minSpace)
+  // With run-time values the least space is known at run time only (a
+  // given `space` is then trusted, as a memref's size is).
+  if (dynamic && !space)
+    minSpace = kDynamic;
+  if (!dynamic && space && *space < *minSpace)
     return makeError(llvm::formatv(
         "'space' ({0}) must be at least offset + 1 + sum (len_i - 1) * "
         "stride_i = {1}",
@@ -108,10 +136,17 @@ llvm::Expected<Descriptor> Descriptor::naive(ArrayRef<int64_t> lengths,
 static llvm::Expected<int64_t> rowMajorStrides(ArrayRef<int64_t> lengths,
                                                int64_t lastRow,
                                                SmallVector<int64_t> &strides) {
+  // A stride above a run-time length is `?` (formulas::baseStrides computes
+  // it from the lengths).
   strides.assign(lengths.size(), 1);
-  int64_t running = lastRow;
+  int64_t running = mlir::layout::isDynamic(lastRow) ? kDynamic : lastRow;
   for (size_t i = lengths.size() - 1; i-- > 0;) {
     strides[i] = running;
+    if (mlir::layout::isDynamic(running) ||
+        mlir::layout::isDynamic(lengths[i])) {
+      running = kDynamic;
+      continue;
+    }
     std::optional<int64_t> next = checkedMul(running, lengths[i]);
     if (!next)
       return makeError("element space size overflows int64");
@@ -137,6 +172,8 @@ llvm::Expected<Descriptor> Descriptor::aligned(ArrayRef<int64_t> lengths,
     return std::move(e);
   if (align <= 0)
     return makeError(llvm::formatv("'align' must be positive, got {0}", align));
+  if (anyDynamic(lengths))
+    return makeError("an aligned base takes static lengths");
   int64_t last = lengths.back();
   std::optional<int64_t> rounded = checkedAdd(last, align - 1);
   if (!rounded)
@@ -248,8 +285,65 @@ int64_t Descriptor::getNumHiddenIndices() const {
   return n;
 }
 
+bool Descriptor::isDynamic() const {
+  if (anyDynamic(baseLengths) || anyDynamic(baseStrides))
+    return true;
+  for (const Stage &stage : stages)
+    for (const StageEntry &e : stage)
+      if (e.transform.isDynamic())
+        return true;
+  return false;
+}
+
+void Descriptor::mapDynamic(llvm::function_ref<int64_t(int64_t)> fn) {
+  auto update = [&](int64_t &v) {
+    if (mlir::layout::isDynamic(v))
+      v = fn(v);
+  };
+  llvm::for_each(baseLengths, update);
+  // A packed base's strides follow from its lengths.
+  if (baseKind == BaseKind::Naive)
+    llvm::for_each(baseStrides, update);
+  for (Stage &stage : stages)
+    for (StageEntry &e : stage)
+      e.transform.mapDynamic(fn);
+}
+
+llvm::Expected<Descriptor>
+Descriptor::instantiate(ArrayRef<int64_t> values) const {
+  std::optional<int64_t> missing;
+  auto valueOf = [&](int64_t v) -> int64_t {
+    int64_t n = slotOf(v);
+    if (n < 0 || n >= int64_t(values.size())) {
+      missing = n;
+      return 1;
+    }
+    return values[n];
+  };
+  Descriptor copy = *this;
+  copy.mapDynamic(valueOf);
+  if (missing)
+    return makeError(
+        llvm::formatv("run-time value {0} is not given ({1} values)", *missing,
+                      values.size()));
+  llvm::Expected<Descriptor> result =
+      baseKind == BaseKind::Naive
+          ? naive(copy.baseLengths, copy.baseStrides, baseOffset,
+                  explicitSpace ? std::optional<int64_t>(elementSpaceSize)
+                                : std::nullopt)
+      : baseKind == BaseKind::Packed ? packed(copy.baseLengths)
+                                     : aligned(copy.baseLengths, baseAlign);
+  if (!result)
+    return result.takeError();
+  for (auto [i, stage] : llvm::enumerate(copy.stages))
+    if (Error e = result->addStage(stage))
+      return makeError(llvm::formatv("stage {0}: ", i + 1) +
+                       llvm::toString(std::move(e)));
+  return result;
+}
+
 Evaluation Descriptor::evaluate(ArrayRef<int64_t> top) const {
-  if (top.size() != topLengths.size())
+  if (top.size() != topLengths.size() || isDynamic())
     return {0, false};
   Int64Algebra a;
   bool valid = true;
@@ -277,7 +371,12 @@ static std::string kindsKeepingZero() {
 }
 
 Error Descriptor::checkInvertible() const {
-  if (Error e = Transform::embed(baseLengths, baseStrides).checkInvertible())
+  // Row-major strides nest whatever the lengths (formulas::topCoordinate).
+  bool rowMajor = baseKind == BaseKind::Packed && anyDynamic(baseLengths);
+  if (Error e =
+          rowMajor
+              ? Error::success()
+              : Transform::embed(baseLengths, baseStrides).checkInvertible())
     return makeError(llvm::formatv("the base (lengths [{0}], strides [{1}]) ",
                                    joinInts(baseLengths),
                                    joinInts(baseStrides)) +
@@ -324,6 +423,8 @@ Error Descriptor::checkInvertible() const {
 }
 
 llvm::Expected<SmallVector<int64_t>> Descriptor::upper(int64_t offset) const {
+  if (isDynamic())
+    return makeError("the descriptor has run-time values: instantiate it");
   if (Error e = checkInvertible())
     return std::move(e);
   auto noPreimage = [&]() {
@@ -369,15 +470,15 @@ std::string Descriptor::str() const {
   };
   switch (baseKind) {
   case BaseKind::Naive:
-    os << "%d0 = layout.naive [" << joinInts(baseLengths) << "] strides ["
-       << joinInts(baseStrides) << "]";
+    os << "%d0 = layout.naive [" << joinOperands(baseLengths) << "] strides ["
+       << joinOperands(baseStrides) << "]";
     if (baseOffset != 0)
       os << " offset " << baseOffset;
     if (explicitSpace)
       os << " space " << elementSpaceSize;
     break;
   case BaseKind::Packed:
-    os << "%d0 = layout.packed [" << joinInts(baseLengths) << "]";
+    os << "%d0 = layout.packed [" << joinOperands(baseLengths) << "]";
     break;
   case BaseKind::Aligned:
     os << "%d0 = layout.aligned [" << joinInts(baseLengths) << "] align "
@@ -391,7 +492,18 @@ std::string Descriptor::str() const {
     os << "\n%d" << i + 1 << " = layout.transform %d" << i << " [";
     llvm::interleaveComma(stage, os,
                           [&](const StageEntry &e) { os << formatEntry(e); });
-    os << "] : " << typeStr(lengths) << " -> " << typeStr(newLengths);
+    os << "]";
+    SmallVector<int64_t> slots;
+    for (const StageEntry &e : stage) {
+      Transform t = e.transform;
+      t.mapDynamic([&](int64_t v) {
+        slots.push_back(v);
+        return v;
+      });
+    }
+    if (!slots.empty())
+      os << " args(" << joinOperands(slots) << ")";
+    os << " : " << typeStr(lengths) << " -> " << typeStr(newLengths);
     lengths = newLengths;
   }
   return s;

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -68,7 +69,12 @@ std::string mlir::layout::formatIntList(ArrayRef<int64_t> values) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "[";
-  llvm::interleaveComma(values, os);
+  llvm::interleaveComma(values, os, [&](int64_t v) {
+    if (isDynamic(v))
+      os << "?";
+    else
+      os << v;
+  });
   os << "]";
   return s;
 }
@@ -182,30 +188,75 @@ Transform Transform::sunder(ArrayRef<int64_t> pieces) {
 // Shapes
 //===----------------------------------------------------------------------===//
 
+bool Transform::isDynamic() const {
+  return anyDynamic(lengths) || anyDynamic(coefficients) || anyDynamic(params);
+}
+
+void Transform::mapDynamic(llvm::function_ref<int64_t(int64_t)> fn) {
+  // In argument order (TransformKindInfo::args), as the IR lists operands.
+  auto update = [&](int64_t &v) {
+    if (mlir::layout::isDynamic(v))
+      v = fn(v);
+  };
+  for (TransformKindInfo::Arg slot : getKindInfo().args) {
+    switch (slot) {
+    case TransformKindInfo::Length:
+      update(lengths[0]);
+      break;
+    case TransformKindInfo::Lengths:
+      llvm::for_each(lengths, update);
+      break;
+    case TransformKindInfo::Coefficients:
+      llvm::for_each(coefficients, update);
+      break;
+    case TransformKindInfo::Param0:
+    case TransformKindInfo::Param1:
+    case TransformKindInfo::Param2:
+      update(params[slot - TransformKindInfo::Param0]);
+      break;
+    }
+  }
+}
+
+/// `f(values)`, or `?` when a value is a run-time one.
+static int64_t staticOr(ArrayRef<int64_t> values,
+                        llvm::function_ref<int64_t()> f) {
+  return anyDynamic(values) ? kDynamic : f();
+}
+
 SmallVector<int64_t> Transform::getUpperLengths() const {
+  // Run-time upper lengths are `?` (the result type's), not slots.
+  auto normalized = [](ArrayRef<int64_t> values) {
+    return llvm::map_to_vector(values, [](int64_t v) {
+      return mlir::layout::isDynamic(v) ? kDynamic : v;
+    });
+  };
   switch (kind) {
   case TransformKind::PassThrough:
   case TransformKind::Offset:
   case TransformKind::Modulo:
   case TransformKind::Swizzle:
-    return {lengths[0]};
+    return normalized(lengths[0]);
   case TransformKind::Pad:
-    return {params[0] + lengths[0] + params[1]};
+    return {staticOr({params[0], lengths[0], params[1]},
+                     [&] { return params[0] + lengths[0] + params[1]; })};
   case TransformKind::LeftPad:
   case TransformKind::RightPad:
-    return {lengths[0] + params[0]};
+    return {staticOr({lengths[0], params[0]},
+                     [&] { return lengths[0] + params[0]; })};
   case TransformKind::Embed:
   case TransformKind::Unmerge:
   case TransformKind::Replicate:
   case TransformKind::Xor:
   case TransformKind::Rotate:
-    return SmallVector<int64_t>(lengths.begin(), lengths.end());
+    return normalized(lengths);
   case TransformKind::Merge:
-    return {*checkedProduct(lengths)};
+    return {staticOr(lengths, [&] { return *checkedProduct(lengths); })};
   case TransformKind::Freeze:
     return {};
   case TransformKind::Slice:
-    return {params[1] - params[0]};
+    return {staticOr({params[0], params[1]},
+                     [&] { return params[1] - params[0]; })};
   case TransformKind::Sunder: {
     SmallVector<int64_t> result(lengths.begin(), lengths.end());
     result.push_back(lengths.size());
@@ -216,9 +267,12 @@ SmallVector<int64_t> Transform::getUpperLengths() const {
 }
 
 Error Transform::checkLowerLengths(ArrayRef<int64_t> lowerLengths) const {
+  // A check with a run-time value on either side holds until run time
+  // (the lowering guards nothing: a run-time value that breaks it is the
+  // caller's error, as an out-of-bounds memref index is).
   auto expectEqual = [&](int64_t expected, int64_t actual,
                          llvm::StringRef what) -> Error {
-    if (expected == actual)
+    if (expected == actual || !bothStatic(expected, actual))
       return Error::success();
     return makeError(llvm::formatv(
         "lower length must equal {0} ({1}), but the consumed dimension has "
@@ -234,8 +288,9 @@ Error Transform::checkLowerLengths(ArrayRef<int64_t> lowerLengths) const {
   case TransformKind::Swizzle:
     return expectEqual(lengths[0], lowerLengths[0], "the transform's length");
   case TransformKind::Unmerge:
-    return expectEqual(*checkedProduct(lengths), lowerLengths[0],
-                       "the product of the upper lengths");
+    return expectEqual(
+        staticOr(lengths, [&] { return *checkedProduct(lengths); }),
+        lowerLengths[0], "the product of the upper lengths");
   case TransformKind::Sunder:
     return expectEqual(*checkedSum(lengths), lowerLengths[0],
                        "the sum of the pieces");
@@ -244,13 +299,17 @@ Error Transform::checkLowerLengths(ArrayRef<int64_t> lowerLengths) const {
   case TransformKind::Rotate:
     for (auto [i, pair] :
          llvm::enumerate(llvm::zip_equal(lengths, lowerLengths)))
-      if (std::get<0>(pair) != std::get<1>(pair))
+      if (bothStatic(std::get<0>(pair), std::get<1>(pair)) &&
+          std::get<0>(pair) != std::get<1>(pair))
         return makeError(llvm::formatv(
             "lower length {0} must equal {1}, but the consumed dimension has "
             "length {2}",
             i, std::get<0>(pair), std::get<1>(pair)));
     return Error::success();
   case TransformKind::Embed: {
+    if (anyDynamic(lengths) || anyDynamic(coefficients) ||
+        mlir::layout::isDynamic(lowerLengths[0]))
+      return Error::success();
     int64_t span = *embedSpan(lengths, coefficients);
     if (span > lowerLengths[0])
       return makeError(llvm::formatv(
@@ -260,6 +319,8 @@ Error Transform::checkLowerLengths(ArrayRef<int64_t> lowerLengths) const {
     return Error::success();
   }
   case TransformKind::Offset:
+    if (anyDynamic({lengths[0], params[0], lowerLengths[0]}))
+      return Error::success();
     if (lengths[0] + params[0] > lowerLengths[0])
       return makeError(llvm::formatv(
           "upper_length + offset = {0} exceeds the consumed dimension's "
@@ -267,13 +328,13 @@ Error Transform::checkLowerLengths(ArrayRef<int64_t> lowerLengths) const {
           lengths[0] + params[0], lowerLengths[0]));
     return Error::success();
   case TransformKind::Modulo:
-    if (params[0] > lowerLengths[0])
+    if (bothStatic(params[0], lowerLengths[0]) && params[0] > lowerLengths[0])
       return makeError(llvm::formatv(
           "modulus {0} exceeds the consumed dimension's length {1}", params[0],
           lowerLengths[0]));
     return Error::success();
   case TransformKind::Freeze:
-    if (params[0] >= lowerLengths[0])
+    if (bothStatic(params[0], lowerLengths[0]) && params[0] >= lowerLengths[0])
       return makeError(llvm::formatv(
           "value {0} is outside the consumed dimension's range [0, {1})",
           params[0], lowerLengths[0]));
@@ -346,6 +407,14 @@ static Error checkEmbedInjective(const Transform &t) {
 }
 
 Error Transform::checkInvertible() const {
+  // Injectivity of these kinds depends on their values (Merge, Unmerge, the
+  // pads, freeze, offset and slice are injective at any value).
+  if (isDynamic() &&
+      (kind == TransformKind::Replicate || kind == TransformKind::Modulo ||
+       kind == TransformKind::Embed))
+    return makeError(
+        "has run-time arguments, and whether it is injective (and its "
+        "inverse) depends on their values");
   switch (kind) {
   case TransformKind::Replicate:
     if (llvm::all_of(lengths, [](int64_t l) { return l == 1; }))
@@ -388,6 +457,8 @@ void Transform::calculateUpperIndex(
 }
 
 bool Transform::isIdentity() const {
+  if (kind == TransformKind::Modulo && isDynamic())
+    return false;
   switch (kind) {
   case TransformKind::PassThrough:
     return true;
@@ -440,6 +511,8 @@ std::string Transform::str() const {
     os << (i ? ", " : "");
     if (arg.isListArg())
       os << formatIntList(arg.getList());
+    else if (mlir::layout::isDynamic(arg.getScalar()))
+      os << "?";
     else
       os << arg.getScalar();
   }

@@ -32,11 +32,14 @@ inline Error makeError(const llvm::Twine &msg) {
 
 /// `init` combined with every value by `step` (checkedAdd, checkedMul), or
 /// std::nullopt on overflow.
+/// Folds the static values (run-time values are checked when known).
 inline std::optional<int64_t>
 checkedFold(ArrayRef<int64_t> values, int64_t init,
             std::optional<int64_t> (*step)(int64_t, int64_t)) {
   int64_t acc = init;
   for (int64_t v : values) {
+    if (isDynamic(v))
+      continue;
     std::optional<int64_t> next = step(acc, v);
     if (!next)
       return std::nullopt;
@@ -60,6 +63,8 @@ inline std::optional<int64_t> embedSpan(ArrayRef<int64_t> upperLengths,
                                         ArrayRef<int64_t> coefficients) {
   int64_t span = 1;
   for (auto [u, c] : llvm::zip_equal(upperLengths, coefficients)) {
+    if (isDynamic(u) || isDynamic(c))
+      continue;
     std::optional<int64_t> term = checkedMul(u - 1, c);
     if (!term)
       return std::nullopt;
@@ -72,13 +77,13 @@ inline std::optional<int64_t> embedSpan(ArrayRef<int64_t> upperLengths,
 }
 
 inline Error checkPositive(llvm::StringRef name, int64_t value) {
-  if (value <= 0)
+  if (value <= 0 && !isDynamic(value))
     return makeError(
         llvm::formatv("'{0}' must be positive, got {1}", name, value));
   return Error::success();
 }
 inline Error checkNonNegative(llvm::StringRef name, int64_t value) {
-  if (value < 0)
+  if (value < 0 && !isDynamic(value))
     return makeError(
         llvm::formatv("'{0}' must be non-negative, got {1}", name, value));
   return Error::success();
@@ -88,10 +93,14 @@ inline Error checkLengthList(llvm::StringRef name, ArrayRef<int64_t> values) {
   if (values.empty())
     return makeError(llvm::formatv("'{0}' must not be empty", name));
   for (auto [i, v] : llvm::enumerate(values))
-    if (v <= 0)
+    if (v <= 0 && !isDynamic(v))
       return makeError(llvm::formatv(
           "'{0}' entry {1} must be positive, got {2}", name, i, v));
   return Error::success();
+}
+/// Whether both values are static (a check comparing them applies).
+inline bool bothStatic(int64_t a, int64_t b) {
+  return !isDynamic(a) && !isDynamic(b);
 }
 inline Error overflowError(llvm::StringRef what) {
   return makeError(llvm::formatv("{0} overflows int64", what));

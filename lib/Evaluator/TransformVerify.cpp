@@ -26,7 +26,7 @@ static Error verifyEmbed(llvm::ArrayRef<int64_t> lengths,
         "'coefficients' has {0} entries but 'upper_lengths' has {1}",
         coefficients.size(), lengths.size()));
   for (auto [i, c] : llvm::enumerate(coefficients))
-    if (c < 0)
+    if (c < 0 && !isDynamic(c))
       return makeError(llvm::formatv(
           "'coefficients' entry {0} must be non-negative, got {1}", i, c));
   if (!embedSpan(lengths, coefficients))
@@ -40,13 +40,13 @@ static Error verifySlice(int64_t length, int64_t begin, int64_t end) {
     return e;
   if (Error e = checkNonNegative("begin", begin))
     return e;
-  if (begin > end)
+  if (bothStatic(begin, end) && begin > end)
     return makeError(llvm::formatv(
         "'begin' ({0}) must not be greater than 'end' ({1})", begin, end));
-  if (begin == end)
+  if (bothStatic(begin, end) && begin == end)
     return makeError(llvm::formatv(
         "'begin' and 'end' are both {0}: the slice would be empty", begin));
-  if (end > length)
+  if (bothStatic(end, length) && end > length)
     return makeError(llvm::formatv(
         "'end' ({0}) must not exceed the length ({1})", end, length));
   return Error::success();
@@ -104,6 +104,9 @@ static Error verifySwizzle(int64_t bits, int64_t base, int64_t shift,
 }
 
 Error Transform::verify() const {
+  if (isDynamic() && !getKindInfo().runTime)
+    return makeError("takes no run-time ('?') argument: its formula depends "
+                     "on the values");
   switch (kind) {
   case TransformKind::PassThrough:
     return checkPositive("length", lengths[0]);
@@ -125,7 +128,7 @@ Error Transform::verify() const {
     llvm::StringRef name = kind == TransformKind::LeftPad ? "left" : "right";
     if (Error e = checkNonNegative(name, params[0]))
       return e;
-    if (!checkedAdd(lengths[0], params[0]))
+    if (!checkedSum({lengths[0], params[0]}))
       return overflowError(
           llvm::formatv("upper length length + {0}", name).str());
     return Error::success();
@@ -155,7 +158,7 @@ Error Transform::verify() const {
       return e;
     if (Error e = checkNonNegative("offset", params[0]))
       return e;
-    if (!checkedAdd(lengths[0], params[0]))
+    if (!checkedSum({lengths[0], params[0]}))
       return overflowError("upper_length + offset");
     return Error::success();
   }

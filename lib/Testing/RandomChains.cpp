@@ -260,3 +260,62 @@ void chains::forEachCoordinate(const Descriptor &d,
     fn(coord);
   }
 }
+
+Descriptor chains::dynamize(const Descriptor &d, std::mt19937_64 &rng,
+                            unsigned percent,
+                            llvm::SmallVectorImpl<int64_t> &values) {
+  auto pick = [&](int64_t v) {
+    if (percent == 0 || rng() % 100 >= percent)
+      return v;
+    values.push_back(v);
+    return dynamicSlot(values.size() - 1);
+  };
+  auto pickAll = [&](llvm::ArrayRef<int64_t> vs) {
+    SmallVector<int64_t> out;
+    for (int64_t v : vs)
+      out.push_back(pick(v));
+    return out;
+  };
+  llvm::Expected<Descriptor> result = [&]() -> llvm::Expected<Descriptor> {
+    switch (d.getBaseKind()) {
+    case BaseKind::Naive: {
+      SmallVector<int64_t> lengths = pickAll(d.getBaseLengths());
+      SmallVector<int64_t> strides = pickAll(d.getBaseStrides());
+      return Descriptor::naive(lengths, strides, d.getBaseOffset(),
+                               d.hasExplicitSpace()
+                                   ? std::optional(d.getElementSpaceSize())
+                                   : std::nullopt);
+    }
+    case BaseKind::Packed:
+      return Descriptor::packed(pickAll(d.getBaseLengths()));
+    case BaseKind::Aligned:
+      return Descriptor::aligned(d.getBaseLengths(), d.getBaseAlign());
+    }
+    llvm_unreachable("unknown base kind");
+  }();
+  for (const Stage &stage : d.getStages()) {
+    Stage entries = stage;
+    for (StageEntry &e : entries) {
+      const Transform &t = e.transform;
+      if (!t.getKindInfo().runTime)
+        continue;
+      SmallVector<SmallVector<int64_t>> lists;
+      SmallVector<TransformArg> args;
+      lists.reserve(t.getNumArgs());
+      for (unsigned i = 0; i < t.getNumArgs(); ++i) {
+        TransformArg arg = t.getArg(i);
+        if (arg.isListArg()) {
+          lists.push_back(pickAll(arg.getList()));
+          args.push_back(llvm::ArrayRef<int64_t>(lists.back()));
+        } else {
+          args.push_back(pick(arg.getScalar()));
+        }
+      }
+      e.transform = Transform::make(t.getKind(), args);
+    }
+    if (llvm::Error e = result->addStage(entries))
+      llvm::report_fatal_error(llvm::Twine("dynamize: ") +
+                               llvm::toString(std::move(e)));
+  }
+  return llvm::cantFail(std::move(result));
+}

@@ -16,6 +16,12 @@
 // with a mismatch and a final `checked N coordinates in C chains: M
 // mismatches` line.
 //
+// With --dynamic-percent P, each length, stride and argument that may be a
+// run-time value becomes one with probability P%: the chain is written with
+// `?` and SSA operands loaded from a mutable global (so that nothing folds
+// them), and the compiled code computes with them as symbols; the expected
+// table is still the evaluator's at the static values.
+//
 // The formulas themselves are tested against closed forms in the unit
 // tests; this test checks what the lowering adds: composing and simplifying
 // affine maps, materializing the non-affine parts, canonicalization, and the
@@ -32,6 +38,7 @@
 
 using namespace mlir::layout;
 using llvm::SmallVector;
+using llvm::SmallVectorImpl;
 namespace cl = llvm::cl;
 
 static cl::opt<uint64_t> seed("seed", cl::desc("random seed"), cl::init(1));
@@ -39,6 +46,11 @@ static cl::opt<unsigned> count("count", cl::desc("number of chains"),
                                cl::init(100));
 static cl::opt<unsigned>
     maxDepth("max-depth", cl::desc("stages on top of the base"), cl::init(6));
+static cl::opt<unsigned> dynamicPercent(
+    "dynamic-percent",
+    cl::desc("percent of the lengths, strides and arguments that may be "
+             "run-time values made run-time values"),
+    cl::init(0));
 
 /// `text` with every `%d` SSA name prefixed by `prefix`.
 static std::string renameValues(const std::string &text,
@@ -65,8 +77,10 @@ static std::string emitMoves(llvm::raw_ostream &os, const Descriptor &d,
                              llvm::ArrayRef<int64_t> s2) {
   int64_t hidden = d.getNumHiddenIndices();
   std::string lens;
-  for (unsigned i = 0; i < d.getRank(); ++i)
-    lens += (i ? "x" : "") + std::to_string(d.getLengths()[i]);
+  for (unsigned i = 0; i < d.getRank(); ++i) {
+    int64_t l = d.getLengths()[i];
+    lens += (i ? "x" : "") + (isDynamic(l) ? "?" : std::to_string(l));
+  }
   std::string ct =
       "!layout.coord<" + lens + ", " + std::to_string(hidden) + ">";
   auto join = [](llvm::ArrayRef<std::string> v) {
@@ -122,6 +136,9 @@ static void emitChain(llvm::raw_ostream &os, unsigned id, const Descriptor &d,
                       std::mt19937_64 &rng) {
   int64_t n = chains::numCoordinates(d);
   unsigned rank = d.getRank();
+  // The chain as compiled: with run-time values where chosen.
+  SmallVector<int64_t> runTime;
+  Descriptor compiled = chains::dynamize(d, rng, dynamicPercent, runTime);
   std::string top =
       "%c" + std::to_string(id) + "_d" + std::to_string(d.getStages().size());
   bool invertible = true;
@@ -129,7 +146,7 @@ static void emitChain(llvm::raw_ostream &os, unsigned id, const Descriptor &d,
   for (const Stage &stage : d.getStages())
     for (const StageEntry &e : stage)
       hasSunder |= e.transform.getKind() == TransformKind::Sunder;
-  if (llvm::Error e = d.checkInvertible()) {
+  if (llvm::Error e = compiled.checkInvertible()) {
     llvm::consumeError(std::move(e));
     invertible = false;
   }
@@ -146,17 +163,41 @@ static void emitChain(llvm::raw_ostream &os, unsigned id, const Descriptor &d,
   });
   os << "]>\n";
 
-  std::string type = "!layout.desc<";
-  for (unsigned i = 0; i < rank; ++i)
-    type += (i ? "x" : "") + std::to_string(d.getLengths()[i]);
-  type += ">";
+  std::string lens;
+  for (unsigned i = 0; i < rank; ++i) {
+    int64_t l = compiled.getLengths()[i];
+    lens += (i ? "x" : "") + (isDynamic(l) ? "?" : std::to_string(l));
+  }
+  std::string type = "!layout.desc<" + lens + ">";
 
-  os << "// chain " << id << (invertible ? " (invertible)" : "") << "\n";
+  if (!runTime.empty()) {
+    os << "memref.global \"private\" @runtime" << id << " : memref<"
+       << runTime.size() << "xi64> = dense<" << formatIntList(runTime) << ">\n";
+  }
+
+  os << "// chain " << id << (invertible ? " (invertible)" : "")
+     << (runTime.empty() ? "" : " (run-time values)") << "\n";
   os << "func.func @chain" << id << "() -> i64 {\n";
+  // The run-time values, loaded where nothing can fold them (named %dyn<n>,
+  // which renameValues prefixes with each copy's name).
+  std::string loads;
+  if (!runTime.empty()) {
+    std::string g = "memref<" + std::to_string(runTime.size()) + "xi64>";
+    loads += "%dynbuf = memref.get_global @runtime" + std::to_string(id) +
+             " : " + g + "\n";
+    for (size_t k = 0; k < runTime.size(); ++k) {
+      std::string n = std::to_string(k);
+      loads += "%dynidx" + n + " = arith.constant " + n + " : index\n" +
+               "%dyni" + n + " = memref.load %dynbuf[%dynidx" + n + "] : " + g +
+               "\n" + "%dyn" + n + " = arith.index_cast %dyni" + n +
+               " : i64 to index\n";
+    }
+  }
   // The chain twice: once for offset/valid/upper, which canonicalization
   // may rewrite, and once for the coordinates, whose chains it keeps.
   for (const char *prefix : {"c", "k"}) {
-    std::string body = renameValues(d.str(), prefix + std::to_string(id) + "_");
+    std::string body =
+        renameValues(loads + compiled.str(), prefix + std::to_string(id) + "_");
     os << "  ";
     for (char c : body) {
       os << c;
@@ -211,7 +252,8 @@ static void emitChain(llvm::raw_ostream &os, unsigned id, const Descriptor &d,
       s1.push_back(step(rng));
       s2.push_back(step(rng));
     }
-    std::string moved = emitMoves(os, d, coordTop, type, idxNames, s1, s2);
+    std::string moved =
+        emitMoves(os, compiled, coordTop, type, idxNames, s1, s2);
     os << "    %badm = arith.ori " << bad << ", " << moved << " : i1\n";
     bad = "%badm";
   }
@@ -265,7 +307,8 @@ int main(int argc, char **argv) {
   options.maxDepth = maxDepth;
   llvm::raw_ostream &os = llvm::outs();
   os << "// Generated by layout-chain-gen --seed " << seed << " --count "
-     << count << " --max-depth " << maxDepth << "\n\n";
+     << count << " --max-depth " << maxDepth << " --dynamic-percent "
+     << dynamicPercent << "\n\n";
   int64_t total = 0;
   for (unsigned id = 0; id < count; ++id) {
     Descriptor d = chains::randomDescriptor(rng, options);

@@ -96,7 +96,8 @@ public:
   /// Top (logical) lengths and rank.
   llvm::ArrayRef<int64_t> getLengths() const { return topLengths; }
   unsigned getRank() const { return topLengths.size(); }
-  /// Number of elements the buffer must hold.
+  /// Number of elements the buffer must hold (`?` when it depends on a
+  /// run-time value).
   int64_t getElementSpaceSize() const { return elementSpaceSize; }
   /// The base (naive) lengths and strides.
   llvm::ArrayRef<int64_t> getBaseLengths() const { return baseLengths; }
@@ -110,8 +111,23 @@ public:
   /// The stages added on top of the base, in order.
   llvm::ArrayRef<Stage> getStages() const { return stages; }
 
+  /// Whether a length, stride or transform argument is a run-time value
+  /// (Transform.h): then the top lengths and the element space size may be
+  /// `?` (kDynamic), and only formulas over an algebra with run-time
+  /// parameters, or `instantiate`, compute with it.
+  bool isDynamic() const;
+  /// Replaces each run-time value by `fn(value)`, in the order the IR lists
+  /// their operands: the base's lengths, a naive base's strides, then each
+  /// stage's transforms in order, each in argument order.
+  void mapDynamic(llvm::function_ref<int64_t(int64_t)> fn);
+  /// The static descriptor at run-time values, slot n (dynamicSlot(n)) taking
+  /// `values[n]`; the values are checked as the constructors and addStage
+  /// check static ones.
+  llvm::Expected<Descriptor> instantiate(llvm::ArrayRef<int64_t> values) const;
+
   /// Offset and validity of a top coordinate. `top` must have getRank()
-  /// entries (otherwise the result is {0, false}). Never traps.
+  /// entries, and the descriptor must be static (otherwise the result is
+  /// {0, false}). Never traps.
   Evaluation evaluate(llvm::ArrayRef<int64_t> top) const;
   int64_t offset(llvm::ArrayRef<int64_t> top) const {
     return evaluate(top).offset;
@@ -128,7 +144,8 @@ public:
   /// coordinate exists.
   llvm::Expected<llvm::SmallVector<int64_t>> upper(int64_t offset) const;
 
-  /// The descriptor as IR in the contract's syntax (one op per stage).
+  /// The descriptor as IR in the contract's syntax (one op per stage); slot
+  /// n's operand is `%dyn<n>`.
   std::string str() const;
 
 private:

@@ -29,6 +29,22 @@
 // Every formula only divides by positive constants and only shifts through
 // floorDiv/floorMod by powers of two below 2^62, so no instance can trap.
 //
+// Run-time arguments. The sizes, strides and offsets a formula reads from a
+// transform or a base (its *parameters*) may be run-time values
+// (Transform.h's slots). An algebra that can compute with them declares a
+// `Param` type and
+//
+//   Param param(int64_t raw)          // a static value or a slot's value
+//   Param paramMul(Param, Param), paramAdd(Param, Param)
+//   Value valueOf(Param)
+//   Value mul(Value, Param), floorDiv(Value, Param), floorMod(Value, Param)
+//   Bool inRange(Value, Param), atLeast(Value, Param), lessThan(Value, Param)
+//
+// (the affine lowering's algebra: a slot is the map's symbol). The other
+// algebras compute with static parameters only (`Param` is int64_t and the
+// operations above are the constant ones); a descriptor with run-time
+// values is instantiated (Descriptor::instantiate) before they see it.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef LAYOUT_EVALUATOR_FORMULAS_H
@@ -41,6 +57,7 @@
 
 #include <limits>
 #include <optional>
+#include <type_traits>
 
 namespace mlir {
 namespace layout {
@@ -72,13 +89,69 @@ struct Int64Algebra {
 
 namespace formulas {
 
+//===----------------------------------------------------------------------===//
+// Parameters: static, or run-time values where the algebra has them
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+template <typename A, typename = void> struct ParamOps {
+  // Static parameters: the algebra's constant operations.
+  using Param = int64_t;
+  using Value = typename A::Value;
+  static Param param(A &, int64_t raw) {
+    assert(!isDynamic(raw) &&
+           "a run-time value: instantiate the descriptor first");
+    return raw;
+  }
+  static Param mul(A &, Param x, Param y) { return wrappingMul(x, y); }
+  static Param add(A &, Param x, Param y) { return wrappingAdd(x, y); }
+  static Value value(A &a, Param p) { return a.constant(p); }
+};
+template <typename A> struct ParamOps<A, std::void_t<typename A::Param>> {
+  using Param = typename A::Param;
+  using Value = typename A::Value;
+  static Param param(A &a, int64_t raw) { return a.param(raw); }
+  static Param mul(A &a, Param x, Param y) { return a.paramMul(x, y); }
+  static Param add(A &a, Param x, Param y) { return a.paramAdd(x, y); }
+  static Value value(A &a, Param p) { return a.valueOf(p); }
+};
+} // namespace detail
+
+/// The type of a parameter in algebra `A`.
+template <typename A> using Param = typename detail::ParamOps<A>::Param;
+
+/// A parameter (a static value or a run-time slot) in `A`.
+template <typename A> Param<A> param(A &a, int64_t raw) {
+  return detail::ParamOps<A>::param(a, raw);
+}
+/// Each of `raw` as a parameter.
+template <typename A>
+llvm::SmallVector<Param<A>, 4> params(A &a, llvm::ArrayRef<int64_t> raw) {
+  llvm::SmallVector<Param<A>, 4> out;
+  for (int64_t r : raw)
+    out.push_back(param(a, r));
+  return out;
+}
+/// A parameter as a value.
+template <typename A> typename A::Value value(A &a, Param<A> p) {
+  return detail::ParamOps<A>::value(a, p);
+}
+
+/// prod_{j>i} lengths[j] for each i, in `A`'s parameters.
+template <typename A>
+llvm::SmallVector<Param<A>, 4> suffixProducts(A &a,
+                                              llvm::ArrayRef<int64_t> lengths) {
+  llvm::SmallVector<Param<A>, 4> p(lengths.size(), param(a, 1));
+  for (size_t i = lengths.size(); i-- > 1;)
+    p[i - 1] = detail::ParamOps<A>::mul(a, p[i], param(a, lengths[i]));
+  return p;
+}
+
 /// prod_{j>i} lengths[j] for each i (verified transforms: no overflow).
 inline llvm::SmallVector<int64_t, 4>
 suffixProducts(llvm::ArrayRef<int64_t> lengths) {
-  llvm::SmallVector<int64_t, 4> p(lengths.size(), 1);
-  for (size_t i = lengths.size(); i-- > 1;)
-    p[i - 1] = p[i] * lengths[i];
-  return p;
+  Int64Algebra a;
+  return suffixProducts(a, lengths);
 }
 
 /// sum_{j<i} pieces[j] for each i.
@@ -93,7 +166,7 @@ prefixSums(llvm::ArrayRef<int64_t> pieces) {
 /// sum_i x[i] * c[i].
 template <typename A>
 typename A::Value dot(A &a, llvm::ArrayRef<typename A::Value> x,
-                      llvm::ArrayRef<int64_t> c) {
+                      llvm::ArrayRef<Param<A>> c) {
   typename A::Value sum = a.constant(0);
   for (auto [xi, ci] : llvm::zip_equal(x, c))
     sum = a.add(sum, a.mul(xi, ci));
@@ -105,10 +178,20 @@ typename A::Value dot(A &a, llvm::ArrayRef<typename A::Value> x,
 template <typename A>
 void digits(A &a, typename A::Value x, llvm::ArrayRef<int64_t> lengths,
             llvm::SmallVectorImpl<typename A::Value> &out) {
-  llvm::SmallVector<int64_t, 4> p = suffixProducts(lengths);
+  llvm::SmallVector<Param<A>, 4> p = suffixProducts(a, lengths);
   for (size_t i = 0; i < lengths.size(); ++i)
-    out.push_back(i == 0 ? a.floorDiv(x, p[0])
-                         : a.floorMod(a.floorDiv(x, p[i]), lengths[i]));
+    out.push_back(i == 0
+                      ? a.floorDiv(x, p[0])
+                      : a.floorMod(a.floorDiv(x, p[i]), param(a, lengths[i])));
+}
+
+/// The strides of a descriptor's base (a packed base with run-time lengths
+/// has the suffix products of its lengths).
+template <typename A>
+llvm::SmallVector<Param<A>, 4> baseStrides(const Descriptor &d, A &a) {
+  if (d.getBaseKind() == BaseKind::Packed && anyDynamic(d.getBaseLengths()))
+    return suffixProducts(a, d.getBaseLengths());
+  return params(a, d.getBaseStrides());
 }
 
 /// CuTe's swizzle `u xor ((u >> S) & (((1 << B) - 1) << M))`, a negative S
@@ -153,28 +236,28 @@ void lowerIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> u,
     return;
   case TransformKind::Pad:
   case TransformKind::LeftPad:
-    l.push_back(a.sub(u[0], a.constant(t.getParam(0))));
+    l.push_back(a.sub(u[0], value(a, param(a, t.getParam(0)))));
     return;
   case TransformKind::Embed:
-    l.push_back(dot(a, u, t.getCoefficients()));
+    l.push_back(dot<A>(a, u, params(a, t.getCoefficients())));
     return;
   case TransformKind::Merge:
     digits(a, u[0], lengths, l);
     return;
   case TransformKind::Unmerge:
-    l.push_back(dot(a, u, suffixProducts(lengths)));
+    l.push_back(dot<A>(a, u, suffixProducts(a, lengths)));
     return;
   case TransformKind::Replicate:
     return;
   case TransformKind::Freeze:
-    l.push_back(a.constant(t.getParam(0)));
+    l.push_back(value(a, param(a, t.getParam(0))));
     return;
   case TransformKind::Offset:
   case TransformKind::Slice:
-    l.push_back(a.add(u[0], a.constant(t.getParam(0))));
+    l.push_back(a.add(u[0], value(a, param(a, t.getParam(0)))));
     return;
   case TransformKind::Modulo:
-    l.push_back(a.floorMod(u[0], t.getParam(0)));
+    l.push_back(a.floorMod(u[0], param(a, t.getParam(0))));
     return;
   case TransformKind::Xor:
     l.push_back(u[0]);
@@ -212,11 +295,12 @@ typename A::Bool validity(const Transform &t, A &a,
   switch (t.getKind()) {
   case TransformKind::Pad:
     // left <= u < left + L as one unsigned compare of u - left with L.
-    return a.inRange(a.sub(u[0], a.constant(t.getParam(0))), t.getLengths()[0]);
+    return a.inRange(a.sub(u[0], value(a, param(a, t.getParam(0)))),
+                     param(a, t.getLengths()[0]));
   case TransformKind::LeftPad:
-    return a.atLeast(u[0], t.getParam(0));
+    return a.atLeast(u[0], param(a, t.getParam(0)));
   case TransformKind::RightPad:
-    return a.lessThan(u[0], t.getLengths()[0]);
+    return a.lessThan(u[0], param(a, t.getLengths()[0]));
   case TransformKind::Sunder: {
     llvm::ArrayRef<int64_t> pieces = t.getLengths();
     typename A::Bool valid = a.truth(false);
@@ -331,9 +415,10 @@ void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
     return;
   case TransformKind::Pad:
   case TransformKind::LeftPad:
-    u.push_back(a.add(l[0], a.constant(t.getParam(0))));
+    u.push_back(a.add(l[0], value(a, param(a, t.getParam(0)))));
     return;
   case TransformKind::Embed: {
+    assert(!t.isDynamic() && "checkInvertible refuses run-time embeds");
     llvm::ArrayRef<int64_t> coefficients = t.getCoefficients();
     EmbedInversePlan plan = planEmbedInverse(lengths, coefficients);
     size_t first = u.size();
@@ -378,7 +463,7 @@ void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
     return;
   }
   case TransformKind::Merge:
-    u.push_back(dot(a, l, suffixProducts(lengths)));
+    u.push_back(dot<A>(a, l, suffixProducts(a, lengths)));
     return;
   case TransformKind::Unmerge:
     digits(a, l[0], lengths, u);
@@ -391,7 +476,7 @@ void upperIndex(const Transform &t, A &a, llvm::ArrayRef<typename A::Value> l,
     return;
   case TransformKind::Offset:
   case TransformKind::Slice:
-    u.push_back(a.sub(l[0], a.constant(t.getParam(0))));
+    u.push_back(a.sub(l[0], value(a, param(a, t.getParam(0)))));
     return;
   case TransformKind::Rotate:
     u.push_back(l[0]);
@@ -486,9 +571,9 @@ typename A::Value coordinateOffset(const Descriptor &d, A &a,
                                    typename A::Bool *valid = nullptr) {
   if (valid)
     *valid = validity(d, a, levels);
-  return a.add(
-      dot(a, llvm::ArrayRef<typename A::Value>(levels[0]), d.getBaseStrides()),
-      a.constant(d.getBaseOffset()));
+  return a.add(dot<A>(a, llvm::ArrayRef<typename A::Value>(levels[0]),
+                      baseStrides(d, a)),
+               value(a, param(a, d.getBaseOffset())));
 }
 
 /// The offset of top coordinate `top` (and its validity, when asked).
@@ -513,9 +598,13 @@ llvm::SmallVector<typename A::Value, 8> topCoordinate(const Descriptor &d, A &a,
   llvm::SmallVector<int64_t, 8> curLengths(d.getBaseLengths().begin(),
                                            d.getBaseLengths().end()),
       nextLengths;
-  V buffer[1] = {a.sub(off, a.constant(d.getBaseOffset()))};
-  upperIndex(Transform::embed(d.getBaseLengths(), d.getBaseStrides()), a,
-             llvm::ArrayRef<V>(buffer), cur);
+  V buffer[1] = {a.sub(off, value(a, param(a, d.getBaseOffset())))};
+  if (d.getBaseKind() == BaseKind::Packed && anyDynamic(d.getBaseLengths()))
+    // Row-major strides nest whatever the lengths: the digits.
+    digits(a, buffer[0], d.getBaseLengths(), cur);
+  else
+    upperIndex(Transform::embed(d.getBaseLengths(), d.getBaseStrides()), a,
+               llvm::ArrayRef<V>(buffer), cur);
   if (!onStage(llvm::ArrayRef<V>(cur), llvm::ArrayRef<int64_t>(curLengths)))
     return {};
   llvm::SmallVector<V, 4> lo, up;
@@ -587,10 +676,12 @@ void updateLowerIndex(const Transform &t, A &a,
     newLo.push_back(a.add(oldLo[0], diff[0]));
     return;
   case TransformKind::Embed:
-    newLo.push_back(a.add(oldLo[0], dot(a, diff, t.getCoefficients())));
+    newLo.push_back(
+        a.add(oldLo[0], dot<A>(a, diff, params(a, t.getCoefficients()))));
     return;
   case TransformKind::Unmerge:
-    newLo.push_back(a.add(oldLo[0], dot(a, diff, suffixProducts(lengths))));
+    newLo.push_back(
+        a.add(oldLo[0], dot<A>(a, diff, suffixProducts(a, lengths))));
     return;
   case TransformKind::Merge: {
     llvm::SmallVector<V, 4> step;
@@ -600,8 +691,9 @@ void updateLowerIndex(const Transform &t, A &a,
     V carry = a.constant(0);
     for (size_t i = n; i-- > 1;) {
       V sum = a.add(a.add(oldLo[i], step[i]), carry);
-      auto wraps = a.atLeast(sum, lengths[i]);
-      newLo[i] = a.select(wraps, a.sub(sum, a.constant(lengths[i])), sum);
+      Param<A> length = param(a, lengths[i]);
+      auto wraps = a.atLeast(sum, length);
+      newLo[i] = a.select(wraps, a.sub(sum, value(a, length)), sum);
       carry = a.select(wraps, a.constant(1), a.constant(0));
     }
     newLo[0] = a.add(a.add(oldLo[0], step[0]), carry);

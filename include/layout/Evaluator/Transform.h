@@ -24,6 +24,7 @@
 #define LAYOUT_EVALUATOR_TRANSFORM_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -32,6 +33,7 @@
 #include <cassert>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -111,6 +113,7 @@ struct TransformKindInfo {
   ZeroRule keepsZero;
   bool isInvolution;
   StridedForm strided;
+  bool runTime;
 
   /// The table, indexed by kind (in a member so that the rows of
   /// TransformKinds.def name the enumerators above unqualified).
@@ -156,6 +159,37 @@ int64_t floorMod(int64_t a, int64_t b);
 /// Checked arithmetic: returns std::nullopt on int64 overflow.
 std::optional<int64_t> checkedAdd(int64_t a, int64_t b);
 std::optional<int64_t> checkedMul(int64_t a, int64_t b);
+
+//===----------------------------------------------------------------------===//
+// Run-time values
+//===----------------------------------------------------------------------===//
+//
+// A length, stride or transform argument may be a run-time value: `?` in the
+// IR (MLIR's ShapedType::kDynamic, INT64_MIN), given by an SSA operand of
+// the op. A descriptor traced with its operands numbers them: the n-th
+// operand's value is held as the sentinel `dynamicSlot(n)`, so that the
+// formulas can ask which run-time value an argument is (the affine lowering
+// makes slot n the map's symbol n). Static checks skip run-time values; the
+// evaluator computes only with static descriptors
+// (Descriptor::instantiate gives one for run-time values).
+
+/// `?`: a run-time value not yet numbered (slot 0).
+inline constexpr int64_t kDynamic = std::numeric_limits<int64_t>::min();
+/// The most run-time values one descriptor chain takes.
+inline constexpr int64_t kMaxDynamicSlots = int64_t(1) << 16;
+/// Whether `v` is a run-time value (`?` or a numbered slot).
+constexpr bool isDynamic(int64_t v) { return v < kDynamic + kMaxDynamicSlots; }
+/// The sentinel of the n-th run-time value of a chain.
+constexpr int64_t dynamicSlot(int64_t n) { return kDynamic + n; }
+/// The number of a run-time value's slot.
+constexpr int64_t slotOf(int64_t v) { return v - kDynamic; }
+/// Whether any of `values` is a run-time value.
+inline bool anyDynamic(llvm::ArrayRef<int64_t> values) {
+  for (int64_t v : values)
+    if (isDynamic(v))
+      return true;
+  return false;
+}
 
 /// Formats `values` as `[a, b, c]`, the list syntax of the dialect.
 std::string formatIntList(llvm::ArrayRef<int64_t> values);
@@ -290,7 +324,15 @@ public:
   /// Whether the transform is its own inverse (xor, swizzle).
   bool isInvolution() const { return getKindInfo().isInvolution; }
 
-  /// The transform in IR syntax, e.g. `#layout.pad<3, 1, 1>`.
+  /// Whether some argument is a run-time value (only kinds whose
+  /// TransformKindInfo::runTime is set verify with one).
+  bool isDynamic() const;
+  /// Replaces each run-time argument, in argument order, by `fn(value)`
+  /// (numbering slots, or giving the values of an instance).
+  void mapDynamic(llvm::function_ref<int64_t(int64_t)> fn);
+
+  /// The transform in IR syntax, e.g. `#layout.pad<3, 1, 1>` (a run-time
+  /// argument prints as `?`).
   std::string str() const;
 
   bool operator==(const Transform &other) const {

@@ -41,6 +41,13 @@ void forEachCoordinate(const Descriptor &d,
 /// The number of in-bounds top coordinates of `d`.
 int64_t numCoordinates(const Descriptor &d);
 
+/// `d` with each length, stride and argument that may be a run-time value
+/// made one with probability `percent`%: the n-th chosen value becomes
+/// dynamicSlot(n) and `values[n]` keeps it, so that
+/// `result.instantiate(values)` is `d` again.
+Descriptor dynamize(const Descriptor &d, std::mt19937_64 &rng, unsigned percent,
+                    llvm::SmallVectorImpl<int64_t> &values);
+
 } // namespace chains
 } // namespace layout
 } // namespace mlir

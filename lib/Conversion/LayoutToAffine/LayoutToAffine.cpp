@@ -19,6 +19,7 @@
 #include "layout/Evaluator/Formulas.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/AffineExpr.h"
@@ -41,19 +42,47 @@ namespace {
 /// The index algebra of Formulas.h over AffineExprs: affine operations
 /// compose into expressions over a growing list of SSA operands (the dims);
 /// the others (xor, select, comparisons) are materialized as arith ops whose
-/// results enter later expressions as new dims. Every op it creates is
-/// recorded so that `eraseUnused` can drop what the caller did not use.
+/// results enter later expressions as new dims. The run-time values of a
+/// descriptor (its slots) are the symbols: a parameter is a constant or a
+/// symbol, so a dynamic chain becomes maps such as
+/// `(d0, d1)[s0] -> (d0 * s0 + d1)`. Every op it creates is recorded so that
+/// `eraseUnused` can drop what the caller did not use.
 class AffineAlgebra : public AffineExprAlgebra {
 public:
   using Value = AffineExpr;
+  using Param = AffineExpr;
+  using AffineExprAlgebra::floorDiv;
+  using AffineExprAlgebra::floorMod;
+  using AffineExprAlgebra::mul;
   /// A condition: a known constant, or an i1 SSA value.
   struct Bool {
     std::optional<bool> known;
     mlir::Value value;
   };
 
-  AffineAlgebra(RewriterBase &rewriter, Location loc)
-      : AffineExprAlgebra(rewriter.getContext()), rewriter(rewriter), loc(loc) {
+  /// `runTime[n]` is the value of slot n (traceDescriptor's).
+  AffineAlgebra(RewriterBase &rewriter, Location loc,
+                ArrayRef<mlir::Value> runTime = {})
+      : AffineExprAlgebra(rewriter.getContext()), rewriter(rewriter), loc(loc),
+        symbols(runTime.begin(), runTime.end()) {}
+
+  // Parameters: constants, or symbols for the run-time values.
+  AffineExpr param(int64_t raw) {
+    if (isDynamic(raw)) {
+      assert(slotOf(raw) < int64_t(symbols.size()) && "an unnumbered '?'");
+      return getAffineSymbolExpr(slotOf(raw), ctx);
+    }
+    return constant(raw);
+  }
+  AffineExpr paramMul(AffineExpr x, AffineExpr y) { return x * y; }
+  AffineExpr paramAdd(AffineExpr x, AffineExpr y) { return x + y; }
+  AffineExpr valueOf(AffineExpr p) { return p; }
+  AffineExpr mul(AffineExpr x, AffineExpr c) { return x * c; }
+  AffineExpr floorDiv(AffineExpr x, AffineExpr d) {
+    return divide(x, d, /*remainder=*/false);
+  }
+  AffineExpr floorMod(AffineExpr x, AffineExpr d) {
+    return divide(x, d, /*remainder=*/true);
   }
 
   /// A new dim standing for `v`.
@@ -73,18 +102,22 @@ public:
   }
 
   Bool truth(bool b) { return {b, {}}; }
-  Bool inRange(AffineExpr v, int64_t n) {
+  Bool inRange(AffineExpr v, AffineExpr n) {
     return compare(arith::CmpIPredicate::ult, v, n);
   }
-  Bool atLeast(AffineExpr v, int64_t c) {
+  Bool atLeast(AffineExpr v, AffineExpr c) {
     return compare(arith::CmpIPredicate::sge, v, c);
   }
-  Bool lessThan(AffineExpr v, int64_t c) {
+  Bool lessThan(AffineExpr v, AffineExpr c) {
     return compare(arith::CmpIPredicate::slt, v, c);
   }
-  Bool equals(AffineExpr v, int64_t c) {
+  Bool equals(AffineExpr v, AffineExpr c) {
     return compare(arith::CmpIPredicate::eq, v, c);
   }
+  Bool inRange(AffineExpr v, int64_t n) { return inRange(v, constant(n)); }
+  Bool atLeast(AffineExpr v, int64_t c) { return atLeast(v, constant(c)); }
+  Bool lessThan(AffineExpr v, int64_t c) { return lessThan(v, constant(c)); }
+  Bool equals(AffineExpr v, int64_t c) { return equals(v, constant(c)); }
   Bool both(Bool x, Bool y) {
     if (x.known)
       return *x.known ? y : x;
@@ -103,33 +136,45 @@ public:
   /// One value computing `e`: an existing operand, a constant, or an
   /// `affine.apply` of the simplified map over the operands it uses.
   mlir::Value materialize(AffineExpr e) {
-    e = simplifyAffineExpr(e, operands.size(), 0);
+    e = simplify(e);
     auto [it, inserted] = materialized.try_emplace(e);
     if (!inserted)
       return it->second;
     mlir::Value result;
     if (auto d = dyn_cast<AffineDimExpr>(e)) {
       result = operands[d.getPosition()];
+    } else if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
+      result = symbols[s.getPosition()];
     } else if (auto c = dyn_cast<AffineConstantExpr>(e)) {
       result = indexConstant(c.getValue());
     } else {
-      // Keep the dims that `e` uses, in order, as the map's dims (found by
-      // walking `e`, not the operand list, which grows with the chain).
-      SmallVector<unsigned> used;
+      // Keep the dims and symbols that `e` uses, in order, as the map's
+      // (found by walking `e`, not the operand list, which grows with the
+      // chain).
+      SmallVector<unsigned> usedDims, usedSymbols;
       e.walk([&](AffineExpr sub) {
         if (auto d = dyn_cast<AffineDimExpr>(sub))
-          used.push_back(d.getPosition());
+          usedDims.push_back(d.getPosition());
+        if (auto s = dyn_cast<AffineSymbolExpr>(sub))
+          usedSymbols.push_back(s.getPosition());
       });
-      llvm::sort(used);
-      used.erase(llvm::unique(used), used.end());
+      for (SmallVector<unsigned> *used : {&usedDims, &usedSymbols}) {
+        llvm::sort(*used);
+        used->erase(llvm::unique(*used), used->end());
+      }
       DenseMap<AffineExpr, AffineExpr> remap;
       SmallVector<mlir::Value> mapOperands;
-      for (unsigned pos : used) {
+      for (unsigned pos : usedDims) {
         remap[getAffineDimExpr(pos, ctx)] =
             getAffineDimExpr(mapOperands.size(), ctx);
         mapOperands.push_back(operands[pos]);
       }
-      AffineMap map = AffineMap::get(mapOperands.size(), 0, e.replace(remap));
+      for (auto [i, pos] : llvm::enumerate(usedSymbols)) {
+        remap[getAffineSymbolExpr(pos, ctx)] = getAffineSymbolExpr(i, ctx);
+        mapOperands.push_back(symbols[pos]);
+      }
+      AffineMap map =
+          AffineMap::get(usedDims.size(), usedSymbols.size(), e.replace(remap));
       result = record(
           affine::AffineApplyOp::create(rewriter, loc, map, mapOperands));
     }
@@ -164,11 +209,44 @@ private:
   mlir::Value indexConstant(int64_t c) {
     return record(arith::ConstantIndexOp::create(rewriter, loc, c));
   }
-  Bool compare(arith::CmpIPredicate pred, AffineExpr v, int64_t c) {
-    AffineExpr simplified = simplifyAffineExpr(v, operands.size(), 0);
-    if (auto k = dyn_cast<AffineConstantExpr>(simplified)) {
+  /// x floordiv d or x mod d: affine for a constant d; for a run-time d,
+  /// arith ops (affine::expandAffineExpr, -lower-affine's expansion) whose
+  /// result enters later maps as a dim. A map holding both `x floordiv s`
+  /// and `x mod s` is what LLVM 22's AffineExpr simplifyAdd gets wrong
+  /// (`(d0 floordiv s0) * 40 + d1 * 8 + d0 mod s0` becomes
+  /// `(d0 floordiv s0) * 80 + d1 * 8` under -canonicalize; fixed upstream
+  /// after 22 by llvm-project PR 181613), so no map is given one.
+  AffineExpr divide(AffineExpr x, AffineExpr d, bool remainder) {
+    if (auto c = dyn_cast<AffineConstantExpr>(d))
+      return remainder ? x % c.getValue() : x.floorDiv(c.getValue());
+    AffineExpr d0 = getAffineDimExpr(0, ctx), s0 = getAffineSymbolExpr(0, ctx);
+    mlir::Value v = affine::expandAffineExpr(
+        rewriter, loc, remainder ? d0 % s0 : d0.floorDiv(s0),
+        ValueRange{materialize(x)}, ValueRange{materialize(d)});
+    record(v.getDefiningOp());
+    return dim(v);
+  }
+
+  /// `e` simplified where MLIR's simplifier is sound: pure affine
+  /// expressions. Semi-affine ones (a run-time value multiplying or dividing)
+  /// are kept as built (see `divide`: LLVM 22's simplifier rewrites
+  /// `(d0 floordiv s0) * 40 + d1 * 8 + d0 mod s0` to
+  /// `(d0 floordiv s0) * 80 + d1 * 8`, checked with mlir-opt-22
+  /// --affine-simplify-structures).
+  AffineExpr simplify(AffineExpr e) {
+    if (!e.isPureAffine())
+      return e;
+    return simplifyAffineExpr(e, operands.size(), symbols.size());
+  }
+
+  Bool compare(arith::CmpIPredicate pred, AffineExpr v, AffineExpr bound) {
+    AffineExpr simplified = simplify(v);
+    AffineExpr simplifiedBound = simplify(bound);
+    auto k = dyn_cast<AffineConstantExpr>(simplified);
+    auto kb = dyn_cast<AffineConstantExpr>(simplifiedBound);
+    if (k && kb) {
       Int64Algebra ints;
-      int64_t x = k.getValue();
+      int64_t x = k.getValue(), c = kb.getValue();
       switch (pred) {
       case arith::CmpIPredicate::ult:
         return truth(ints.inRange(x, c));
@@ -181,12 +259,13 @@ private:
       }
     }
     return {std::nullopt,
-            create<arith::CmpIOp>(pred, materialize(v), indexConstant(c))};
+            create<arith::CmpIOp>(pred, materialize(v), materialize(bound))};
   }
 
   RewriterBase &rewriter;
   Location loc;
   SmallVector<mlir::Value> operands;
+  SmallVector<mlir::Value> symbols;
   DenseMap<AffineExpr, mlir::Value> materialized;
   SmallVector<Operation *> created;
 };
@@ -203,13 +282,14 @@ template <typename OpTy> struct LowerIndexOp : OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const final {
-    llvm::Expected<Descriptor> d = traceDescriptor(op.getDesc());
+    SmallVector<Value> runTime;
+    llvm::Expected<Descriptor> d = traceDescriptor(op.getDesc(), &runTime);
     if (!d)
       return rewriter.notifyMatchFailure(op, llvm::toString(d.takeError()));
     if (failed(check(*d)))
       return rewriter.notifyMatchFailure(op,
                                          "the descriptor is not invertible");
-    AffineAlgebra a(rewriter, op.getLoc());
+    AffineAlgebra a(rewriter, op.getLoc(), runTime);
     SmallVector<Value> results = build(op, *d, a);
     rewriter.replaceOp(op, results);
     a.eraseUnused();
@@ -324,10 +404,11 @@ template <typename OpTy> struct LowerCoordOp : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    llvm::Expected<Descriptor> d = traceDescriptor(op.getDesc());
+    SmallVector<Value> runTime;
+    llvm::Expected<Descriptor> d = traceDescriptor(op.getDesc(), &runTime);
     if (!d)
       return rewriter.notifyMatchFailure(op, llvm::toString(d.takeError()));
-    AffineAlgebra a(rewriter, op.getLoc());
+    AffineAlgebra a(rewriter, op.getLoc(), runTime);
     SmallVector<Value> values = build(op, adaptor, *d, a);
     rewriter.replaceOpWithMultiple(op, {values});
     return success();
@@ -397,7 +478,10 @@ LogicalResult lowerCoordinates(Operation *root) {
       return;
     any = true;
     // Say why at the op rather than "failed to legalize".
-    if (llvm::Expected<Descriptor> d = traceDescriptor(op->getOperand(0)); !d) {
+    SmallVector<Value> runTime;
+    if (llvm::Expected<Descriptor> d =
+            traceDescriptor(op->getOperand(0), &runTime);
+        !d) {
       op->emitOpError() << "cannot be lowered: "
                         << llvm::toString(d.takeError());
       untraceable = true;
@@ -442,10 +526,16 @@ struct ConvertLayoutToAffinePass final
     getOperation()->walk([&](Operation *op) {
       if (!isa<OffsetOp, ValidOp, UpperOp, ElementSpaceSizeOp>(op))
         return;
-      llvm::Expected<Descriptor> d = traceDescriptor(op->getOperand(0));
+      SmallVector<Value> runTime;
+      llvm::Expected<Descriptor> d =
+          traceDescriptor(op->getOperand(0), &runTime);
       if (!d) {
         op->emitOpError() << "cannot be lowered: "
                           << llvm::toString(d.takeError());
+      } else if (isa<ElementSpaceSizeOp>(op) && d->isDynamic()) {
+        op->emitOpError() << "cannot be lowered: the element space of a "
+                             "descriptor with run-time values is not "
+                             "computed yet";
       } else if (llvm::Error e = d->checkInvertible()) {
         op->emitOpError() << "cannot be lowered: the descriptor is not "
                              "invertible: "

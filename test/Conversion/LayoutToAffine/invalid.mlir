@@ -61,3 +61,22 @@ func.func @coord_of_argument(%d: !layout.desc<24>, %i: index) -> index {
 %t = layout.transform %t [#layout.pass_through<4> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
 // expected-error @+1 {{'layout.offset' op cannot be lowered: the descriptor's chain of layout.transform ops is a cycle}}
 %o = layout.offset %t[%i] : !layout.desc<4>
+
+// -----
+
+/// The inverse of a base with run-time strides depends on their order.
+func.func @upper_runtime_strides(%s: index, %o: index) -> index {
+  %d = layout.naive [4, 8] strides [%s, 1] : !layout.desc<4x8>
+  // expected-error @+1 {{'layout.upper' op cannot be lowered: the descriptor is not invertible: the base (lengths [4, 8], strides [?, 1]) has run-time arguments, and whether it is injective (and its inverse) depends on their values}}
+  %u:2 = layout.upper %d[%o] : !layout.desc<4x8>
+  return %u#0 : index
+}
+
+// -----
+
+func.func @element_space_runtime(%n: index) -> index {
+  %d = layout.packed [%n, 8] : !layout.desc<?x8>
+  // expected-error @+1 {{'layout.element_space_size' op cannot be lowered: the element space of a descriptor with run-time values is not computed yet}}
+  %s = layout.element_space_size %d : !layout.desc<?x8>
+  return %s : index
+}

@@ -304,11 +304,22 @@ func.func @f() {
 
 // -----
 
-/// swizzle with S = -2^63 (|S| is not representable)
+/// swizzle with S = -2^63 (|S| is not representable): the integers just
+/// above -2^63 stand for run-time values, so the parser refuses them.
 func.func @f() {
   %p = layout.packed [64] : !layout.desc<64>
-  // expected-error @+1 {{'#layout.swizzle' B + M + |S| must be below 62, got B = 1, M = 1, S = -9223372036854775808}}
+  // expected-error @+1 {{integer -9223372036854775808 is reserved for run-time values (write '?')}}
   %t = layout.transform %p [#layout.swizzle<1, 1, -9223372036854775808, 64> : [0] -> [0]] : !layout.desc<64> -> !layout.desc<64>
+  return
+}
+
+// -----
+
+/// swizzle with a huge negative S
+func.func @f() {
+  %p = layout.packed [64] : !layout.desc<64>
+  // expected-error @+1 {{'#layout.swizzle' B + M + |S| must be below 62, got B = 1, M = 1, S = -9223372036854000000}}
+  %t = layout.transform %p [#layout.swizzle<1, 1, -9223372036854000000, 64> : [0] -> [0]] : !layout.desc<64> -> !layout.desc<64>
   return
 }
 
@@ -585,7 +596,7 @@ func.func @f() {
 // -----
 
 /// a descriptor type with a zero length
-// expected-error @+1 {{'!layout.desc' length 1 must be positive, got 0}}
+// expected-error @+1 {{'!layout.desc' length 1 must be positive or '?', got 0}}
 func.func @f(%d: !layout.desc<3x0>) {
   return
 }
@@ -1211,4 +1222,73 @@ func.func @f() -> !layout.desc<4> {
   // expected-error @+1 {{'layout.right_inverse' op operand 0 is not a layout of the algebra: the base has offset 3; the algebra's layouts start at 0}}
   %c = layout.right_inverse %a : !layout.desc<4> -> !layout.desc<4>
   return %c : !layout.desc<4>
+}
+
+// -----
+
+/// Run-time arguments: only the kinds whose arguments are sizes take `?`.
+func.func @xor_runtime(%n: index) {
+  %p = layout.packed [%n, 4] : !layout.desc<?x4>
+  // expected-error @+1 {{'#layout.xor' takes no run-time ('?') argument: its formula depends on the values}}
+  %t = layout.transform %p [#layout.xor<[?, 4]> : [0, 1] -> [0, 1]] args(%n) : !layout.desc<?x4> -> !layout.desc<?x4>
+  return
+}
+
+// -----
+
+/// Every `?` of a stage needs its value in args(...).
+func.func @runtime_args_missing(%n: index) {
+  %p = layout.packed [%n] : !layout.desc<?>
+  // expected-error @+1 {{'layout.transform' op the transforms have 1 run-time arguments ('?') but args(...) gives 0 values}}
+  %t = layout.transform %p [#layout.pass_through<?> : [0] -> [0]] : !layout.desc<?> -> !layout.desc<?>
+  return
+}
+
+// -----
+
+func.func @runtime_args_extra(%n: index) {
+  %p = layout.packed [8] : !layout.desc<8>
+  // expected-error @+1 {{'layout.transform' op the transforms have 0 run-time arguments ('?') but args(...) gives 1 values}}
+  %t = layout.transform %p [#layout.pass_through<8> : [0] -> [0]] args(%n) : !layout.desc<8> -> !layout.desc<8>
+  return
+}
+
+// -----
+
+/// The static parts of a transform with run-time arguments are still checked.
+func.func @runtime_slice_static_parts(%n: index) {
+  %p = layout.packed [%n] : !layout.desc<?>
+  // expected-error @+1 {{'#layout.slice' 'begin' (4) must not be greater than 'end' (2)}}
+  %t = layout.transform %p [#layout.slice<?, 4, 2> : [0] -> [0]] args(%n) : !layout.desc<?> -> !layout.desc<2>
+  return
+}
+
+// -----
+
+/// A static length that does not fit a static lower length is an error even
+/// next to run-time ones.
+func.func @runtime_static_mismatch(%n: index) {
+  %p = layout.packed [%n, 6] : !layout.desc<?x6>
+  // expected-error @+1 {{'layout.transform' op transform 1 (#layout.pass_through<4>) lower length must equal the transform's length (4), but the consumed dimension has length 6}}
+  %t = layout.transform %p [#layout.pass_through<?> : [0] -> [0], #layout.pass_through<4> : [1] -> [1]] args(%n) : !layout.desc<?x6> -> !layout.desc<?x4>
+  return
+}
+
+// -----
+
+/// A `?` in the result type stands for a run-time length; a static one
+/// must match.
+func.func @runtime_result_type(%n: index) {
+  %p = layout.packed [%n] : !layout.desc<?>
+  // expected-error @+1 {{'layout.transform' op result type '!layout.desc<4>' does not match the transforms' upper lengths [?]}}
+  %t = layout.transform %p [#layout.pass_through<?> : [0] -> [0]] args(%n) : !layout.desc<?> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+func.func @runtime_base_type(%n: index) {
+  // expected-error @+1 {{'layout.packed' op result type '!layout.desc<4x8>' does not match the lengths [?, 8]}}
+  %p = layout.packed [%n, 8] : !layout.desc<4x8>
+  return
 }

@@ -15,6 +15,7 @@
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Evaluator/Simplify.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -42,7 +43,7 @@ void TransformOp::build(OpBuilder &builder, OperationState &state, Value source,
     llvm::consumeError(lengths.takeError());
   build(builder, state, DescType::get(ctx, resultLengths), source,
         builder.getArrayAttr(transforms), builder.getArrayAttr(lowerDims),
-        builder.getArrayAttr(upperDims));
+        builder.getArrayAttr(upperDims), ValueRange());
 }
 
 namespace {
@@ -87,6 +88,15 @@ struct SimplifyChain final : OpRewritePattern<TransformOp> {
                                 PatternRewriter &rewriter) const override {
     if (isInsideChain(op) || feedsCoordinates(op.getResult()))
       return failure();
+    // The simplifications compare and compose values: run-time ones wait
+    // until FoldConstantArgs has made them static.
+    auto isDynamicOp = [](TransformOp t) {
+      return !t.getArgs().empty() ||
+             llvm::any_of(cast<DescType>(t.getSource().getType()).getLengths(),
+                          ShapedType::isDynamic);
+    };
+    if (isDynamicOp(op))
+      return failure();
     SmallVector<TransformOp> chain = {op};
     while (auto below = chain.back().getSource().getDefiningOp<TransformOp>()) {
       if (!below->hasOneUse())
@@ -94,6 +104,8 @@ struct SimplifyChain final : OpRewritePattern<TransformOp> {
       // A cycle (possible in a graph region) is no chain to simplify.
       if (llvm::is_contained(chain, below))
         return failure();
+      if (isDynamicOp(below))
+        break;
       chain.push_back(below);
     }
     std::reverse(chain.begin(), chain.end());
@@ -146,9 +158,57 @@ struct SimplifyChain final : OpRewritePattern<TransformOp> {
   }
 };
 
+/// A run-time argument given by a constant becomes static:
+/// `#layout.unmerge<[?, 32]> ... args(%c4)` is `#layout.unmerge<[4, 32]>`.
+/// The result type keeps its `?`s (isCompatibleLengths), so no user
+/// changes; a constant that would make a transform invalid is left alone
+/// (the program is wrong at run time, not the IR).
+struct FoldConstantArgs final : OpRewritePattern<TransformOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransformOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getArgs().empty())
+      return failure();
+    Stage entries = op.getStageEntries();
+    if (entries.empty())
+      return failure();
+    SmallVector<Value> kept;
+    size_t next = 0;
+    bool changed = false;
+    for (StageEntry &e : entries)
+      e.transform.mapDynamic([&](int64_t v) {
+        Value arg = op.getArgs()[next++];
+        APInt c;
+        if (matchPattern(arg, m_ConstantInt(&c)) &&
+            !isDynamic(c.getSExtValue())) {
+          changed = true;
+          return c.getSExtValue();
+        }
+        kept.push_back(arg);
+        return v;
+      });
+    if (!changed)
+      return failure();
+    llvm::Expected<SmallVector<int64_t>> lengths = Descriptor::checkStage(
+        cast<DescType>(op.getSource().getType()).getLengths(), entries);
+    if (!lengths) {
+      llvm::consumeError(lengths.takeError());
+      return failure();
+    }
+    SmallVector<Attribute> transforms;
+    for (const StageEntry &e : entries)
+      transforms.push_back(getTransformAttr(getContext(), e.transform));
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setTransformsAttr(rewriter.getArrayAttr(transforms));
+      op.getArgsMutable().assign(kept);
+    });
+    return success();
+  }
+};
+
 } // namespace
 
 void TransformOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<SimplifyChain>(context);
+  results.add<SimplifyChain, FoldConstantArgs>(context);
 }

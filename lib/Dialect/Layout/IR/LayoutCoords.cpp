@@ -20,7 +20,8 @@ static LogicalResult verifyCoord(Operation *op, Value desc, CoordType coord) {
     return op->emitOpError()
            << "coordinate type " << coord
            << " does not have the descriptor's lengths (" << descType << ")";
-  llvm::Expected<Descriptor> d = traceDescriptor(desc);
+  SmallVector<Value> runTime; // (the structure is all that is asked)
+  llvm::Expected<Descriptor> d = traceDescriptor(desc, &runTime);
   if (!d) {
     llvm::consumeError(d.takeError());
     return success();

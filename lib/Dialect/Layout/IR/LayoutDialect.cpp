@@ -37,24 +37,64 @@ mlir::layout::detail::parseIntegerList(AsmParser &parser,
 
 /// `[a, b, c]`, possibly empty (the verifiers reject empty lists with a
 /// message naming the parameter).
+namespace mlir::layout::detail {
+/// A transform's scalar argument: an integer or `?` (kDynamic).
+static FailureOr<int64_t> parseSize(AsmParser &parser) {
+  if (succeeded(parser.parseOptionalQuestion()))
+    return kDynamic;
+  SMLoc loc = parser.getCurrentLocation();
+  int64_t v;
+  if (parser.parseInteger(v))
+    return failure();
+  if (isDynamic(v))
+    return parser.emitError(loc)
+           << "integer " << v << " is reserved for run-time values (write '?')";
+  return v;
+}
+static void printSize(AsmPrinter &printer, int64_t v) {
+  if (isDynamic(v))
+    printer << "?";
+  else
+    printer << v;
+}
+} // namespace mlir::layout::detail
+
+/// `[a, ?, c]`: a transform's list argument (`?` for a run-time value).
 static ParseResult parseIntList(AsmParser &parser,
                                 SmallVector<int64_t> &values) {
-  return layout::detail::parseIntegerList(parser, values);
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        FailureOr<int64_t> v = layout::detail::parseSize(parser);
+        if (failed(v))
+          return failure();
+        values.push_back(*v);
+        return success();
+      });
 }
 static void printIntList(AsmPrinter &printer, ArrayRef<int64_t> values) {
   printer << "[";
-  llvm::interleaveComma(values, printer);
+  llvm::interleaveComma(values, printer, [&](int64_t v) {
+    layout::detail::printSize(printer, v);
+  });
   printer << "]";
 }
 
-/// `3x4x5`: the static lengths of a descriptor type.
+/// `3x?x5`: the lengths of a descriptor type, `?` for a run-time length.
 static ParseResult parseDimList(AsmParser &parser,
                                 SmallVector<int64_t> &lengths) {
-  return parser.parseDimensionList(lengths, /*allowDynamic=*/false,
+  return parser.parseDimensionList(lengths, /*allowDynamic=*/true,
                                    /*withTrailingX=*/false);
 }
 static void printDimList(AsmPrinter &printer, ArrayRef<int64_t> lengths) {
-  llvm::interleave(lengths, printer, "x");
+  llvm::interleave(
+      lengths, printer,
+      [&](int64_t l) {
+        if (ShapedType::isDynamic(l))
+          printer << "?";
+        else
+          printer << l;
+      },
+      "x");
 }
 
 /// `4x?x8xf32`: a shape with static or dynamic extents, then the element
@@ -191,9 +231,11 @@ LogicalResult DescType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "'!layout.desc' must have rank >= 1";
   int64_t count = 1;
   for (auto [i, l] : llvm::enumerate(lengths)) {
+    if (ShapedType::isDynamic(l))
+      continue;
     if (l <= 0)
       return emitError() << "'!layout.desc' length " << i
-                         << " must be positive, got " << l;
+                         << " must be positive or '?', got " << l;
     std::optional<int64_t> next = checkedMul(count, l);
     if (!next)
       return emitError() << "'!layout.desc' has more than INT64_MAX top "

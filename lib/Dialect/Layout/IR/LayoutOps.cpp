@@ -11,6 +11,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -19,13 +21,26 @@
 using namespace mlir;
 using namespace mlir::layout;
 
+/// Whether a descriptor type's lengths `type` hold the lengths `computed`:
+/// equal, except that a `?` in the type may stand for a static length (one
+/// that a constant operand made static).
+bool mlir::layout::isCompatibleLengths(ArrayRef<int64_t> computed,
+                                       ArrayRef<int64_t> type) {
+  if (computed.size() != type.size())
+    return false;
+  for (auto [c, t] : llvm::zip_equal(computed, type))
+    if (!ShapedType::isDynamic(t) && c != t)
+      return false;
+  return true;
+}
+
 /// Checks that a base descriptor built by the evaluator matches the op's
 /// result type, or reports the evaluator's error at the op.
 static LogicalResult verifyBase(Operation *op, llvm::Expected<Descriptor> desc,
                                 DescType resultType) {
   if (!desc)
     return op->emitOpError() << llvm::toString(desc.takeError());
-  if (desc->getLengths() != resultType.getLengths())
+  if (!isCompatibleLengths(desc->getLengths(), resultType.getLengths()))
     return op->emitOpError()
            << "result type " << resultType << " does not match the lengths "
            << formatIntList(desc->getLengths());
@@ -45,12 +60,109 @@ llvm::Expected<Descriptor> NaiveOp::getDescriptor() {
                            space);
 }
 
+/// The number of run-time values (`?`) in `values`.
+static size_t countDynamic(ArrayRef<int64_t> values) {
+  return llvm::count_if(values, [](int64_t v) { return isDynamic(v); });
+}
+
+/// Checks that a list with `?` entries has one operand per `?`.
+static LogicalResult verifyDynamicList(Operation *op, StringRef name,
+                                       ArrayRef<int64_t> values,
+                                       ValueRange operands) {
+  if (countDynamic(values) != operands.size())
+    return op->emitOpError()
+           << "'" << name << "' has " << countDynamic(values)
+           << " run-time entries ('?') but " << operands.size()
+           << " operands are given for them";
+  return success();
+}
+
 LogicalResult NaiveOp::verify() {
+  if (failed(verifyDynamicList(*this, "lengths", getLengths(),
+                               getDynamicLengths())) ||
+      failed(verifyDynamicList(*this, "strides", getStrides(),
+                               getDynamicStrides())))
+    return failure();
   return verifyBase(*this, getDescriptor(), getType());
 }
 
 LogicalResult PackedOp::verify() {
+  if (failed(verifyDynamicList(*this, "lengths", getLengths(),
+                               getDynamicLengths())))
+    return failure();
   return verifyBase(*this, Descriptor::packed(getLengths()), getType());
+}
+
+/// Folds the constant operands of a `?` list into its static entries:
+/// returns the new list and operands, or nothing when none is constant.
+static std::optional<std::pair<SmallVector<int64_t>, SmallVector<Value>>>
+foldConstantOperands(ArrayRef<int64_t> values, ValueRange operands) {
+  SmallVector<int64_t> newValues;
+  SmallVector<Value> newOperands;
+  bool changed = false;
+  size_t next = 0;
+  for (int64_t v : values) {
+    if (!isDynamic(v)) {
+      newValues.push_back(v);
+      continue;
+    }
+    Value operand = operands[next++];
+    APInt c;
+    if (matchPattern(operand, m_ConstantInt(&c)) &&
+        !isDynamic(c.getSExtValue())) {
+      newValues.push_back(c.getSExtValue());
+      changed = true;
+    } else {
+      newValues.push_back(kDynamic);
+      newOperands.push_back(operand);
+    }
+  }
+  if (!changed)
+    return std::nullopt;
+  return std::make_pair(newValues, newOperands);
+}
+
+namespace {
+/// `layout.naive [%c4, %m] ...` with `%c4` constant is `layout.naive [4, %m]`.
+/// The result type keeps its `?` (a `?` in a descriptor type may stand for a
+/// length that became static), so no user changes.
+template <typename OpTy>
+struct FoldConstantBaseOperands final : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto lengths =
+        foldConstantOperands(op.getLengths(), op.getDynamicLengths());
+    std::optional<std::pair<SmallVector<int64_t>, SmallVector<Value>>> strides;
+    if constexpr (std::is_same_v<OpTy, NaiveOp>)
+      strides = foldConstantOperands(op.getStrides(), op.getDynamicStrides());
+    if (!lengths && !strides)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      if (lengths) {
+        op.setLengths(lengths->first);
+        op.getDynamicLengthsMutable().assign(lengths->second);
+      }
+      if constexpr (std::is_same_v<OpTy, NaiveOp>) {
+        if (strides) {
+          op.setStrides(strides->first);
+          op.getDynamicStridesMutable().assign(strides->second);
+        }
+      }
+    });
+    return success();
+  }
+};
+} // namespace
+
+void NaiveOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  results.add<FoldConstantBaseOperands<NaiveOp>>(context);
+}
+
+void PackedOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<FoldConstantBaseOperands<PackedOp>>(context);
 }
 
 LogicalResult AlignedOp::verify() {
@@ -200,12 +312,18 @@ ParseResult TransformOp::parse(OpAsmParser &parser, OperationState &result) {
     return success();
   };
   Type sourceType, resultType;
+  SmallVector<OpAsmParser::UnresolvedOperand> args;
   if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
-                                     parseEntry) ||
-      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+                                     parseEntry))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("args")) &&
+      parser.parseOperandList(args, OpAsmParser::Delimiter::Paren))
+    return failure();
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
       parser.parseType(sourceType) || parser.parseArrow() ||
       parser.parseType(resultType) ||
-      parser.resolveOperand(source, sourceType, result.operands))
+      parser.resolveOperand(source, sourceType, result.operands) ||
+      parser.resolveOperands(args, b.getIndexType(), result.operands))
     return failure();
   result.addAttribute(getTransformsAttrName(result.name),
                       b.getArrayAttr(transforms));
@@ -234,6 +352,8 @@ void TransformOp::print(OpAsmPrinter &p) {
     printDims(getUpperDims()[i]);
   }
   p << "]";
+  if (!getArgs().empty())
+    p << " args(" << getArgs() << ")";
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {getTransformsAttrName(), getLowerDimsAttrName(),
                            getUpperDimsAttrName()});
@@ -292,11 +412,21 @@ LogicalResult TransformOp::verify() {
   FailureOr<Stage> entries = buildStageEntries(*this, /*emitErrors=*/true);
   if (failed(entries))
     return failure();
+  size_t runTime = 0;
+  for (StageEntry &e : *entries)
+    e.transform.mapDynamic([&](int64_t v) {
+      ++runTime;
+      return v;
+    });
+  if (runTime != getArgs().size())
+    return emitOpError() << "the transforms have " << runTime
+                         << " run-time arguments ('?') but args(...) gives "
+                         << getArgs().size() << " values";
   llvm::Expected<SmallVector<int64_t>> newLengths = Descriptor::checkStage(
       cast<DescType>(getSource().getType()).getLengths(), *entries);
   if (!newLengths)
     return emitOpError() << llvm::toString(newLengths.takeError());
-  if (ArrayRef<int64_t>(*newLengths) != getType().getLengths())
+  if (!isCompatibleLengths(*newLengths, getType().getLengths()))
     return emitOpError() << "result type " << getType()
                          << " does not match the transforms' upper lengths "
                          << formatIntList(*newLengths);
@@ -312,7 +442,7 @@ static llvm::Error traceError(const Twine &msg) {
 }
 
 /// The evaluator's form of a base op, or why `baseOp` is not one.
-static llvm::Expected<Descriptor> baseDescriptor(Operation *baseOp) {
+static llvm::Expected<Descriptor> staticBaseDescriptor(Operation *baseOp) {
   if (!baseOp)
     return traceError("the descriptor's origin cannot be traced: it is a "
                       "block argument, not a layout.naive / layout.packed / "
@@ -337,7 +467,66 @@ static llvm::Expected<Descriptor> baseDescriptor(Operation *baseOp) {
 /// graph region.
 static constexpr unsigned kMaxTraceDepth = 64;
 
-llvm::Expected<Descriptor> mlir::layout::traceDescriptor(Value desc) {
+/// Numbers the run-time values an op's operands give, in order: called on
+/// each `?` (Descriptor::mapDynamic, Transform::mapDynamic), it appends the
+/// next operand to `runTime` and returns its slot.
+struct RunTimeNumbering {
+  ValueRange operands;
+  SmallVectorImpl<Value> *runTime;
+  size_t next = 0;
+  bool mismatch = false;
+
+  int64_t operator()(int64_t) {
+    if (next >= operands.size()) {
+      mismatch = true;
+      return kDynamic;
+    }
+    runTime->push_back(operands[next++]);
+    return dynamicSlot(runTime->size() - 1);
+  }
+  /// Whether every `?` had its operand and every operand its `?`.
+  llvm::Error finish(Operation *op) const {
+    if (mismatch || next != operands.size())
+      return traceError("the descriptor's chain holds a '" +
+                        op->getName().getStringRef() +
+                        "' whose run-time operands do not match its '?' "
+                        "entries");
+    return llvm::Error::success();
+  }
+};
+
+/// Refuses an op with run-time operands when the caller wants a static
+/// descriptor.
+static llvm::Error checkRunTimeWanted(Operation *op, ValueRange operands,
+                                      SmallVectorImpl<Value> *runTime) {
+  if (operands.empty() || runTime)
+    return llvm::Error::success();
+  return traceError("the descriptor has run-time values ('" +
+                    op->getName().getStringRef() +
+                    "' takes SSA operands); this use needs a static "
+                    "descriptor");
+}
+
+/// The evaluator's form of a base op, its run-time values numbered.
+static llvm::Expected<Descriptor>
+baseDescriptor(Operation *baseOp, SmallVectorImpl<Value> *runTime) {
+  llvm::Expected<Descriptor> d = staticBaseDescriptor(baseOp);
+  if (!d)
+    return d;
+  if (llvm::Error e =
+          checkRunTimeWanted(baseOp, baseOp->getOperands(), runTime))
+    return std::move(e);
+  if (baseOp->getNumOperands() == 0)
+    return d;
+  RunTimeNumbering number{baseOp->getOperands(), runTime};
+  d->mapDynamic(std::ref(number));
+  if (llvm::Error e = number.finish(baseOp))
+    return std::move(e);
+  return d;
+}
+
+llvm::Expected<Descriptor>
+mlir::layout::traceDescriptor(Value desc, SmallVectorImpl<Value> *runTime) {
   static thread_local unsigned depth = 0;
   if (depth >= kMaxTraceDepth)
     return traceError("the descriptor's chain nests algebra ops more than " +
@@ -356,7 +545,10 @@ llvm::Expected<Descriptor> mlir::layout::traceDescriptor(Value desc) {
     chain.push_back(transform);
     cur = transform.getSource();
   }
-  llvm::Expected<Descriptor> result = baseDescriptor(cur.getDefiningOp());
+  Operation *baseOp = cur.getDefiningOp();
+  llvm::Expected<Descriptor> result = baseOp && isa<NaiveOp, PackedOp>(baseOp)
+                                          ? baseDescriptor(baseOp, runTime)
+                                          : staticBaseDescriptor(baseOp);
   for (TransformOp op : llvm::reverse(chain)) {
     if (!result)
       return result;
@@ -364,6 +556,15 @@ llvm::Expected<Descriptor> mlir::layout::traceDescriptor(Value desc) {
     if (failed(entries))
       return traceError("the descriptor's chain holds an invalid "
                         "layout.transform");
+    if (llvm::Error e = checkRunTimeWanted(op, op.getArgs(), runTime))
+      return std::move(e);
+    if (!op.getArgs().empty()) {
+      RunTimeNumbering number{op.getArgs(), runTime};
+      for (StageEntry &e : *entries)
+        e.transform.mapDynamic(std::ref(number));
+      if (llvm::Error e = number.finish(op))
+        return std::move(e);
+    }
     if (llvm::Error e = result->addStage(*entries))
       return std::move(e);
   }

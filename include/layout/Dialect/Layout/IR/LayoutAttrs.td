@@ -44,6 +44,14 @@ def Layout_TransformAttrInterface : AttrInterface<"TransformAttrInterface"> {
   ];
 }
 
+// A scalar argument of a transform: an integer, or `?` for a run-time value
+// (an SSA operand of `layout.transform`; only the kinds whose
+// TransformKindInfo::runTime is set verify with one).
+def Layout_Size : AttrParameter<"int64_t", "an integer or '?'"> {
+  let parser = "::mlir::layout::detail::parseSize($_parser)";
+  let printer = "::mlir::layout::detail::printSize($_printer, $_self)";
+}
+
 // The C++ type of an attribute parameter given as a record.
 class Layout_ParameterType<AttrOrTypeParameter parameter> {
   string type = parameter.cppType;
@@ -107,7 +115,7 @@ def Layout_PassThroughAttr : Layout_TransformAttr<"PassThrough", "pass_through">
     #layout.pass_through<4> : [0] -> [0]
     ```
   }];
-  let parameters = (ins "int64_t":$length);
+  let parameters = (ins Layout_Size:$length);
   let assemblyFormat = "`<` $length `>`";
 }
 
@@ -123,7 +131,7 @@ def Layout_PadAttr : Layout_TransformAttr<"Pad", "pad"> {
     #layout.pad<3, 1, 1>
     ```
   }];
-  let parameters = (ins "int64_t":$length, "int64_t":$left, "int64_t":$right);
+  let parameters = (ins Layout_Size:$length, Layout_Size:$left, Layout_Size:$right);
   let assemblyFormat = "`<` $length `,` $left `,` $right `>`";
 }
 
@@ -137,7 +145,7 @@ def Layout_LeftPadAttr : Layout_TransformAttr<"LeftPad", "left_pad"> {
     #layout.left_pad<3, 2>
     ```
   }];
-  let parameters = (ins "int64_t":$length, "int64_t":$left);
+  let parameters = (ins Layout_Size:$length, Layout_Size:$left);
   let assemblyFormat = "`<` $length `,` $left `>`";
 }
 
@@ -152,7 +160,7 @@ def Layout_RightPadAttr : Layout_TransformAttr<"RightPad", "right_pad"> {
     #layout.right_pad<11, 1>
     ```
   }];
-  let parameters = (ins "int64_t":$length, "int64_t":$right);
+  let parameters = (ins Layout_Size:$length, Layout_Size:$right);
   let assemblyFormat = "`<` $length `,` $right `>`";
 }
 
@@ -233,7 +241,7 @@ def Layout_FreezeAttr : Layout_TransformAttr<"Freeze", "freeze"> {
     #layout.freeze<2> : [0] -> []
     ```
   }];
-  let parameters = (ins "int64_t":$value);
+  let parameters = (ins Layout_Size:$value);
   let assemblyFormat = "`<` $value `>`";
 }
 
@@ -248,7 +256,7 @@ def Layout_OffsetAttr : Layout_TransformAttr<"Offset", "offset"> {
     #layout.offset<48, 16>
     ```
   }];
-  let parameters = (ins "int64_t":$upper_length, "int64_t":$offset);
+  let parameters = (ins Layout_Size:$upper_length, Layout_Size:$offset);
   let assemblyFormat = "`<` $upper_length `,` $offset `>`";
 }
 
@@ -262,7 +270,7 @@ def Layout_SliceAttr : Layout_TransformAttr<"Slice", "slice"> {
     #layout.slice<10, 2, 7>
     ```
   }];
-  let parameters = (ins "int64_t":$length, "int64_t":$begin, "int64_t":$end);
+  let parameters = (ins Layout_Size:$length, Layout_Size:$begin, Layout_Size:$end);
   let assemblyFormat = "`<` $length `,` $begin `,` $end `>`";
 }
 
@@ -276,7 +284,7 @@ def Layout_ModuloAttr : Layout_TransformAttr<"Modulo", "modulo"> {
     #layout.modulo<4, 16>
     ```
   }];
-  let parameters = (ins "int64_t":$modulus, "int64_t":$upper_length);
+  let parameters = (ins Layout_Size:$modulus, Layout_Size:$upper_length);
   let assemblyFormat = "`<` $modulus `,` $upper_length `>`";
 }
 
@@ -324,8 +332,8 @@ def Layout_SwizzleAttr : Layout_TransformAttr<"Swizzle", "swizzle"> {
     #layout.swizzle<3, 4, 3, 1024>
     ```
   }];
-  let parameters = (ins "int64_t":$bits, "int64_t":$base, "int64_t":$shift,
-                        "int64_t":$length);
+  let parameters = (ins Layout_Size:$bits, Layout_Size:$base, Layout_Size:$shift,
+                        Layout_Size:$length);
   let assemblyFormat = "`<` $bits `,` $base `,` $shift `,` $length `>`";
 }
 

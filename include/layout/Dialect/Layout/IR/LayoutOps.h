@@ -26,7 +26,18 @@ namespace layout {
 /// the evaluator's form of the whole chain. Fails, saying why, when the origin
 /// cannot be traced (a block argument, an op of another dialect) or when an
 /// op of the chain is invalid.
-llvm::Expected<Descriptor> traceDescriptor(Value desc);
+///
+/// A chain with run-time values (`?` lengths, strides or arguments) is
+/// traced only when `runTime` is given: its values are appended to it, and
+/// the descriptor holds the n-th as dynamicSlot(n) (Transform.h). Without
+/// it such a chain is refused, so that the analyses and folders that need
+/// static values see only static descriptors.
+llvm::Expected<Descriptor>
+traceDescriptor(Value desc, SmallVectorImpl<Value> *runTime = nullptr);
+
+/// Whether a descriptor type's lengths `type` hold the lengths `computed`:
+/// equal, except that a `?` in the type may stand for a static length.
+bool isCompatibleLengths(ArrayRef<int64_t> computed, ArrayRef<int64_t> type);
 
 /// Whether `op` is an op of the layout algebra (layout.compose, ...).
 bool isAlgebraOp(Operation *op);

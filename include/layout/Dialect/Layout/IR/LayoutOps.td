@@ -18,7 +18,7 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 // Descriptor constructors
 //===----------------------------------------------------------------------===//
 
-def Layout_NaiveOp : Layout_Op<"naive", [Pure]> {
+def Layout_NaiveOp : Layout_Op<"naive", [Pure, AttrSizedOperandSegments]> {
   let summary = "A strided descriptor from lengths and strides";
   let description = [{
     The base of a descriptor: `offset = off + sum idx_i * stride_i`, element
@@ -37,16 +37,42 @@ def Layout_NaiveOp : Layout_Op<"naive", [Pure]> {
     %s = layout.naive [3, 3] strides [8, 1] offset 2 space 24
          : !layout.desc<3x3>
     ```
+
+    A length or a stride may be a run-time `index` value (its type's length
+    is then `?`); the offset and the space are static. Constant operands
+    fold into the static lists.
+
+    ```mlir
+    // An M x K row-major matrix with a run-time leading dimension.
+    %a = layout.naive [%m, %k] strides [%lda, 1] : !layout.desc<?x?>
+    ```
   }];
-  let arguments = (ins DenseI64ArrayAttr:$lengths, DenseI64ArrayAttr:$strides,
+  let arguments = (ins Variadic<Index>:$dynamic_lengths,
+                       DenseI64ArrayAttr:$lengths,
+                       Variadic<Index>:$dynamic_strides,
+                       DenseI64ArrayAttr:$strides,
                        OptionalAttr<I64Attr>:$offset,
                        OptionalAttr<I64Attr>:$space);
   let results = (outs Layout_DescType:$result);
   let assemblyFormat = [{
-    $lengths `strides` $strides (`offset` $offset^)? (`space` $space^)?
+    custom<DynamicIndexList>($dynamic_lengths, $lengths)
+    `strides` custom<DynamicIndexList>($dynamic_strides, $strides)
+    (`offset` $offset^)? (`space` $space^)?
     attr-dict `:` qualified(type($result))
   }];
+  let builders = [
+    // A static base.
+    OpBuilder<(ins "::mlir::Type":$result,
+                   "::mlir::DenseI64ArrayAttr":$lengths,
+                   "::mlir::DenseI64ArrayAttr":$strides,
+                   "::mlir::IntegerAttr":$offset, "::mlir::IntegerAttr":$space),
+    [{
+      build($_builder, $_state, result, ::mlir::ValueRange(), lengths,
+            ::mlir::ValueRange(), strides, offset, space);
+    }]>
+  ];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// The descriptor this op builds (verified ops only).
     ::llvm::Expected<::mlir::layout::Descriptor> getDescriptor();
@@ -63,11 +89,29 @@ def Layout_PackedOp : Layout_Op<"packed", [Pure]> {
     // offset of (1, 2) is 6; element space 12.
     %p = layout.packed [3, 4] : !layout.desc<3x4>
     ```
+
+    A length may be a run-time `index` value (`?` in the type); the strides
+    are then the products of the lengths at run time.
+
+    ```mlir
+    %b = layout.packed [%k, %n] : !layout.desc<?x?>
+    ```
   }];
-  let arguments = (ins DenseI64ArrayAttr:$lengths);
+  let arguments = (ins Variadic<Index>:$dynamic_lengths,
+                       DenseI64ArrayAttr:$lengths);
   let results = (outs Layout_DescType:$result);
-  let assemblyFormat = "$lengths attr-dict `:` qualified(type($result))";
+  let assemblyFormat = [{
+    custom<DynamicIndexList>($dynamic_lengths, $lengths)
+    attr-dict `:` qualified(type($result))
+  }];
+  let builders = [
+    // A static base.
+    OpBuilder<(ins "::mlir::Type":$result,
+                   "::mlir::DenseI64ArrayAttr":$lengths),
+    [{ build($_builder, $_state, result, ::mlir::ValueRange(), lengths); }]>
+  ];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Layout_AlignedOp : Layout_Op<"aligned", [Pure]> {
@@ -114,9 +158,23 @@ def Layout_TransformOp : Layout_Op<"transform", [Pure]> {
                               #layout.unmerge<[2, 3]> : [1] -> [1, 2]]
          : !layout.desc<2x6> -> !layout.desc<2x2x3>
     ```
+ 
+    An argument of a transform whose kind takes sizes (pass_through, the
+    pads, embed, merge, unmerge, replicate, freeze, offset, slice, modulo)
+    may be `?`: its value is the next operand of `args(...)`, in the order
+    the `?`s appear. Checks that need the value wait for run time; the
+    lowering computes with it (affine maps with symbols).
+
+    ```mlir
+    // A run-time K cut into K / 32 tiles of 32.
+    %t = layout.transform %a [#layout.pass_through<?> : [0] -> [0],
+                              #layout.unmerge<[?, 32]> : [1] -> [1, 2]]
+         args(%m, %kt) : !layout.desc<?x?> -> !layout.desc<?x?x32>
+    ```
   }];
   let arguments = (ins Layout_DescType:$source, ArrayAttr:$transforms,
-                       ArrayAttr:$lower_dims, ArrayAttr:$upper_dims);
+                       ArrayAttr:$lower_dims, ArrayAttr:$upper_dims,
+                       Variadic<Index>:$args);
   let results = (outs Layout_DescType:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
