@@ -69,6 +69,15 @@ std::string mlir::layout::formatIntList(ArrayRef<int64_t> values) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "[";
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return s;
+}
+
+std::string mlir::layout::formatSizeList(ArrayRef<int64_t> values) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
   llvm::interleaveComma(values, os, [&](int64_t v) {
     if (isDynamic(v))
       os << "?";
@@ -510,7 +519,7 @@ std::string Transform::str() const {
     TransformArg arg = getArg(i);
     os << (i ? ", " : "");
     if (arg.isListArg())
-      os << formatIntList(arg.getList());
+      os << formatSizeList(arg.getList());
     else if (mlir::layout::isDynamic(arg.getScalar()))
       os << "?";
     else

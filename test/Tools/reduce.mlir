@@ -1,21 +1,34 @@
 // RUN: printf '#!/bin/sh\nif %layout_tools_dir/layout-opt "$1" -convert-layout-to-affine 2>&1 | grep -q "cannot be lowered: the descriptor.s origin cannot be traced"; then exit 1; fi\nexit 0\n' > %t.interesting.sh
 // RUN: chmod +x %t.interesting.sh
-// RUN: layout-reduce %s -reduction-tree='traversal-mode=0 test=%t.interesting.sh' -o %t.reduced.mlir
+// RUN: layout-reduce %s -layout-reduce-ops='test=%t.interesting.sh' -o %t.reduced.mlir
 // RUN: FileCheck %s < %t.reduced.mlir
 // RUN: grep -c "func.func" %t.reduced.mlir | FileCheck %s --check-prefix=ONE
+// MLIR's reduction tree still works, at the granularity of whole functions.
+// RUN: layout-reduce %s -reduction-tree='traversal-mode=0 test=%t.interesting.sh' -o %t.tree.mlir
+// RUN: grep -c "func.func" %t.tree.mlir | FileCheck %s --check-prefix=ONE
+// An input that is not interesting is refused.
+// RUN: printf '#!/bin/sh\nexit 0\n' > %t.never.sh
+// RUN: chmod +x %t.never.sh
+// RUN: not layout-reduce %s -layout-reduce-ops='test=%t.never.sh' -o %t.none.mlir 2>&1 | FileCheck %s --check-prefix=BORING
 
 /// layout-reduce shrinks a file on which -convert-layout-to-affine fails
-/// (a layout.offset of a descriptor that is a block argument) to the
-/// function that fails, keeping the failure: the interestingness script
-/// exits 1 while layout-opt still gives the same message. The two other
-/// functions go. (MLIR's reduction tree erases whole ops at the top level;
-/// the ops inside the failing function all feed its side effects and stay.)
+/// (a layout.offset of a descriptor that is a block argument) to the one
+/// op that fails, keeping the failure: the interestingness script exits 1
+/// while layout-opt still gives the same message. -layout-reduce-ops erases
+/// the two other functions, then every op of the failing one but the
+/// offset (the arithmetic, the other descriptor, the loads, the store); the
+/// value it returns becomes a ub.poison (which is not tried again: erasing a
+/// poison would put another in its place, forever).
 
 // CHECK-NOT: @fine
 // CHECK-NOT: @also_fine
 // CHECK: func.func @failing
-// CHECK: layout.offset %arg0
+// CHECK-NEXT: layout.offset %arg0
+// CHECK-NEXT: %[[P:.*]] = ub.poison : f32
+// CHECK-NEXT: return %[[P]] : f32
+// CHECK-NEXT: }
 // ONE: {{^1$}}
+// BORING: the input is not interesting to the test script
 
 func.func @fine(%i: index, %j: index, %m: memref<16xf32>) -> f32 {
   %p = layout.packed [4, 4] : !layout.desc<4x4>
@@ -25,7 +38,7 @@ func.func @fine(%i: index, %j: index, %m: memref<16xf32>) -> f32 {
   return %v : f32
 }
 
-func.func @failing(%d: !layout.desc<4x4>, %i: index, %j: index, %m: memref<16xf32>) {
+func.func @failing(%d: !layout.desc<4x4>, %i: index, %j: index, %m: memref<16xf32>) -> f32 {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %a = arith.addi %i, %c1 : index
@@ -37,7 +50,7 @@ func.func @failing(%d: !layout.desc<4x4>, %i: index, %j: index, %m: memref<16xf3
   %v = memref.load %m[%o] : memref<16xf32>
   %s = arith.addf %v, %v1 : f32
   memref.store %s, %m[%c1] : memref<16xf32>
-  return
+  return %s : f32
 }
 
 func.func @also_fine(%x: index) -> index {

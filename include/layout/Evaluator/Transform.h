@@ -193,6 +193,8 @@ inline bool anyDynamic(llvm::ArrayRef<int64_t> values) {
 
 /// Formats `values` as `[a, b, c]`, the list syntax of the dialect.
 std::string formatIntList(llvm::ArrayRef<int64_t> values);
+/// `[a, ?, c]`: lengths or arguments, a run-time value as `?`.
+std::string formatSizeList(llvm::ArrayRef<int64_t> values);
 
 /// One argument of a transform: a scalar or a list (see
 /// TransformKindInfo::Args for where each kind keeps it).

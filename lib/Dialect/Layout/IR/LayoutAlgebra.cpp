@@ -148,7 +148,7 @@ static LogicalResult verifyAlgebraOp(Operation *op) {
   if (type.getLengths() != d->getLengths())
     return op->emitOpError()
            << "result type " << type << " does not match the sizes of the "
-           << "result's modes " << formatIntList(d->getLengths());
+           << "result's modes " << formatSizeList(d->getLengths());
   return success();
 }
 

@@ -43,7 +43,7 @@ static LogicalResult verifyBase(Operation *op, llvm::Expected<Descriptor> desc,
   if (!isCompatibleLengths(desc->getLengths(), resultType.getLengths()))
     return op->emitOpError()
            << "result type " << resultType << " does not match the lengths "
-           << formatIntList(desc->getLengths());
+           << formatSizeList(desc->getLengths());
   return success();
 }
 
@@ -429,7 +429,7 @@ LogicalResult TransformOp::verify() {
   if (!isCompatibleLengths(*newLengths, getType().getLengths()))
     return emitOpError() << "result type " << getType()
                          << " does not match the transforms' upper lengths "
-                         << formatIntList(*newLengths);
+                         << formatSizeList(*newLengths);
   return success();
 }
 
