@@ -351,6 +351,17 @@ struct LowerElementSpaceSize final : OpRewritePattern<ElementSpaceSizeOp> {
   }
 };
 
+/// A divisibility fact has done its work by the time offsets become maps:
+/// the value goes on without it.
+struct DropAssumeMultiple final : OpRewritePattern<AssumeMultipleOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AssumeMultipleOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, op.getValue());
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Coordinates: !layout.coord becomes its hidden indices (1:N), also through
 // scf.for iter_args.
@@ -553,6 +564,6 @@ struct ConvertLayoutToAffinePass final
 } // namespace
 
 void mlir::layout::populateLayoutToAffinePatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerOffset, LowerValid, LowerUpper, LowerElementSpaceSize>(
-      patterns.getContext());
+  patterns.add<LowerOffset, LowerValid, LowerUpper, LowerElementSpaceSize,
+               DropAssumeMultiple>(patterns.getContext());
 }

@@ -275,7 +275,7 @@ Distributor::planWindow(const TileTree &tree, const StorePlan &plan) const {
   std::string why;
   FailureOr<TracedView> traced = traceTileView(dst.op, dst.partition, why);
   if (failed(traced) || traced->desc ||
-      !hasRunTimeAlignment(traced->source, dst.contiguous))
+      !hasRunTimeAlignment(traced->source, dst.contiguous, plan.storeWidth))
     return std::nullopt;
   // Phase 1 decides at each staged load: the store's memref must be
   // defined there.

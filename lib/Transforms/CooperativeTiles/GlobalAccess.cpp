@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GlobalAccess.h"
+#include "layout/Dialect/Layout/IR/Divisibility.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -44,26 +45,34 @@ FailureOr<GlobalAccess> GlobalAccess::create(OpBuilder &b,
   return g;
 }
 
-/// The dimensions other than `contiguous` whose strides are dynamic, and
-/// whether the offset is; false when `type` is not strided.
-static bool dynamicLayout(MemRefType type, int64_t contiguous,
+/// The dimensions other than `contiguous` whose strides are dynamic and not
+/// known multiples of `width` (Divisibility.h), and whether the offset is
+/// such; false when `memref` is not strided.
+static bool dynamicLayout(Value memref, int64_t contiguous, int64_t width,
                           SmallVector<int64_t> &dynamic, bool &dynamicOffset) {
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
+  if (failed(cast<MemRefType>(memref.getType())
+                 .getStridesAndOffset(strides, offset)))
     return false;
+  std::optional<MemRefMultiples> facts = knownMemRefMultiples(memref);
+  auto known = [&](std::optional<int64_t> k) {
+    return facts &&
+           isKnownMultipleOf(k ? facts->strides[*k] : facts->offset, width);
+  };
   for (auto [k, s] : llvm::enumerate(strides))
-    if (int64_t(k) != contiguous && ShapedType::isDynamic(s))
+    if (int64_t(k) != contiguous && ShapedType::isDynamic(s) &&
+        !known(int64_t(k)))
       dynamic.push_back(k);
-  dynamicOffset = ShapedType::isDynamic(offset);
+  dynamicOffset = ShapedType::isDynamic(offset) && !known(std::nullopt);
   return true;
 }
 
-bool tiles::hasRunTimeAlignment(Value memref, int64_t contiguous) {
+bool tiles::hasRunTimeAlignment(Value memref, int64_t contiguous,
+                                int64_t width) {
   SmallVector<int64_t> dynamic;
   bool dynamicOffset = false;
-  return dynamicLayout(cast<MemRefType>(memref.getType()), contiguous, dynamic,
-                       dynamicOffset) &&
+  return dynamicLayout(memref, contiguous, width, dynamic, dynamicOffset) &&
          (!dynamic.empty() || dynamicOffset);
 }
 
@@ -71,8 +80,7 @@ Value tiles::stridesMultipleOf(OpBuilder &b, Location l, Value memref,
                                int64_t contiguous, int64_t width) {
   SmallVector<int64_t> dynamic;
   bool dynamicOffset = false;
-  if (!dynamicLayout(cast<MemRefType>(memref.getType()), contiguous, dynamic,
-                     dynamicOffset) ||
+  if (!dynamicLayout(memref, contiguous, width, dynamic, dynamicOffset) ||
       (dynamic.empty() && !dynamicOffset))
     return {};
   auto meta = memref::ExtractStridedMetadataOp::create(b, l, memref);

@@ -125,13 +125,15 @@ private:
 /// The run-time test that the dynamic strides of `memref` (other than that
 /// of dimension `contiguous`) and its dynamic offset are multiples of
 /// `width` elements, so that `width`-vectors along `contiguous` stay
-/// aligned; null when none is dynamic.
+/// aligned; null when none is dynamic, or the divisibility facts say each
+/// is such a multiple.
 Value stridesMultipleOf(OpBuilder &b, Location loc, Value memref,
                         int64_t contiguous, int64_t width);
 
-/// Whether stridesMultipleOf tests anything for `memref`: a stride other
-/// than `contiguous`'s, or the offset, is dynamic.
-bool hasRunTimeAlignment(Value memref, int64_t contiguous);
+/// Whether stridesMultipleOf tests anything for `memref` and `width`: a
+/// stride other than `contiguous`'s, or the offset, is dynamic and not known
+/// to be a multiple of `width` (layout/Dialect/Layout/IR/Divisibility.h).
+bool hasRunTimeAlignment(Value memref, int64_t contiguous, int64_t width);
 
 /// Emits `for iter in [0, iterations)` around `body(iter)` (no loop for one
 /// iteration).

@@ -1292,3 +1292,47 @@ func.func @runtime_base_type(%n: index) {
   %p = layout.packed [%n, 8] : !layout.desc<4x8>
   return
 }
+
+// -----
+
+/// Divisibility facts: a positive multiple.
+func.func @assume_zero(%x: index) -> index {
+  // expected-error @+1 {{'layout.assume_multiple' op 'multiple' must be positive, got 0}}
+  %y = layout.assume_multiple %x, 0 : index
+  return %y : index
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument 0's 'layout.multiple_of' applies to an index or integer argument, not 'f32'}}
+func.func @multiple_of_float(%x: f32 {layout.multiple_of = 4 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument 0's 'layout.multiple_of' the multiple must be positive, got -4}}
+func.func @multiple_of_negative(%x: index {layout.multiple_of = -4 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument 0's 'layout.stride_multiples' has 1 entries but 'memref<?x?xf32, strided<[?, 1], offset: ?>>' has rank 2}}
+func.func @stride_multiples_rank(%m: memref<?x?xf32, strided<[?, 1], offset: ?>> {layout.stride_multiples = array<i64: 4>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument 0's 'layout.offset_multiple' applies to a strided memref argument, not 'index'}}
+func.func @offset_multiple_index(%x: index {layout.offset_multiple = 4 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op unknown layout argument attribute 'layout.multiple'}}
+func.func @unknown_fact(%x: index {layout.multiple = 4 : i64}) {
+  return
+}

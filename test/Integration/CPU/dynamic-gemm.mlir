@@ -66,9 +66,16 @@ func.func @gemm(%m: index, %n: index, %k: index, %lda: index, %ldc: index)
   %asize = arith.muli %m, %lda : index
   %bsize = arith.muli %k, %n : index
   %csize = arith.muli %m, %ldc : index
+  // Offsets outside a buffer are counted as mismatches (and not used), so
+  // that a wrong offset fails the test cleanly instead of corrupting memory.
+  %oob = memref.alloca() : memref<1xi64>
+  memref.store %zero, %oob[%c0] : memref<1xi64>
   %A = memref.alloc(%asize) : memref<?xi64>
   %B = memref.alloc(%bsize) : memref<?xi64>
   %C = memref.alloc(%csize) : memref<?xi64>
+  scf.for %x = %c0 to %csize step %c1 {
+    memref.store %zero, %C[%x] : memref<?xi64>
+  }
   %c5i = arith.constant 5 : i64
   %c3i = arith.constant 3 : i64
   %c2i = arith.constant 2 : i64
@@ -128,8 +135,19 @@ func.func @gemm(%m: index, %n: index, %k: index, %lda: index, %ldc: index)
               %kk0 = arith.muli %tk, %c8 : index
               %kk = arith.addi %kk0, %q : index
               %bo = layout.offset %b[%kk, %j] : !layout.desc<?x?>
-              %av = memref.load %A[%ao] : memref<?xi64>
-              %bv = memref.load %B[%bo] : memref<?xi64>
+              %aok = arith.cmpi ult, %ao, %asize : index
+              %bok = arith.cmpi ult, %bo, %bsize : index
+              %abok = arith.andi %aok, %bok : i1
+              scf.if %abok {
+              } else {
+                %n0 = memref.load %oob[%c0] : memref<1xi64>
+                %n1 = arith.addi %n0, %one : i64
+                memref.store %n1, %oob[%c0] : memref<1xi64>
+              }
+              %aos = arith.select %aok, %ao, %c0 : index
+              %bos = arith.select %bok, %bo, %c0 : index
+              %av = memref.load %A[%aos] : memref<?xi64>
+              %bv = memref.load %B[%bos] : memref<?xi64>
               %prod = arith.muli %av, %bv : i64
               %sum = arith.addi %s, %prod : i64
               scf.yield %sum : i64
@@ -137,7 +155,14 @@ func.func @gemm(%m: index, %n: index, %k: index, %lda: index, %ldc: index)
             scf.yield %s1 : i64
           }
           %co = layout.offset %c[%i, %j] : !layout.desc<?x?>
-          memref.store %acc, %C[%co] : memref<?xi64>
+          %cok = arith.cmpi ult, %co, %csize : index
+          scf.if %cok {
+            memref.store %acc, %C[%co] : memref<?xi64>
+          } else {
+            %n0 = memref.load %oob[%c0] : memref<1xi64>
+            %n1 = arith.addi %n0, %one : i64
+            memref.store %n1, %oob[%c0] : memref<1xi64>
+          }
         }
         scf.yield %pr : i64
       } else {
@@ -179,10 +204,12 @@ func.func @gemm(%m: index, %n: index, %k: index, %lda: index, %ldc: index)
     }
     scf.yield %r#0, %r#1 : i64, i64
   }
+  %outside = memref.load %oob[%c0] : memref<1xi64>
+  %bad = arith.addi %res#0, %outside : i64
   memref.dealloc %A : memref<?xi64>
   memref.dealloc %B : memref<?xi64>
   memref.dealloc %C : memref<?xi64>
-  return %res#0, %padded, %res#1 : i64, i64, i64
+  return %bad, %padded, %res#1 : i64, i64, i64
 }
 
 /// layout.upper of `packed [%k, %n]` at every offset, and an incremental

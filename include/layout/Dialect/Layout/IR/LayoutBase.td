@@ -53,6 +53,7 @@ def Layout_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let hasRegionArgAttrVerify = 1;
 }
 
 class Layout_Op<string mnemonic, list<Trait> traits = []>

@@ -638,4 +638,37 @@ def Layout_StoreOp : Layout_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Divisibility facts
+//===----------------------------------------------------------------------===//
+
+def Layout_AssumeMultipleOp : Layout_Op<"assume_multiple",
+    [Pure, AllTypesMatch<["value", "result"]>]> {
+  let summary = "States that a run-time index is a multiple of a constant";
+  let description = [{
+    The result is `value`, which the program promises is a multiple of
+    `multiple` (> 0), as Triton's `tt.divisibility` and CuTe's static
+    strides state. Nothing checks it at run time (as with
+    `memref.assume_alignment`); the lowering drops the op.
+
+    The facts feed the passes that would otherwise test at run time
+    (layout/Dialect/Layout/Utils/Divisibility.h): a memref made by
+    `memref.reinterpret_cast` or `memref.subview` from such values, or a
+    function argument with `layout.stride_multiples` /
+    `layout.offset_multiple` (memrefs) or `layout.multiple_of` (indices),
+    gets the tile pass's 16-byte vectors without its run-time alignment
+    test. Canonicalization folds `x mod N` of a known multiple of N to 0.
+
+    ```mlir
+    %ld4 = layout.assume_multiple %ld, 4 : index
+    ```
+  }];
+  let arguments = (ins Index:$value, I64Attr:$multiple);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$value `,` $multiple attr-dict `:` type($value)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
 #endif // LAYOUT_OPS_TD
