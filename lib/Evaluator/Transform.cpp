@@ -416,21 +416,23 @@ static Error checkEmbedInjective(const Transform &t) {
 }
 
 Error Transform::checkInvertible() const {
-  // Injectivity of these kinds depends on their values (Merge, Unmerge, the
-  // pads, freeze, offset and slice are injective at any value).
-  if (isDynamic() &&
-      (kind == TransformKind::Replicate || kind == TransformKind::Modulo ||
-       kind == TransformKind::Embed))
-    return makeError(
-        "has run-time arguments, and whether it is injective (and its "
-        "inverse) depends on their values");
+  // Whether replicate, modulo and embed are injective (and their inverse)
+  // depends on their values; the other kinds are injective at any value.
+  auto runTime = [] {
+    return makeError("has run-time arguments, and whether it is injective "
+                     "(and its inverse) depends on their values");
+  };
   switch (kind) {
   case TransformKind::Replicate:
+    if (isDynamic())
+      return runTime();
     if (llvm::all_of(lengths, [](int64_t l) { return l == 1; }))
       return Error::success();
     return makeError("is not injective: every upper coordinate maps to the "
                      "same (empty) lower coordinate");
   case TransformKind::Modulo:
+    if (isDynamic())
+      return runTime();
     if (params[0] >= lengths[0])
       return Error::success();
     return makeError(llvm::formatv(
@@ -438,6 +440,8 @@ Error Transform::checkInvertible() const {
         "{1}, so u and u + {0} collide",
         params[0], lengths[0]));
   case TransformKind::Embed:
+    if (isDynamic())
+      return runTime();
     return checkEmbedInjective(*this);
   case TransformKind::PassThrough:
   case TransformKind::Pad:
@@ -466,8 +470,6 @@ void Transform::calculateUpperIndex(
 }
 
 bool Transform::isIdentity() const {
-  if (kind == TransformKind::Modulo && isDynamic())
-    return false;
   switch (kind) {
   case TransformKind::PassThrough:
     return true;
@@ -480,7 +482,7 @@ bool Transform::isIdentity() const {
   case TransformKind::Slice:
     return params[0] == 0;
   case TransformKind::Modulo:
-    return params[0] >= lengths[0];
+    return !isDynamic() && params[0] >= lengths[0];
   case TransformKind::Xor:
   case TransformKind::Rotate:
     return lengths[1] == 1;

@@ -66,6 +66,14 @@ static std::string renameValues(const std::string &text,
   return out;
 }
 
+/// `4x?x8`: the top lengths of `d` as a type spells them.
+static std::string lengthsText(const Descriptor &d) {
+  std::string lens;
+  for (auto [i, l] : llvm::enumerate(d.getLengths()))
+    lens += (i ? "x" : "") + (isDynamic(l) ? "?" : std::to_string(l));
+  return lens;
+}
+
 /// Emits the coordinate check of one coordinate `idx` (comma-separated
 /// SSA names): a coordinate made there, moved by the static `s1`, then by
 /// the dynamic `s2`, must have the offset (where valid) and validity of
@@ -76,11 +84,7 @@ static std::string emitMoves(llvm::raw_ostream &os, const Descriptor &d,
                              llvm::ArrayRef<int64_t> s1,
                              llvm::ArrayRef<int64_t> s2) {
   int64_t hidden = d.getNumHiddenIndices();
-  std::string lens;
-  for (unsigned i = 0; i < d.getRank(); ++i) {
-    int64_t l = d.getLengths()[i];
-    lens += (i ? "x" : "") + (isDynamic(l) ? "?" : std::to_string(l));
-  }
+  std::string lens = lengthsText(d);
   std::string ct =
       "!layout.coord<" + lens + ", " + std::to_string(hidden) + ">";
   auto join = [](llvm::ArrayRef<std::string> v) {
@@ -163,12 +167,7 @@ static void emitChain(llvm::raw_ostream &os, unsigned id, const Descriptor &d,
   });
   os << "]>\n";
 
-  std::string lens;
-  for (unsigned i = 0; i < rank; ++i) {
-    int64_t l = compiled.getLengths()[i];
-    lens += (i ? "x" : "") + (isDynamic(l) ? "?" : std::to_string(l));
-  }
-  std::string type = "!layout.desc<" + lens + ">";
+  std::string type = "!layout.desc<" + lengthsText(compiled) + ">";
 
   if (!runTime.empty()) {
     os << "memref.global \"private\" @runtime" << id << " : memref<"

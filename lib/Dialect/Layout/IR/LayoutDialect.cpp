@@ -72,11 +72,7 @@ static ParseResult parseIntList(AsmParser &parser,
       });
 }
 static void printIntList(AsmPrinter &printer, ArrayRef<int64_t> values) {
-  printer << "[";
-  llvm::interleaveComma(values, printer, [&](int64_t v) {
-    layout::detail::printSize(printer, v);
-  });
-  printer << "]";
+  printer << formatSizeList(values);
 }
 
 /// `3x?x5`: the lengths of a descriptor type, `?` for a run-time length.
