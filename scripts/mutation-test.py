@@ -21,6 +21,12 @@ cores; later runs reuse it):
   python3 scripts/mutation-test.py                  # every mutant
   python3 scripts/mutation-test.py --only a,b       # some
   python3 scripts/mutation-test.py --all-tests      # the whole suite each
+  python3 scripts/mutation-test.py --resume         # go on after a stop
+
+Each result is also appended to WORK/results.jsonl as it is known. With
+--resume, a mutant whose (file, find, replace, tests) and tree (the HEAD
+commit and the working tree's diff) match a recorded result is not run
+again, so a run too long for one sitting can be finished in several.
 
 It prints a markdown table and the line "N caught, N crash, N timeout,
 N survived, N no-build" and writes the table to --report (default
@@ -28,6 +34,7 @@ bench/mutation/last-run.md). The score counts clean catches only.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -81,6 +88,19 @@ def prepare(work):
     return src, build
 
 
+def tree_id():
+    """HEAD and a hash of the working tree's changes: the tree under test."""
+    _, head = run(["git", "rev-parse", "HEAD"], ROOT)
+    _, diff = run(["git", "diff", "HEAD"], ROOT)
+    return head.strip()[:12] + "+" + hashlib.sha1(diff.encode()).hexdigest()[:8]
+
+
+def mutant_key(m, tree, all_tests):
+    body = json.dumps([m["file"], m["find"], m["replace"], m["tests"],
+                       all_tests, tree])
+    return hashlib.sha1(body.encode()).hexdigest()
+
+
 def lit(build, tests, limit):
     paths = [os.path.join(build, "test", t) for t in tests]
     rc, out = run([LIT, "-v", "--timeout=%d" % limit] + paths, build)
@@ -112,6 +132,9 @@ def main():
                     help="run the whole lit suite for every mutant")
     ap.add_argument("--limit", type=int, default=300,
                     help="seconds per test")
+    ap.add_argument("--resume", action="store_true",
+                    help="reuse results recorded for this tree in "
+                         "WORK/results.jsonl")
     ap.add_argument("--report",
                     default=os.path.join(ROOT, "bench", "mutation", "last-run.md"))
     args = ap.parse_args()
@@ -126,9 +149,27 @@ def main():
         if n != 1:
             sys.exit("mutation-test: %s: 'find' occurs %d times in %s"
                      % (m["id"], n, m["file"]))
+    tree = tree_id()
+    journal = os.path.join(args.work, "results.jsonl")
+    done = {}
+    if args.resume and os.path.isfile(journal):
+        for line in open(journal):
+            r = json.loads(line)
+            done[r["key"]] = r
     src, build = prepare(args.work)
     rows, counts = [], {}
     for m in mutants:
+        key = mutant_key(m, tree, args.all_tests)
+        if key in done:
+            r = done[key]
+            kind, by, seconds = r["kind"], r["by"], r["seconds"]
+            counts[kind] = counts.get(kind, 0) + 1
+            row = "| %s | %s | %s | %s | %s | %.0f s |" % (
+                m["id"], m["area"], m["why"], kind,
+                ", ".join(by) if by else "-", seconds)
+            rows.append(row)
+            print(row + " (recorded)", flush=True)
+            continue
         path = os.path.join(src, m["file"])
         original = open(path).read()
         start = time.time()
@@ -142,12 +183,17 @@ def main():
                 kind, by = classify(*lit(build, tests, args.limit))
         finally:
             open(path, "w").write(original)
+        seconds = time.time() - start
         counts[kind] = counts.get(kind, 0) + 1
         row = "| %s | %s | %s | %s | %s | %.0f s |" % (
             m["id"], m["area"], m["why"], kind,
-            ", ".join(by) if by else "-", time.time() - start)
+            ", ".join(by) if by else "-", seconds)
         rows.append(row)
         print(row, flush=True)
+        with open(journal, "a") as f:
+            f.write(json.dumps({"key": key, "id": m["id"], "tree": tree,
+                                "kind": kind, "by": by,
+                                "seconds": seconds}) + "\n")
     # The copy back as it was: rebuild so that the next run starts clean.
     run(["cmake", "--build", build], src)
     total = len(mutants)
@@ -160,9 +206,9 @@ def main():
     os.makedirs(os.path.dirname(args.report), exist_ok=True)
     with open(args.report, "w") as f:
         f.write("# Mutation testing, last run\n\n")
-        f.write("`python3 scripts/mutation-test.py%s` on %s\n\n"
+        f.write("`python3 scripts/mutation-test.py%s` on %s, tree %s\n\n"
                 % (" --all-tests" if args.all_tests else "",
-                   time.strftime("%Y-%m-%d")))
+                   time.strftime("%Y-%m-%d"), tree))
         f.write("\n".join(table) + "\n\n")
         f.write("%s; %.1f%% caught cleanly\n" % (summary, score))
     print(summary + "; %.1f%% caught cleanly" % score)
