@@ -372,15 +372,18 @@ static std::string kindsKeepingZero() {
 
 Error Descriptor::checkInvertible() const {
   // Row-major strides nest whatever the lengths (formulas::topCoordinate).
-  bool rowMajor = baseKind == BaseKind::Packed && anyDynamic(baseLengths);
   if (Error e =
-          rowMajor
+          hasRunTimeRowMajorBase()
               ? Error::success()
               : Transform::embed(baseLengths, baseStrides).checkInvertible())
     return makeError(llvm::formatv("the base (lengths [{0}], strides [{1}]) ",
                                    joinInts(baseLengths),
                                    joinInts(baseStrides)) +
                      llvm::toString(std::move(e)));
+  return checkStagesInvertible();
+}
+
+Error Descriptor::checkStagesInvertible() const {
   // The coordinates of a sunder's pieces are free: only the selected one
   // matters, and the inverse picks 0 for the others. That representative
   // must stay a valid, in-bounds coordinate up to the top, and the selected

@@ -233,46 +233,33 @@ static int64_t staticOr(ArrayRef<int64_t> values,
   return anyDynamic(values) ? kDynamic : f();
 }
 
+namespace {
+/// Parameters that are static values or `?` (a result involving a run-time
+/// value is `?`: the result type's, not a slot).
+struct StaticOrDynamic {
+  using Value = int64_t;
+  using Param = int64_t;
+  Param param(int64_t raw) {
+    return mlir::layout::isDynamic(raw) ? kDynamic : raw;
+  }
+  Param paramMul(Param x, Param y) {
+    return staticOr({x, y}, [&] { return wrappingMul(x, y); });
+  }
+  Param paramAdd(Param x, Param y) {
+    return staticOr({x, y}, [&] { return wrappingAdd(x, y); });
+  }
+  Param paramSub(Param x, Param y) {
+    return staticOr({x, y}, [&] { return wrappingSub(x, y); });
+  }
+  Value valueOf(Param p) { return p; }
+};
+} // namespace
+
 SmallVector<int64_t> Transform::getUpperLengths() const {
-  // Run-time upper lengths are `?` (the result type's), not slots.
-  auto normalized = [](ArrayRef<int64_t> values) {
-    return llvm::map_to_vector(values, [](int64_t v) {
-      return mlir::layout::isDynamic(v) ? kDynamic : v;
-    });
-  };
-  switch (kind) {
-  case TransformKind::PassThrough:
-  case TransformKind::Offset:
-  case TransformKind::Modulo:
-  case TransformKind::Swizzle:
-    return normalized(lengths[0]);
-  case TransformKind::Pad:
-    return {staticOr({params[0], lengths[0], params[1]},
-                     [&] { return params[0] + lengths[0] + params[1]; })};
-  case TransformKind::LeftPad:
-  case TransformKind::RightPad:
-    return {staticOr({lengths[0], params[0]},
-                     [&] { return lengths[0] + params[0]; })};
-  case TransformKind::Embed:
-  case TransformKind::Unmerge:
-  case TransformKind::Replicate:
-  case TransformKind::Xor:
-  case TransformKind::Rotate:
-    return normalized(lengths);
-  case TransformKind::Merge:
-    return {staticOr(lengths, [&] { return *checkedProduct(lengths); })};
-  case TransformKind::Freeze:
-    return {};
-  case TransformKind::Slice:
-    return {staticOr({params[0], params[1]},
-                     [&] { return params[1] - params[0]; })};
-  case TransformKind::Sunder: {
-    SmallVector<int64_t> result(lengths.begin(), lengths.end());
-    result.push_back(lengths.size());
-    return result;
-  }
-  }
-  llvm_unreachable("unknown transform kind");
+  // The formulas' home is formulas::upperLengths; verified transforms do
+  // not overflow.
+  StaticOrDynamic a;
+  return SmallVector<int64_t>(formulas::upperLengths(*this, a));
 }
 
 Error Transform::checkLowerLengths(ArrayRef<int64_t> lowerLengths) const {

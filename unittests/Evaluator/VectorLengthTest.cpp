@@ -289,4 +289,74 @@ TEST(VectorLength, RandomChainsAreSound) {
   RecordProperty("exact", exact);
 }
 
+/// Soundness with run-time values: random chains made partly run-time
+/// (chains::dynamize), each run-time value known to be a multiple of a
+/// random divisor of its value (0 for some zeros: "it is 0"). The runs and
+/// divisors inferred from the run-time chain and those facts must hold on
+/// the chain at its values, which is the static chain it came from.
+TEST(VectorLength, RandomRunTimeChainsAreSound) {
+  std::mt19937_64 rng(20261126);
+  int dynamic = 0, longRuns = 0;
+  for (int i = 0; i < 2000; ++i) {
+    Descriptor d = chains::randomDescriptor(rng);
+    if (d.getRank() == 0)
+      continue;
+    SmallVector<int64_t> values, known;
+    Descriptor dyn = chains::dynamize(d, rng, 60, values);
+    dynamic += dyn.isDynamic();
+    for (int64_t v : values) {
+      int64_t a = v < 0 ? -v : v;
+      SmallVector<int64_t> divisors;
+      for (int64_t k = 1; k <= a; ++k)
+        if (a % k == 0)
+          divisors.push_back(k);
+      if (a == 0)
+        divisors = {0, 1, 4};
+      known.push_back(divisors[rng() % divisors.size()]);
+    }
+    auto facts = [&](int64_t slot) { return known[slot]; };
+    VectorRun run = lastDimRun(dyn, facts);
+    ASSERT_GE(run.length, 1);
+    longRuns += run.length > 1;
+    EXPECT_TRUE(holds(d, run.length, run.stride))
+        << dyn.str() << " at its values (" << d.str() << "): inferred {"
+        << run.length << ", " << run.stride << "}";
+    for (int64_t w : {1, 2, 4}) {
+      int64_t inferred = offsetDivisor(dyn, w, facts);
+      int64_t actual = bruteDivisor(d, w);
+      EXPECT_EQ(inferred ? actual % inferred : actual, 0)
+          << dyn.str() << " width " << w << ": inferred " << inferred
+          << ", exact " << actual;
+    }
+  }
+  EXPECT_GT(dynamic, 1000);
+  // The facts do carry runs through run-time chains.
+  EXPECT_GT(longRuns, 200);
+  RecordProperty("long_runs", longRuns);
+}
+
+/// A run-time length counts through its known multiple; unknown, it gives
+/// no run, and a run-time stride none along its dim.
+TEST(VectorLength, RunTimeLengthsThroughFacts) {
+  Descriptor d = llvm::cantFail(
+      Descriptor::naive({dynamicSlot(0), dynamicSlot(1)}, {dynamicSlot(2), 1}));
+  SmallVector<int64_t> multiples = {1, 8, 4};
+  auto facts = [&](int64_t slot) { return multiples[slot]; };
+  EXPECT_EQ(lastDimRun(d, facts), (VectorRun{8, 1}));
+  EXPECT_EQ(lastDimRun(d), VectorRun{});
+  EXPECT_EQ(topRuns(d, facts)[0], VectorRun{});
+  // offset = i * lda + j: lda a multiple of 4, j of the width.
+  EXPECT_EQ(offsetDivisor(d, 4, facts), 4);
+  EXPECT_EQ(offsetDivisor(d, 8, facts), 4);
+  EXPECT_EQ(offsetDivisor(d, 4), 1);
+  // A right pad by a run-time multiple of 4 keeps runs of 4.
+  Descriptor padded = stage(
+      d, {{Transform::passThrough(dynamicSlot(0)), {0}, {0}},
+          {Transform::rightPad(dynamicSlot(1), dynamicSlot(3)), {1}, {1}}});
+  multiples.push_back(4);
+  EXPECT_EQ(lastDimRun(padded, facts), (VectorRun{4, 1}));
+  multiples[3] = 3;
+  EXPECT_EQ(lastDimRun(padded, facts), VectorRun{});
+}
+
 } // namespace

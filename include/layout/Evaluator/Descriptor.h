@@ -107,6 +107,13 @@ public:
   /// Whether the element space was given explicitly (naive `space`).
   bool hasExplicitSpace() const { return explicitSpace; }
   BaseKind getBaseKind() const { return baseKind; }
+  /// Whether the base is row-major at any value of its run-time lengths (a
+  /// packed base with run-time lengths): its strides are the suffix
+  /// products of its lengths, and they nest (formulas::baseStrides,
+  /// formulas::topCoordinate).
+  bool hasRunTimeRowMajorBase() const {
+    return baseKind == BaseKind::Packed && anyDynamic(baseLengths);
+  }
   int64_t getBaseAlign() const { return baseAlign; }
   /// The stages added on top of the base, in order.
   llvm::ArrayRef<Stage> getStages() const { return stages; }
@@ -138,6 +145,10 @@ public:
   /// transform that is not (e.g. "stage 1, #layout.modulo<4, 8> : [0] -> [0]
   /// is not injective: ...").
   llvm::Error checkInvertible() const;
+  /// The part of checkInvertible that is about the stages: with it, a base
+  /// whose injectivity is the caller's promise (run-time strides, as a
+  /// memref's) is trusted.
+  llvm::Error checkStagesInvertible() const;
 
   /// The inverse: the valid, in-bounds top coordinate whose offset is
   /// `offset`. Fails when the descriptor is not invertible or when no such

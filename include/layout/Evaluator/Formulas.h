@@ -35,7 +35,8 @@
 // `Param` type and
 //
 //   Param param(int64_t raw)          // a static value or a slot's value
-//   Param paramMul(Param, Param), paramAdd(Param, Param)
+//   Param paramMul(Param, Param), paramAdd(Param, Param),
+//         paramSub(Param, Param)
 //   Value valueOf(Param)
 //   Value mul(Value, Param), floorDiv(Value, Param), floorMod(Value, Param)
 //   Bool inRange(Value, Param), atLeast(Value, Param), lessThan(Value, Param)
@@ -105,6 +106,7 @@ template <typename A, typename = void> struct ParamOps {
   }
   static Param mul(A &, Param x, Param y) { return wrappingMul(x, y); }
   static Param add(A &, Param x, Param y) { return wrappingAdd(x, y); }
+  static Param sub(A &, Param x, Param y) { return wrappingSub(x, y); }
   static Value value(A &a, Param p) { return a.constant(p); }
 };
 template <typename A> struct ParamOps<A, std::void_t<typename A::Param>> {
@@ -113,6 +115,7 @@ template <typename A> struct ParamOps<A, std::void_t<typename A::Param>> {
   static Param param(A &a, int64_t raw) { return a.param(raw); }
   static Param mul(A &a, Param x, Param y) { return a.paramMul(x, y); }
   static Param add(A &a, Param x, Param y) { return a.paramAdd(x, y); }
+  static Param sub(A &a, Param x, Param y) { return a.paramSub(x, y); }
   static Value value(A &a, Param p) { return a.valueOf(p); }
 };
 } // namespace detail
@@ -185,11 +188,75 @@ void digits(A &a, typename A::Value x, llvm::ArrayRef<int64_t> lengths,
                       : a.floorMod(a.floorDiv(x, p[i]), param(a, lengths[i])));
 }
 
+/// The upper lengths of `t` (verified: no overflow) in `A`'s parameters:
+/// the one home of these formulas (Transform::getUpperLengths is this with
+/// static parameters; the tile pass computes a run-time view's extents with
+/// it, vector-length inference what they are multiples of).
+template <typename A>
+llvm::SmallVector<Param<A>, 4> upperLengths(const Transform &t, A &a) {
+  using Ops = detail::ParamOps<A>;
+  llvm::ArrayRef<int64_t> lengths = t.getLengths();
+  auto p = [&](unsigned i) { return param(a, t.getParam(i)); };
+  switch (t.getKind()) {
+  case TransformKind::PassThrough:
+  case TransformKind::Offset:
+  case TransformKind::Modulo:
+  case TransformKind::Swizzle:
+    return {param(a, lengths[0])};
+  case TransformKind::Pad:
+    return {Ops::add(a, Ops::add(a, p(0), param(a, lengths[0])), p(1))};
+  case TransformKind::LeftPad:
+  case TransformKind::RightPad:
+    return {Ops::add(a, param(a, lengths[0]), p(0))};
+  case TransformKind::Embed:
+  case TransformKind::Unmerge:
+  case TransformKind::Replicate:
+  case TransformKind::Xor:
+  case TransformKind::Rotate:
+    return params(a, lengths);
+  case TransformKind::Merge: {
+    Param<A> product = param(a, 1);
+    for (int64_t l : lengths)
+      product = Ops::mul(a, product, param(a, l));
+    return {product};
+  }
+  case TransformKind::Freeze:
+    return {};
+  case TransformKind::Slice:
+    return {Ops::sub(a, p(1), p(0))};
+  case TransformKind::Sunder: {
+    llvm::SmallVector<Param<A>, 4> result = params(a, lengths);
+    result.push_back(param(a, lengths.size()));
+    return result;
+  }
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+/// The top lengths of `d` in `A`'s parameters (its base lengths carried
+/// through every stage by upperLengths).
+template <typename A>
+llvm::SmallVector<Param<A>, 4> topLengths(const Descriptor &d, A &a) {
+  llvm::SmallVector<Param<A>, 4> lengths = params(a, d.getBaseLengths());
+  for (const Stage &stage : d.getStages()) {
+    size_t rank = 0;
+    for (const StageEntry &e : stage)
+      rank += e.upperDims.size();
+    llvm::SmallVector<Param<A>, 4> next(rank, param(a, 0));
+    for (const StageEntry &e : stage)
+      for (auto [dim, l] :
+           llvm::zip_equal(e.upperDims, upperLengths(e.transform, a)))
+        next[dim] = l;
+    lengths = std::move(next);
+  }
+  return lengths;
+}
+
 /// The strides of a descriptor's base (a packed base with run-time lengths
 /// has the suffix products of its lengths).
 template <typename A>
 llvm::SmallVector<Param<A>, 4> baseStrides(const Descriptor &d, A &a) {
-  if (d.getBaseKind() == BaseKind::Packed && anyDynamic(d.getBaseLengths()))
+  if (d.hasRunTimeRowMajorBase())
     return suffixProducts(a, d.getBaseLengths());
   return params(a, d.getBaseStrides());
 }
@@ -599,7 +666,7 @@ llvm::SmallVector<typename A::Value, 8> topCoordinate(const Descriptor &d, A &a,
                                            d.getBaseLengths().end()),
       nextLengths;
   V buffer[1] = {a.sub(off, value(a, param(a, d.getBaseOffset())))};
-  if (d.getBaseKind() == BaseKind::Packed && anyDynamic(d.getBaseLengths()))
+  if (d.hasRunTimeRowMajorBase())
     // Row-major strides nest whatever the lengths: the digits.
     digits(a, buffer[0], d.getBaseLengths(), cur);
   else

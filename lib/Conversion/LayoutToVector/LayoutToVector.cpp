@@ -282,19 +282,21 @@ struct LowerStore final : OpRewritePattern<StoreOp> {
 };
 
 /// The tile counts of dynamic extents (static ones fold), Partition.h's
-/// formula as an affine map.
+/// formula as an affine map; a dynamic extent is the memref's, or the top
+/// length of the view's descriptor computed from its run-time operands.
 struct LowerIndexSpace final : OpRewritePattern<IndexSpaceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(IndexSpaceOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    llvm::Expected<PartitionOp> part = tracePartition(op.getPartition());
-    if (!part)
-      return rewriter.notifyMatchFailure(op, llvm::toString(part.takeError()));
-    llvm::Expected<ViewOp> view = traceView(part->getView());
-    if (!view)
-      return rewriter.notifyMatchFailure(op, llvm::toString(view.takeError()));
+    std::string why;
+    FailureOr<TracedView> traced = traceTileView(op, op.getPartition(), why);
+    if (failed(traced))
+      return rewriter.notifyMatchFailure(op, why);
     PartitionViewType type = op.getPartition().getType();
+    SmallVector<Value> extents;
+    if (llvm::any_of(type.getShape(), ShapedType::isDynamic))
+      extents = viewExtents(rewriter, loc, *traced);
     SmallVector<Value> counts;
     for (auto [k, e, t] : llvm::enumerate(type.getShape(), type.getTile())) {
       if (!ShapedType::isDynamic(e)) {
@@ -303,12 +305,11 @@ struct LowerIndexSpace final : OpRewritePattern<IndexSpaceOp> {
             indexConstant(rewriter, loc, formulas::tileCount(ints, e, t)));
         continue;
       }
-      Value extent = memref::DimOp::create(rewriter, loc, view->getSource(), k);
       AffineExprAlgebra affine(getContext());
       AffineExpr count =
           formulas::tileCount(affine, rewriter.getAffineDimExpr(0), t);
       counts.push_back(affine::AffineApplyOp::create(
-          rewriter, loc, AffineMap::get(1, 0, count), extent));
+          rewriter, loc, AffineMap::get(1, 0, count), extents[k]));
     }
     rewriter.replaceOp(op, counts);
     return success();

@@ -290,9 +290,12 @@ void GlobalSide::vectorsThroughDescriptor(const TracedView &traced,
   if (!traced.contiguousSource)
     return scalar("the buffer's elements are not contiguous");
   int64_t offset = traced.sourceOffset;
-  VectorRun run = lastDimRun(d);
+  // Run-time lengths, strides and arguments count through their known
+  // multiples (layout.assume_multiple, layout.multiple_of).
+  auto known = [&](int64_t slot) { return knownSlotMultiple(traced, slot); };
+  VectorRun run = lastDimRun(d, known);
   if (run.length < 2 || run.stride != 1)
-    return scalar(explainLastDimRun(d));
+    return scalar(explainLastDimRun(d, known));
   contiguous = tile.size() - 1;
   unitStride = true;
   if (!vectorizable(elementType))
@@ -302,7 +305,7 @@ void GlobalSide::vectorsThroughDescriptor(const TracedView &traced,
   // offset is tested at run time (GlobalAccess::alignment).
   int64_t width = widestVector(elementType, std::min<int64_t>(16, alignBytes));
   auto fits = [&] {
-    int64_t divisor = offsetDivisor(d, width);
+    int64_t divisor = offsetDivisor(d, width, known);
     return run.length % width == 0 && tile[contiguous] % width == 0 &&
            divisor % width == 0 &&
            (ShapedType::isDynamic(offset) || offset % width == 0);

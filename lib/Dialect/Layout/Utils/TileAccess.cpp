@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Dialect/Layout/Utils/TileAccess.h"
+#include "layout/Dialect/Layout/IR/Divisibility.h"
 #include "layout/Dialect/Layout/Utils/IndexAlgebras.h"
+#include "layout/Evaluator/Formulas.h"
 #include "layout/Evaluator/Partition.h"
 #include "layout/Evaluator/Simplify.h"
 
@@ -34,7 +36,73 @@ MemRefType stridedType(MemRefType base, ArrayRef<int64_t> lengths,
                          base.getMemorySpace());
 }
 
+/// Parameters as index values (Formulas.h's Param): constants, or the
+/// traced descriptor's run-time operands; operations on two constants fold.
+struct RunTimeParams {
+  using Value = mlir::Value;
+  using Param = mlir::Value;
+  OpBuilder &b;
+  Location loc;
+  ArrayRef<Value> runTime;
+  Value param(int64_t raw) {
+    return isDynamic(raw) ? runTime[slotOf(raw)] : indexConstant(b, loc, raw);
+  }
+  template <typename Op>
+  Value fold(Value x, Value y, int64_t (*f)(int64_t, int64_t)) {
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return indexConstant(b, loc, f(*cx, *cy));
+    return Op::create(b, loc, x, y);
+  }
+  Value paramMul(Value x, Value y) {
+    return fold<arith::MulIOp>(x, y, wrappingMul);
+  }
+  Value paramAdd(Value x, Value y) {
+    return fold<arith::AddIOp>(x, y, wrappingAdd);
+  }
+  Value paramSub(Value x, Value y) {
+    return fold<arith::SubIOp>(x, y, wrappingSub);
+  }
+  Value valueOf(Value p) { return p; }
+};
+
+/// A base length, stride or offset: an attribute, or a run-time operand.
+OpFoldResult foldResult(OpBuilder &b, int64_t raw, ArrayRef<Value> runTime) {
+  if (isDynamic(raw))
+    return runTime[slotOf(raw)];
+  return b.getIndexAttr(raw);
+}
+
+/// ShapedType::kDynamic for a run-time value.
+int64_t staticOrDynamic(int64_t raw) {
+  return isDynamic(raw) ? ShapedType::kDynamic : raw;
+}
+
 } // namespace
+
+SmallVector<Value> mlir::layout::viewExtents(OpBuilder &b, Location loc,
+                                             const TracedView &traced) {
+  SmallVector<Value> extents;
+  if (!traced.descriptor) {
+    for (auto [k, e] :
+         llvm::enumerate(cast<MemRefType>(traced.source.getType()).getShape()))
+      extents.push_back(
+          ShapedType::isDynamic(e)
+              ? memref::DimOp::create(b, loc, traced.source, k).getResult()
+              : indexConstant(b, loc, e));
+    return extents;
+  }
+  RunTimeParams params{b, loc, traced.runTime};
+  for (Value e : formulas::topLengths(*traced.descriptor, params))
+    extents.push_back(e);
+  return extents;
+}
+
+int64_t mlir::layout::knownSlotMultiple(const TracedView &traced,
+                                        int64_t slot) {
+  return knownMultiple(traced.runTime[slot]);
+}
 
 bool mlir::layout::hasIntegerMemorySpace(Value memref) {
   Attribute space = cast<MemRefType>(memref.getType()).getMemorySpace();
@@ -58,12 +126,17 @@ mlir::layout::traceTileView(Operation *op, Value partition, std::string &why) {
   t.desc = view->getDesc();
   if (!t.desc)
     return t;
-  llvm::Expected<Descriptor> d = traceDescriptor(t.desc);
+  llvm::Expected<Descriptor> d = traceDescriptor(t.desc, &t.runTime);
   if (!d)
     return fail(d.takeError());
   t.descriptor = std::move(*d);
+  // A base with run-time strides or lengths is injective by the caller's
+  // promise, as a memref with run-time strides is; the stages are checked.
+  bool promisedBase = anyDynamic(t.descriptor->getBaseLengths()) ||
+                      anyDynamic(t.descriptor->getBaseStrides());
   if (isa<StoreOp>(op))
-    if (llvm::Error e = t.descriptor->checkInvertible())
+    if (llvm::Error e = promisedBase ? t.descriptor->checkStagesInvertible()
+                                     : t.descriptor->checkInvertible())
       return fail(llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "a store through a view whose descriptor is not injective: several "
@@ -74,7 +147,10 @@ mlir::layout::traceTileView(Operation *op, Value partition, std::string &why) {
       succeeded(cast<MemRefType>(t.source.getType())
                     .getStridesAndOffset(srcStrides, t.sourceOffset)) &&
       srcStrides[0] == 1;
-  if (t.contiguousSource)
+  // A strided base: its strides are the descriptor's own, except for a
+  // packed base with run-time lengths (the suffix products, left to the
+  // descriptor's formulas).
+  if (t.contiguousSource && !t.descriptor->hasRunTimeRowMajorBase())
     t.base = StridedBase::of(*t.descriptor);
   return t;
 }
@@ -91,10 +167,12 @@ TracedView::stridedLayout() const {
   }
   if (!base)
     return std::nullopt;
-  int64_t offset = ShapedType::isDynamic(sourceOffset)
-                       ? ShapedType::kDynamic
-                       : sourceOffset + base->offset;
-  return std::pair{llvm::to_vector<6>(base->strides), offset};
+  int64_t offset =
+      ShapedType::isDynamic(sourceOffset) || isDynamic(base->offset)
+          ? ShapedType::kDynamic
+          : sourceOffset + base->offset;
+  return std::pair{llvm::map_to_vector<6>(base->strides, staticOrDynamic),
+                   offset};
 }
 
 FailureOr<TileAccess> mlir::layout::traceAccess(OpBuilder &rewriter,
@@ -121,41 +199,42 @@ FailureOr<TileAccess> mlir::layout::traceAccess(OpBuilder &rewriter,
   for (auto [i, t] : llvm::zip_equal(indices, access.type.getTile()))
     access.origin.push_back(formulas::tileOrigin(arith, Value(i), t));
 
+  access.extents = viewExtents(rewriter, loc, *traced);
   if (!desc) {
     access.strided = source;
-    for (auto [k, e] : llvm::enumerate(access.type.getShape()))
-      access.extents.push_back(
-          ShapedType::isDynamic(e)
-              ? memref::DimOp::create(rewriter, loc, source, k).getResult()
-              : indexConstant(rewriter, loc, e));
     return access;
   }
 
-  for (int64_t e : desc->getLengths())
-    access.extents.push_back(indexConstant(rewriter, loc, e));
+  ArrayRef<Value> runTime = traced->runTime;
   if (base) {
     // A strided descriptor over a contiguous buffer: the buffer seen with
-    // the descriptor's strides.
+    // the descriptor's strides (run-time ones its operands).
     std::optional<int64_t> staticOffset;
     OpFoldResult offset;
-    if (!ShapedType::isDynamic(srcOffset)) {
+    if (!ShapedType::isDynamic(srcOffset) && !isDynamic(base->offset)) {
       staticOffset = srcOffset + base->offset;
       offset = rewriter.getIndexAttr(*staticOffset);
     } else {
-      auto meta =
-          memref::ExtractStridedMetadataOp::create(rewriter, loc, source);
-      offset = arith::AddIOp::create(rewriter, loc, meta.getOffset(),
-                                     indexConstant(rewriter, loc, base->offset))
-                   .getResult();
+      Value from =
+          ShapedType::isDynamic(srcOffset)
+              ? memref::ExtractStridedMetadataOp::create(rewriter, loc, source)
+                    .getOffset()
+              : indexConstant(rewriter, loc, srcOffset);
+      Value add = isDynamic(base->offset)
+                      ? runTime[slotOf(base->offset)]
+                      : indexConstant(rewriter, loc, base->offset);
+      offset = arith::AddIOp::create(rewriter, loc, from, add).getResult();
     }
     SmallVector<OpFoldResult> sizes, strides;
     for (auto [l, s] : llvm::zip_equal(base->lengths, base->strides)) {
-      sizes.push_back(rewriter.getIndexAttr(l));
-      strides.push_back(rewriter.getIndexAttr(s));
+      sizes.push_back(foldResult(rewriter, l, runTime));
+      strides.push_back(foldResult(rewriter, s, runTime));
     }
     access.strided = memref::ReinterpretCastOp::create(
         rewriter, loc,
-        stridedType(sourceType, base->lengths, base->strides, staticOffset),
+        stridedType(
+            sourceType, llvm::map_to_vector(base->lengths, staticOrDynamic),
+            llvm::map_to_vector(base->strides, staticOrDynamic), staticOffset),
         source, offset, sizes, strides);
     return access;
   }

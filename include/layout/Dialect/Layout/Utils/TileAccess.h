@@ -54,6 +54,8 @@ struct TracedView {
   /// unit stride (`sourceOffset` is that buffer's offset).
   Value desc;
   std::optional<Descriptor> descriptor;
+  /// The descriptor's run-time values, slot n (Transform.h) first at n.
+  SmallVector<Value> runTime;
   std::optional<StridedBase> base;
   int64_t sourceOffset = 0;
   /// Whether the buffer behind a descriptor has unit stride (consecutive
@@ -74,6 +76,15 @@ struct TracedView {
 /// several tile elements, undefined behaviour in cuda::tiles.
 FailureOr<TracedView> traceTileView(Operation *op, Value partition,
                                     std::string &why);
+
+/// The extents of a traced view (its top lengths: run-time ones computed
+/// from the descriptor's operands) as index values created at `b`.
+SmallVector<Value> viewExtents(OpBuilder &b, Location loc,
+                               const TracedView &traced);
+
+/// What the run-time value of each slot of a traced view's descriptor is
+/// known to be a multiple of (Divisibility.h), for VectorLength.h.
+int64_t knownSlotMultiple(const TracedView &traced, int64_t slot);
 
 /// Traces `partition` (of the access `op` at tile `indices`) to its view
 /// and descriptor, then creates the ops that compute the tile's origin and
