@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "layout-c/Layout.h"
 #include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
@@ -118,13 +119,12 @@ template <> struct type_caster<Ints> {
 namespace py = pybind11;
 using namespace mlir;
 using namespace mlir::layout;
+using layout_python::context;
+using layout_python::Diagnostics;
+using layout_python::MLIRError;
+using layout_python::PyModule;
 
 namespace {
-
-/// Raised for every MLIR diagnostic error (parse, verify, pass failures).
-struct MLIRError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 /// The evaluator's llvm::Error / Expected as ValueError.
 template <typename T> T unwrap(llvm::Expected<T> value) {
@@ -146,145 +146,6 @@ Transform verified(Transform t) {
 std::vector<int64_t> toVector(llvm::ArrayRef<int64_t> values) {
   return std::vector<int64_t>(values.begin(), values.end());
 }
-
-/// One MLIR context for the process, with every dialect, extension and
-/// translation, and the passes registered once.
-MLIRContext &context() {
-  static MLIRContext *ctx = [] {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    registerAllExtensions(registry);
-    registerAllToLLVMIRTranslations(registry);
-    registry.insert<LayoutDialect>();
-    auto *c = new MLIRContext(registry);
-    c->loadAllAvailableDialects();
-    return c;
-  }();
-  static std::once_flag passes;
-  std::call_once(passes, [] {
-    registerAllPasses();
-    layoutRegisterPasses();
-  });
-  return *ctx;
-}
-
-/// Collects the diagnostics emitted while it lives.
-struct Diagnostics {
-  explicit Diagnostics(MLIRContext &ctx)
-      : handler(&ctx, [this](Diagnostic &d) {
-          std::string s;
-          llvm::raw_string_ostream os(s);
-          // file:line:col, as compilers print it, where the location has
-          // them (Module.parse's filename names the file).
-          Location loc = d.getLocation();
-          if (auto f = dyn_cast<FileLineColLoc>(loc))
-            os << f.getFilename().getValue() << ":" << f.getLine() << ":"
-               << f.getColumn() << ": ";
-          else
-            os << loc << ": ";
-          switch (d.getSeverity()) {
-          case DiagnosticSeverity::Error:
-            os << "error: ";
-            break;
-          case DiagnosticSeverity::Warning:
-            os << "warning: ";
-            break;
-          case DiagnosticSeverity::Remark:
-            os << "remark: ";
-            break;
-          case DiagnosticSeverity::Note:
-            os << "note: ";
-            break;
-          }
-          os << d.str();
-          (d.getSeverity() == DiagnosticSeverity::Remark ? remarks : errors)
-              .push_back(s);
-          return success();
-        }) {}
-  [[noreturn]] void raise(const std::string &what) {
-    std::string msg = what;
-    for (const std::string &e : errors)
-      msg += "\n" + e;
-    throw MLIRError(msg);
-  }
-  std::vector<std::string> errors, remarks;
-  ScopedDiagnosticHandler handler;
-};
-
-/// An MLIR module owned by Python.
-struct PyModule {
-  OwningOpRef<ModuleOp> module;
-  std::vector<std::string> remarks;
-
-  static PyModule parse(const std::string &text, const std::string &filename) {
-    MLIRContext &ctx = context();
-    Diagnostics diags(ctx);
-    PyModule m;
-    m.module = parseSourceString<ModuleOp>(text, &ctx, filename);
-    if (!m.module)
-      diags.raise("cannot parse the module");
-    return m;
-  }
-
-  std::string str() {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    module->print(os);
-    return s;
-  }
-
-  /// Runs a textual pass pipeline ("canonicalize,convert-layout-to-affine"
-  /// or "builtin.module(...)").
-  void run(const std::string &pipeline) {
-    MLIRContext &ctx = context();
-    Diagnostics diags(ctx);
-    PassManager pm(&ctx, ModuleOp::getOperationName());
-    // The pass manager is anchored on the module: a pipeline spelled
-    // "builtin.module(...)" is the same as its contents.
-    llvm::StringRef spec = llvm::StringRef(pipeline).trim();
-    if (spec.starts_with("builtin.module(") && spec.ends_with(")"))
-      spec = spec.drop_front(strlen("builtin.module(")).drop_back();
-    std::string error;
-    llvm::raw_string_ostream es(error);
-    if (failed(parsePassPipeline(spec, pm, es)))
-      throw std::invalid_argument("invalid pass pipeline '" + pipeline +
-                                  "': " + error);
-    if (failed(pm.run(*module)))
-      diags.raise("the pipeline '" + pipeline + "' failed");
-    remarks = diags.remarks;
-  }
-
-  /// Compiles a copy with -layout-to-rocdl / -layout-to-nvvm and returns
-  /// the first object's bytes.
-  py::bytes compile(const std::string &target, const std::string &chip,
-                    const std::string &format) {
-    std::string pipeline;
-    if (target == "rocdl")
-      pipeline = "layout-to-rocdl{chip=" + chip + " format=" + format + "}";
-    else if (target == "nvvm")
-      pipeline = "layout-to-nvvm{chip=" + chip + " format=" + format + "}";
-    else
-      throw std::invalid_argument("target must be 'rocdl' or 'nvvm', got '" +
-                                  target + "'");
-    PyModule copy;
-    copy.module = module->clone();
-    copy.run(pipeline);
-    std::string bytes;
-    bool found = false;
-    copy.module->walk([&](gpu::BinaryOp binary) {
-      if (found)
-        return;
-      for (Attribute attr : binary.getObjects()) {
-        bytes = cast<gpu::ObjectAttr>(attr).getObject().getValue().str();
-        found = true;
-        return;
-      }
-    });
-    if (!found)
-      throw MLIRError("the module has no gpu.module to compile");
-    return py::bytes(bytes);
-  }
-};
 
 /// Builds `func.func @name(%i0, ..., %in-1: index) -> (index, i1)` that
 /// returns layout.offset and layout.valid of `desc`, with ops built through
@@ -391,6 +252,7 @@ PYBIND11_MODULE(_layout_opt, m) {
   py::register_exception<MLIRError>(m, "MLIRError", PyExc_RuntimeError)
       .attr("__doc__") = "IR that does not parse, verify or lower; the "
                          "message holds the diagnostics' text.";
+  layout_python::bindIRCore(m);
 
   py::class_<Transform>(m, "Transform",
                         "One coordinate transform (a #layout attribute), "

@@ -44,4 +44,15 @@ if [ "${VARIANTS:-0}" = 1 ]; then
 else
   rm -f "$out/variants.txt" "$out/variants.sm_90.cubin"
 fi
-ls -l "$out" "$out/unswizzled"
+# The same tile programs compiled through the Python package (issue 20):
+# out/python/tiles.sm_90.cubin, launched from Python by python-launch.py.
+mkdir -p "$out/python"
+PYTHONPATH="${LAYOUT_PYTHONPATH:-$root/build/python}" /usr/bin/python3 - \
+  "$root/examples/transpose-tiles.mlir" "$out/python/tiles.sm_90.cubin" <<'PY'
+import sys
+import layout_opt as lo
+m = lo.Module.parse(open(sys.argv[1]).read(), filename=sys.argv[1])
+m.run("layout-tile-shared-memory,layout-xor-swizzle{chip=sm_90}")
+open(sys.argv[2], "wb").write(lo.compile(m, target="nvvm", chip="sm_90"))
+PY
+ls -l "$out" "$out/unswizzled" "$out/python"

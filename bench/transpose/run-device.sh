@@ -11,6 +11,8 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm \
   --format=csv,noheader | tee "$log/device.txt"
 nvcc -O3 -arch=sm_90 -o /tmp/harness harness.cu -lcuda || exit 1
 /tmp/harness out 2>&1 | tee "$log/bench.txt"
+# The same tile program compiled and launched from Python (issue 20).
+python3 python-launch.py out 2>&1 | tee "$log/python.txt"
 if command -v ncu >/dev/null; then
   m=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
   m=$m,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum

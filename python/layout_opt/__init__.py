@@ -10,9 +10,9 @@ Transforms, descriptors and their evaluation come from the C++ evaluator
 (the same code the compiler's folders use). Views and partitions evaluate
 tile loads and stores on NumPy arrays, so a layout can be checked before it
 is compiled. Modules parse, build, run pipelines and compile to GPU code
-objects. Errors raise: ValueError for bad arguments, MLIRError (a
-RuntimeError) with the diagnostics' text for IR that does not parse,
-verify or lower.
+objects; `layout_opt.cuda` runs the compiled kernels on an NVIDIA GPU.
+Errors raise: ValueError for bad arguments, MLIRError (a RuntimeError) with
+the diagnostics' text for IR that does not parse, verify or lower.
 """
 
 import operator as _operator
@@ -60,9 +60,17 @@ from ._layout_opt import check_partition_tile as _check_partition_tile
 from ._layout_opt import partition_index_space as _partition_index_space
 from ._layout_opt import partition_tile_origin as _partition_tile_origin
 from ._version import __version__  # noqa: F401
+from ._layout_opt import _module_body
+from . import cuda  # noqa: F401
+from . import ir  # noqa: F401
+
+Module.body = property(
+    _module_body,
+    doc="The module's body block: `with layout_opt.ir.InsertionPoint("
+        "module.body):` builds operations into it.")
 
 __all__ = [
-    "Descriptor", "Layout", "MLIRError", "Module", "Partition", "Transform",
+    "cuda", "ir", "Descriptor", "Layout", "MLIRError", "Module", "Partition", "Transform",
     "View", "blocked_product", "coalesce", "complement", "composition",
     "left_inverse", "logical_divide", "logical_product", "raked_product",
     "right_inverse", "tiled_divide", "zipped_divide",
