@@ -88,6 +88,11 @@ def prepare(work):
     return src, build
 
 
+def cell(text):
+    """A markdown table cell: a `|` inside it would end the cell."""
+    return str(text).replace("|", "\\|")
+
+
 def tree_id():
     """HEAD and a hash of the working tree's changes: the tree under test."""
     _, head = run(["git", "rev-parse", "HEAD"], ROOT)
@@ -165,7 +170,7 @@ def main():
             kind, by, seconds = r["kind"], r["by"], r["seconds"]
             counts[kind] = counts.get(kind, 0) + 1
             row = "| %s | %s | %s | %s | %s | %.0f s |" % (
-                m["id"], m["area"], m["why"], kind,
+                m["id"], m["area"], cell(m["why"]), kind,
                 ", ".join(by) if by else "-", seconds)
             rows.append(row)
             print(row + " (recorded)", flush=True)
@@ -186,7 +191,7 @@ def main():
         seconds = time.time() - start
         counts[kind] = counts.get(kind, 0) + 1
         row = "| %s | %s | %s | %s | %s | %.0f s |" % (
-            m["id"], m["area"], m["why"], kind,
+            m["id"], m["area"], cell(m["why"]), kind,
             ", ".join(by) if by else "-", seconds)
         rows.append(row)
         print(row, flush=True)
