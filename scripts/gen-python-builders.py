@@ -231,6 +231,9 @@ def generate(records, dialect, only=None):
             doc_args.append("%s: Type or its text%s" % (
                 rp, " (may be omitted: inferred)" if inferred else
                 " (omitted: inferred where the op can)"))
+        if not segmented:
+            # Segment sizes matter only to AttrSizedOperandSegments ops.
+            body = [l for l in body if "_segments.append" not in l]
         if segmented:
             body.append("    _attrs['operandSegmentSizes'] = "
                         "_rt.attr('dense_i32', _segments, "

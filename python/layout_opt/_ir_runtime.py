@@ -121,6 +121,12 @@ def _ints(v, name):
     return out
 
 
+def _dense(ints, width):
+    """The text of a dense integer array attribute."""
+    return "array<i%d%s>" % (width, (": " + ", ".join(
+        str(x) for x in ints)) if ints else "")
+
+
 def _text(v, name):
     """The attribute text of a Python value in a generic position."""
     if isinstance(v, Attribute):
@@ -132,7 +138,7 @@ def _text(v, name):
     if isinstance(v, (list, tuple)):
         if v and all(isinstance(x, int) and not isinstance(x, bool)
                      for x in v):
-            return "array<i64: %s>" % ", ".join(str(x) for x in v)
+            return _dense(v, 64)
         return "[%s]" % ", ".join(_text(x, name) for x in v)
     if isinstance(v, Type):
         return str(v)
@@ -147,10 +153,7 @@ def attr(kind, v, name, extra=None):
     if isinstance(v, Attribute):
         return v
     if kind in ("dense_i64", "dense_i32"):
-        ints = _ints(v, name)
-        width = kind[-2:]
-        text = "array<i%s%s>" % (width, (": " + ", ".join(
-            str(x) for x in ints)) if ints else "")
+        text = _dense(_ints(v, name), int(kind[-2:]))
     elif kind in ("i64", "i32", "index"):
         if isinstance(v, bool) or not isinstance(v, int):
             raise TypeError("%s must be an int, got %s"

@@ -39,10 +39,8 @@ from . import _ops_vector as vector
 def function_type(inputs, results):
     """The TypeAttr of a function type from its input and result types
     (Types or their text)."""
-    def text(t):
-        return str(t)
-    return Attribute.parse("(%s) -> (%s)" % (", ".join(map(text, inputs)),
-                                            ", ".join(map(text, results))))
+    return Attribute.parse("(%s) -> (%s)" % (", ".join(map(str, inputs)),
+                                            ", ".join(map(str, results))))
 
 
 __all__ = [
