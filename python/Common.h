@@ -201,6 +201,9 @@ struct PyModule {
 /// Region) and functions to the extension (IRCore.cpp).
 void bindIRCore(py::module_ &m);
 
+/// Adds code_object_resources (CodeObjects.cpp).
+void bindCodeObjects(py::module_ &m);
+
 } // namespace layout_python
 
 #endif // LAYOUT_PYTHON_COMMON_H

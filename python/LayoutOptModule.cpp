@@ -253,6 +253,7 @@ PYBIND11_MODULE(_layout_opt, m) {
       .attr("__doc__") = "IR that does not parse, verify or lower; the "
                          "message holds the diagnostics' text.";
   layout_python::bindIRCore(m);
+  layout_python::bindCodeObjects(m);
 
   py::class_<Transform>(m, "Transform",
                         "One coordinate transform (a #layout attribute), "

@@ -29,6 +29,7 @@ Nothing is written per op: the signatures come from ODS alone.
 
 import json
 import keyword
+import re
 import sys
 
 HEADER = '''"""Builders of the %(dialect)s dialect's operations, generated from ODS by
@@ -47,6 +48,12 @@ BUILDABLE = {
     "$_builder.getIntegerType(64)": "i64",
     "$_builder.getF32Type()": "f32",
 }
+
+# Attributes an op's C++ builder sets that ODS does not list, so the generic
+# builder would leave them out: gpu.func's parser and builder set the count
+# of workgroup buffers, which GPUFuncOp::addWorkgroupAttribution reads
+# (without it, a pass that adds a workgroup buffer crashes).
+BUILDER_ATTRS = {"gpu.func": {"workgroup_attributions": "0 : i64"}}
 
 # Attribute kinds the runtime converts from Python values (by ODS def name,
 # or the name of a base class of it).
@@ -240,6 +247,8 @@ def generate(records, dialect, only=None):
                         "'operandSegmentSizes')")
         params = [p for p in params if "=" not in p] + \
             [p for p in params if "=" in p] + ["attributes=None", "loc=None"]
+        for k, v in BUILDER_ATTRS.get(full, {}).items():
+            body.append("    _attrs[%r] = _rt.attr('any', %r, %r)" % (k, v, k))
         # Attributes ODS does not list (a symbol's name, discardable ones).
         body.append("    for _k, _a in (attributes or {}).items():")
         body.append("        _attrs[_k] = _rt.attr('any', _a, _k)")
@@ -267,8 +276,93 @@ def generate(records, dialect, only=None):
         out.append("    return %s" % ret)
         out.append("")
         out.append("")
-    out.append("__all__ = %r" % names)
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n", names
+
+
+# The kinds of attribute/type parameters the runtime formats, and the
+# custom directives it knows (_ir_runtime.DIRECTIVES: the layout dialect's).
+PARAM_KINDS = {"int64_t": "int", "Layout_Size": "size", "::mlir::Type": "type",
+               "::llvm::ArrayRef<int64_t>": "list"}
+DIRECTIVES = {"IntList", "DimList", "ShapeAndType"}
+
+
+def param_kind(records, p):
+    """The kind of a parameter (PARAM_KINDS), or None."""
+    if not isinstance(p, dict):
+        return PARAM_KINDS.get(p)
+    if p["def"] in PARAM_KINDS:
+        return PARAM_KINDS[p["def"]]
+    return PARAM_KINDS.get(records[p["def"]].get("cppType"))
+
+
+def snake(name):
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def format_pieces(fmt, params):
+    """The pieces of a declarative attribute/type assembly format: literals,
+    parameters and custom directives, each as the runtime takes them."""
+    pieces = []
+    for m in re.finditer(r"`([^`]*)`|custom<(\w+)>\(([^)]*)\)|\$(\w+)", fmt):
+        lit, custom, custom_args, param = m.groups()
+        if lit is not None:
+            pieces.append(("lit", lit))
+        elif custom and not all(a.strip().lstrip("$") in params
+                                for a in custom_args.split(",")):
+            pieces.append(("custom", None, []))
+        elif custom:
+            names = [a.strip().lstrip("$") for a in custom_args.split(",")]
+            pieces.append(("custom", custom, names))
+        else:
+            pieces.append(("param", params.get(param), param))
+    return pieces
+
+
+def generate_defs(records, dialect):
+    """One builder per attribute and type of the dialect, from its ODS
+    parameters and declarative assembly format: the text is formatted and
+    parsed, so the dialect's parser and verifier check it."""
+    out, names = [], []
+    for cls, prefix, suffix in (("TypeDef", "!", "type"),
+                                ("AttrDef", "#", "attr")):
+        for name in sorted(records["!instanceof"].get(cls, [])):
+            r = records[name]
+            if records[r["dialect"]["def"]]["name"] != dialect or \
+                    not r.get("mnemonic") or not r.get("assemblyFormat"):
+                continue
+            params = {pname: param_kind(records, p)
+                      for p, pname in r["parameters"]["args"]}
+            pieces = format_pieces(r["assemblyFormat"], params)
+            # Only defs whose every parameter and directive the runtime
+            # formats (upstream dialects' defs are left to Attribute.parse).
+            if None in params.values() or any(
+                    (p[0] == "custom" and p[1] not in DIRECTIVES) or
+                    (p[0] == "param" and p[1] is None) for p in pieces):
+                continue
+            fn = "%s_%s" % (r["mnemonic"], suffix)
+            names.append(fn)
+            args = [pyname(snake(p)) for p in params]
+            full = "%s%s.%s" % (prefix, dialect, r["mnemonic"])
+            doc = ['    """%s: %s' % (full, (r.get("summary") or "").strip()),
+                   ""]
+            for p, kind in params.items():
+                doc.append("    %s: %s" % (pyname(snake(p)), {
+                    "int": "an int", "size": "an int, or None for '?'",
+                    "type": "an ir.Type or its text",
+                    "list": "a list of ints (None for '?')"}[kind]))
+            doc += ["", "    Returns the %s (ValueError with the dialect's "
+                    "message if invalid)." % ("ir.Type" if suffix == "type"
+                                              else "ir.Attribute"),
+                    '    """']
+            out.append("def %s(%s):" % (fn, ", ".join(args)))
+            out += doc
+            names_map = ", ".join("%r: %s" % (p, pyname(snake(p)))
+                                  for p in params)
+            out.append("    return _rt.build_def(%r, %r, %r, {%s})"
+                       % (suffix, full, pieces, names_map))
+            out.append("")
+            out.append("")
+    return "\n".join(out) + "\n", names
 
 
 def main():
@@ -276,7 +370,11 @@ def main():
     dialect = sys.argv[2]
     only = set(sys.argv[3].split(",")) if len(sys.argv) > 3 and sys.argv[3] \
         else None
-    sys.stdout.write(generate(records, dialect, only))
+    text, names = generate(records, dialect, only)
+    # Builders of the attributes and types, for the dialects whose defs the
+    # records hold with declarative formats (the layout dialect's).
+    defs, def_names = generate_defs(records, dialect)
+    sys.stdout.write(text + defs + "__all__ = %r\n" % (names + def_names))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from ._layout_opt import (  # noqa: F401
     Descriptor,
     Layout,
     blocked_product,
+    code_object_resources,
     coalesce,
     complement,
     composition,
@@ -63,6 +64,7 @@ from ._version import __version__  # noqa: F401
 from ._layout_opt import _module_body
 from . import cuda  # noqa: F401
 from . import ir  # noqa: F401
+from . import tile  # noqa: F401
 
 Module.body = property(
     _module_body,
@@ -70,7 +72,8 @@ Module.body = property(
         "module.body):` builds operations into it.")
 
 __all__ = [
-    "cuda", "ir", "Descriptor", "Layout", "MLIRError", "Module", "Partition", "Transform",
+    "cuda", "ir", "tile", "Descriptor", "Layout", "MLIRError", "Module",
+    "Partition", "Transform", "code_object_resources",
     "View", "blocked_product", "coalesce", "complement", "composition",
     "left_inverse", "logical_divide", "logical_product", "raked_product",
     "right_inverse", "tiled_divide", "zipped_divide",

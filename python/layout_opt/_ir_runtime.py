@@ -187,3 +187,66 @@ def attr(kind, v, name, extra=None):
         return Attribute.parse(text)
     except ValueError as e:
         raise ValueError("%s: %s" % (name, e)) from None
+
+
+# The builders of attributes and types (generated from their ODS parameters
+# and assembly formats): each parameter is formatted as its directive or
+# kind prints it, and the text is parsed, so the dialect's parser and
+# verifier check the result.
+
+def _size(v, name):
+    """An int, or None / '?' for a run-time value."""
+    if v is None or v == "?":
+        return "?"
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError("%s must be an int or None ('?'), got %r" % (name, v))
+    return str(v)
+
+
+def _sizes(v, name):
+    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
+        raise TypeError("%s must be a list of ints, got %s"
+                        % (name, type(v).__name__))
+    return [_size(x, name) for x in v]
+
+
+def _param(kind, v, name):
+    if kind == "int":
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError("%s must be an int, got %r" % (name, v))
+        return str(v)
+    if kind == "size":
+        return _size(v, name)
+    if kind == "type":
+        return str(type_of(v, name))
+    return "[%s]" % ", ".join(_sizes(v, name))
+
+
+# The layout dialect's custom directives (LayoutDialect.cpp prints them).
+DIRECTIVES = {
+    # [a, ?, c]
+    "IntList": lambda v, n: "[%s]" % ", ".join(_sizes(v[0], n[0])),
+    # 3x?x5
+    "DimList": lambda v, n: "x".join(_sizes(v[0], n[0])),
+    # 4x?x8xf32
+    "ShapeAndType": lambda v, n: "".join(
+        d + "x" for d in _sizes(v[0], n[0])) + str(type_of(v[1], n[1])),
+}
+
+
+def build_def(kind, mnemonic, pieces, values):
+    """An ir.Type (kind 'type') or ir.Attribute ('attr') from the pieces of
+    its assembly format and the parameters' values."""
+    text = mnemonic
+    for piece in pieces:
+        if piece[0] == "lit":
+            lit = piece[1]
+            text += {"<": "<", ">": ">", ",": ", ", "=": " = "}.get(
+                lit, (" " + lit) if text[-1] not in "< " else lit)
+        elif piece[0] == "param":
+            text += _param(piece[1], values[piece[2]], piece[2])
+        else:
+            names = piece[2]
+            text += DIRECTIVES[piece[1]]([values[n] for n in names], names)
+    parse = Type.parse if kind == "type" else Attribute.parse
+    return parse(text)

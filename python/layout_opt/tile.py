@@ -1,0 +1,652 @@
+"""Tile kernels written as Python functions (issue 20).
+
+    import layout_opt as lo
+    from layout_opt import tile as lt
+
+    @lt.kernel(block=(32, 8, 1), grid="inp")
+    def transpose(inp: lt.Partition("f32", tile=(64, 64)),
+                  out: lt.Partition("f32", tile=(64, 64))):
+        bx, by = lt.block_id("x"), lt.block_id("y")
+        out[bx, by] = inp[by, bx].T
+
+    print(transpose.ir)                         # the gpu.func tile program
+    hsaco = transpose.compile(chip="gfx942")    # code object + resources
+    transpose(a, b)                             # NumPy arrays, on a CUDA GPU
+
+The decorated function is traced once: each parameter annotated with
+`Partition` is a memref argument of the kernel, viewed
+(`layout.view`) and cut into tiles (`layout.partition`); `float` and `int`
+parameters are `f32` and `index` arguments. Inside, `p[i, j]` loads tile
+(i, j) of partition p (`layout.load ... masked`: elements outside the
+tensor read as zero), `p[i, j] = t` stores it (masked), and tiles combine
+with Python operators into `arith` / `vector` ops on whole tiles. The tile
+program is cooperative: every thread of the block runs it, and
+`-layout-tile-shared-memory` distributes each op onto the threads (shared
+memory staging, vector widths, matrix instructions), as for the
+hand-written programs of examples/.
+
+The grid is the index space of one partition (`grid="name"`), its last
+dimension on x: block (x, y, z) handles tile (..., z, y, x).
+"""
+
+import inspect as _inspect
+
+import numpy as _np
+
+from . import ir as _ir
+from ._layout_opt import Module as _Module
+from ._layout_opt import partition_index_space as _partition_index_space
+
+_FLOAT_WIDTHS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+_INT_TYPES = {"i1", "i8", "i16", "i32", "i64", "index"}
+_NUMPY = {"f16": _np.float16, "f32": _np.float32, "f64": _np.float64,
+          "i8": _np.int8, "i16": _np.int16, "i32": _np.int32,
+          "i64": _np.int64}
+# CuTe-style operand maps of a matrix multiply: C[m, n] += A[m, k] * B[k, n].
+_MATMUL_MAPS = ("[affine_map<(m, n, k) -> (m, k)>, "
+                "affine_map<(m, n, k) -> (k, n)>, "
+                "affine_map<(m, n, k) -> (m, n)>]")
+_MATMUL_ITERATORS = ('[#vector.iterator_type<parallel>, '
+                     '#vector.iterator_type<parallel>, '
+                     '#vector.iterator_type<reduction>]')
+
+
+def _element(dtype):
+    if dtype not in _FLOAT_WIDTHS and dtype not in _INT_TYPES:
+        raise ValueError("element type must be one of %s, got %r" % (
+            ", ".join(sorted(set(_FLOAT_WIDTHS) | _INT_TYPES)), dtype))
+    return dtype
+
+
+def _shape_text(shape):
+    return "x".join("?" if d is None else str(int(d)) for d in shape)
+
+
+# --- Parameter annotations ---------------------------------------------------
+
+class Partition:
+    """Annotates a kernel parameter as a tensor cut into tiles: a memref of
+    `dtype` (extents `shape`, None for a run-time extent; by default all
+    run-time, of the tile's rank), partitioned into `tile`."""
+
+    def __init__(self, dtype, tile, shape=None):
+        self.dtype = _element(dtype)
+        self.tile = tuple(int(t) for t in tile)
+        self.shape = tuple(shape) if shape is not None else \
+            (None,) * len(self.tile)
+        if len(self.shape) != len(self.tile):
+            raise ValueError("shape %s and tile %s have different ranks"
+                             % (self.shape, self.tile))
+
+    def memref_type(self):
+        return "memref<%sx%s>" % (_shape_text(self.shape), self.dtype)
+
+    def view_type(self):
+        return _ir.layout.tensor_view_type(self.shape, self.dtype)
+
+    def partition_type(self):
+        return _ir.layout.partition_view_type(self.shape, self.dtype,
+                                              self.tile)
+
+    def __repr__(self):
+        return "Partition(%r, tile=%s)" % (self.dtype, self.tile)
+
+
+class Scalar:
+    """Annotates a kernel parameter as a scalar of `dtype` ("f32",
+    "index", ...); `float` means Scalar("f32"), `int` Scalar("index")."""
+
+    def __init__(self, dtype):
+        self.dtype = _element(dtype)
+
+    def __repr__(self):
+        return "Scalar(%r)" % self.dtype
+
+
+def _annotation(param):
+    a = param.annotation
+    if a is float:
+        return Scalar("f32")
+    if a is int:
+        return Scalar("index")
+    if isinstance(a, (Partition, Scalar)):
+        return a
+    raise TypeError("kernel parameter '%s' needs an annotation: "
+                    "lt.Partition(dtype, tile=...), lt.Scalar(dtype), float "
+                    "or int" % param.name)
+
+
+# --- Values of a tile program --------------------------------------------------
+
+def _type_text(value):
+    return str(value.type)
+
+
+def _element_of(type_text):
+    """The element type of a vector type's text (or the scalar itself)."""
+    if type_text.startswith("vector<"):
+        return type_text[len("vector<"):-1].split("x")[-1]
+    return type_text
+
+
+def _binary(op, a, b):
+    """The arith op `op` (add, sub, mul, div, max, min) of two values of
+    one type, float or integer."""
+    t = _element_of(_type_text(a))
+    if t in _FLOAT_WIDTHS:
+        name = {"add": "addf", "sub": "subf", "mul": "mulf", "div": "divf",
+                "max": "maximumf", "min": "minimumf"}[op]
+    else:
+        name = {"add": "addi", "sub": "subi", "mul": "muli", "div": "divui",
+                "rem": "remui", "max": "maxui", "min": "minui"}[op]
+    return getattr(_ir.arith, name)(a, b)
+
+
+class Index:
+    """An `index` value (block ids, tile counts, loop counters). Operators
+    build `arith` ops; // and % are unsigned (tile indices are never
+    negative)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def _other(self, x):
+        if isinstance(x, Index):
+            return x.value
+        if isinstance(x, int) and not isinstance(x, bool):
+            return _index_constant(x)
+        raise TypeError("an index combines with an index or an int, got %s"
+                        % type(x).__name__)
+
+    def __add__(self, x):
+        return Index(_binary("add", self.value, self._other(x)))
+
+    def __radd__(self, x):
+        return Index(_binary("add", self._other(x), self.value))
+
+    def __sub__(self, x):
+        return Index(_binary("sub", self.value, self._other(x)))
+
+    def __rsub__(self, x):
+        return Index(_binary("sub", self._other(x), self.value))
+
+    def __mul__(self, x):
+        return Index(_binary("mul", self.value, self._other(x)))
+
+    def __rmul__(self, x):
+        return Index(_binary("mul", self._other(x), self.value))
+
+    def __floordiv__(self, x):
+        return Index(_binary("div", self.value, self._other(x)))
+
+    def __mod__(self, x):
+        return Index(_binary("rem", self.value, self._other(x)))
+
+
+def _index_constant(v):
+    return _ir.arith.constant(_ir.Attribute.parse("%d : index" % v))
+
+
+def _splat(value, vector_type):
+    """A vector of `vector_type` holding the Python number `value`."""
+    element = _element_of(vector_type)
+    literal = repr(float(value)) if element in _FLOAT_WIDTHS else \
+        str(int(value))
+    return _ir.arith.constant(_ir.Attribute.parse(
+        "dense<%s> : %s" % (literal, vector_type)))
+
+
+class ScalarValue:
+    """A scalar kernel argument; in an operation with a tile it is
+    broadcast to the tile's shape (`vector.broadcast`)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+class Tile:
+    """A tile: a vector value of the program. Operators build elementwise
+    `arith` ops; a ScalarValue or a Python number is broadcast to the
+    tile's shape first."""
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def type(self):
+        return _type_text(self.value)
+
+    @property
+    def shape(self):
+        return tuple(int(d) for d in
+                     self.type[len("vector<"):-1].split("x")[:-1])
+
+    @property
+    def dtype(self):
+        return _element_of(self.type)
+
+    def _other(self, x):
+        if isinstance(x, Tile):
+            if x.type != self.type:
+                raise ValueError("tiles of types %s and %s do not combine "
+                                 "elementwise" % (self.type, x.type))
+            return x.value
+        if isinstance(x, ScalarValue):
+            return _ir.vector.broadcast(x.value, result=self.type)
+        if isinstance(x, (int, float)) and not isinstance(x, bool):
+            return _splat(x, self.type)
+        raise TypeError("a tile combines with a tile, a scalar argument or "
+                        "a number, got %s" % type(x).__name__)
+
+    def _op(self, op, x, reverse=False):
+        other = self._other(x)
+        a, b = (other, self.value) if reverse else (self.value, other)
+        return Tile(_binary(op, a, b))
+
+    def __add__(self, x):
+        return self._op("add", x)
+
+    def __radd__(self, x):
+        return self._op("add", x, True)
+
+    def __sub__(self, x):
+        return self._op("sub", x)
+
+    def __rsub__(self, x):
+        return self._op("sub", x, True)
+
+    def __mul__(self, x):
+        return self._op("mul", x)
+
+    def __rmul__(self, x):
+        return self._op("mul", x, True)
+
+    def __truediv__(self, x):
+        return self._op("div", x)
+
+    def __rtruediv__(self, x):
+        return self._op("div", x, True)
+
+    @property
+    def T(self):
+        """The transpose of a 2-D tile."""
+        if len(self.shape) != 2:
+            raise ValueError(".T transposes 2-D tiles; use "
+                             "lt.transpose(tile, permutation) for %s"
+                             % self.type)
+        return transpose(self, (1, 0))
+
+    def astype(self, dtype):
+        """The tile converted to float type `dtype` (arith.truncf or
+        arith.extf)."""
+        dtype = _element(dtype)
+        src = self.dtype
+        if src == dtype:
+            return self
+        if src not in _FLOAT_WIDTHS or dtype not in _FLOAT_WIDTHS:
+            raise TypeError("astype converts between float types, got %s "
+                            "to %s" % (src, dtype))
+        result = "vector<%sx%s>" % (_shape_text(self.shape), dtype)
+        wider = _FLOAT_WIDTHS[dtype] > _FLOAT_WIDTHS[src]
+        return Tile((_ir.arith.extf if wider else _ir.arith.truncf)(
+            self.value, result=result))
+
+
+class PartitionView:
+    """A partitioned tensor inside a tile program. `p[i, j]` loads tile
+    (i, j) masked, `p[i, j] = tile` stores it masked; `p.load` /
+    `p.store` take the other options of layout.load / layout.store."""
+
+    def __init__(self, value, annotation):
+        self.value = value
+        self.annotation = annotation
+
+    def _indices(self, index):
+        if not isinstance(index, tuple):
+            index = (index,)
+        if len(index) != len(self.annotation.tile):
+            raise ValueError("a tile of a rank-%d partition takes %d "
+                             "indices, got %d" % (
+                                 len(self.annotation.tile),
+                                 len(self.annotation.tile), len(index)))
+        return [i.value if isinstance(i, Index) else _index_constant(i)
+                for i in index]
+
+    @property
+    def tile_type(self):
+        return "vector<%sx%s>" % (_shape_text(self.annotation.tile),
+                                  self.annotation.dtype)
+
+    def load(self, *index, masked=True, padding=None):
+        """Tile `index` (layout.load); outside the tensor, masked elements
+        read as `padding` (zero by default)."""
+        return Tile(_ir.layout.load(self.value, self._indices(index),
+                                    masked=masked or None, padding=padding,
+                                    result=self.tile_type))
+
+    def store(self, tile, *index, masked=True):
+        """Stores `tile` at tile `index` (layout.store); masked, elements
+        outside the tensor are not written."""
+        if not isinstance(tile, Tile):
+            raise TypeError("only a tile can be stored, got %s"
+                            % type(tile).__name__)
+        _ir.layout.store(tile.value, self.value, self._indices(index),
+                         masked=masked or None)
+
+    def __getitem__(self, index):
+        return self.load(*(index if isinstance(index, tuple) else (index,)))
+
+    def __setitem__(self, index, tile):
+        self.store(tile, *(index if isinstance(index, tuple) else (index,)))
+
+    @property
+    def tiles(self):
+        """The number of tiles along each dimension (layout.index_space)."""
+        return tuple(Index(v) for v in _ir.layout.index_space(self.value))
+
+
+# --- Operations of a tile program ----------------------------------------------
+
+def block_id(dim):
+    """The block's index along "x", "y" or "z" (gpu.block_id)."""
+    return Index(_ir.gpu.block_id(_dimension(dim)))
+
+
+def grid_dim(dim):
+    """The number of blocks along "x", "y" or "z" (gpu.grid_dim)."""
+    return Index(_ir.gpu.grid_dim(_dimension(dim)))
+
+
+def _dimension(dim):
+    if dim not in ("x", "y", "z"):
+        raise ValueError("a dimension is 'x', 'y' or 'z', got %r" % (dim,))
+    return _ir.Attribute.parse("#gpu<dim %s>" % dim)
+
+
+def zeros(shape, dtype):
+    """A tile of zeros."""
+    return full(shape, 0, dtype)
+
+
+def full(shape, value, dtype):
+    """A tile holding `value` everywhere (arith.constant)."""
+    return Tile(_splat(value, "vector<%sx%s>" % (_shape_text(shape),
+                                                 _element(dtype))))
+
+
+def broadcast(x, shape):
+    """`x` (a ScalarValue, or a tile of the trailing dimensions) repeated
+    to `shape` (vector.broadcast)."""
+    if isinstance(x, Tile):
+        value, dtype = x.value, x.dtype
+    elif isinstance(x, ScalarValue):
+        value, dtype = x.value, _type_text(x.value)
+    else:
+        raise TypeError("broadcast takes a tile or a scalar argument, got %s"
+                        % type(x).__name__)
+    return Tile(_ir.vector.broadcast(
+        value, result="vector<%sx%s>" % (_shape_text(shape), dtype)))
+
+
+def transpose(tile, permutation):
+    """The tile with its dimensions permuted (vector.transpose): result
+    dimension i is dimension permutation[i] of `tile`."""
+    shape = tile.shape
+    perm = [int(p) for p in permutation]
+    if sorted(perm) != list(range(len(shape))):
+        raise ValueError("%s is not a permutation of the %d dimensions of %s"
+                         % (perm, len(shape), tile.type))
+    result = "vector<%sx%s>" % (_shape_text([shape[p] for p in perm]),
+                                tile.dtype)
+    return Tile(_ir.vector.transpose(tile.value, perm, result=result))
+
+
+def maximum(a, b):
+    """Elementwise maximum (arith.maximumf / maxui)."""
+    return a._op("max", b) if isinstance(a, Tile) else b._op("max", a, True)
+
+
+def minimum(a, b):
+    """Elementwise minimum (arith.minimumf / minui)."""
+    return a._op("min", b) if isinstance(a, Tile) else b._op("min", a, True)
+
+
+def dot(a, b, acc):
+    """acc + a @ b for tiles a (M x K), b (K x N) and acc (M x N)
+    (vector.contract): the pass maps it onto the chip's matrix
+    instructions."""
+    for t, what in ((a, "a"), (b, "b"), (acc, "acc")):
+        if not isinstance(t, Tile) or len(t.shape) != 2:
+            raise ValueError("dot takes 2-D tiles; %s is %s" % (
+                what, t.type if isinstance(t, Tile) else type(t).__name__))
+    (m, k), (k2, n), (m2, n2) = a.shape, b.shape, acc.shape
+    if k != k2 or (m, n) != (m2, n2):
+        raise ValueError("dot of %s and %s does not accumulate into %s"
+                         % (a.type, b.type, acc.type))
+    return Tile(_ir.vector.contract(
+        a.value, b.value, acc.value, _MATMUL_MAPS, _MATMUL_ITERATORS,
+        kind="#vector.kind<add>", result=acc.type))
+
+
+def fori_loop(lower, upper, body, init):
+    """An scf.for from `lower` to `upper` (ints or Indexes, step 1) whose
+    iterations carry `init` (a tile, or a tuple of tiles): `body(i, *carried)`
+    returns the next carried values. Returns the last ones."""
+    single = isinstance(init, Tile)
+    carried = (init,) if single else tuple(init)
+    if not carried or not all(isinstance(t, Tile) for t in carried):
+        raise TypeError("fori_loop carries a tile or a tuple of tiles")
+    bounds = [b.value if isinstance(b, Index) else _index_constant(b)
+              for b in (lower, upper, 1)]
+    loop = _ir.scf.for_(*bounds, [t.value for t in carried],
+                        results=[t.type for t in carried])
+    block = loop.regions[0].add_block(
+        [_ir.Type.parse("index")] + [t.value.type for t in carried])
+    with _ir.InsertionPoint(block):
+        args = block.arguments
+        out = body(Index(args[0]), *[Tile(v) for v in args[1:]])
+        out = (out,) if isinstance(out, Tile) else tuple(out)
+        if len(out) != len(carried) or any(
+                not isinstance(o, Tile) or o.type != c.type
+                for o, c in zip(out, carried)):
+            raise ValueError("the loop body must return tiles of the types "
+                             "it carries (%s)" % ", ".join(
+                                 t.type for t in carried))
+        _ir.scf.yield_([o.value for o in out])
+    results = [Tile(v) for v in loop.results]
+    return results[0] if single else tuple(results)
+
+
+# --- Kernels ---------------------------------------------------------------------
+
+class CodeObject:
+    """A compiled kernel: `binary` (bytes: an AMDGPU code object, a cubin,
+    or PTX / assembly text with format="isa"), and `resources`, the
+    kernel's resource use read from the code object (see
+    layout_opt.code_object_resources)."""
+
+    def __init__(self, binary, target, chip, kernel):
+        self.binary = binary
+        self.target = target
+        self.chip = chip
+        self.kernel = kernel
+        self.resources = _code_object_resources(binary, kernel)
+
+    def __repr__(self):
+        return "CodeObject(%s %s, %d bytes, %s)" % (
+            self.kernel, self.chip, len(self.binary), self.resources)
+
+
+def _code_object_resources(binary, kernel):
+    from . import code_object_resources
+    return code_object_resources(binary).get(kernel, {})
+
+
+def target_of(chip):
+    """'rocdl' for gfx chips, 'nvvm' for sm_ chips."""
+    if chip.startswith("gfx"):
+        return "rocdl"
+    if chip.startswith("sm_"):
+        return "nvvm"
+    raise ValueError("chip must be gfx... (AMDGPU) or sm_... (NVIDIA), got %r"
+                     % (chip,))
+
+
+class Kernel:
+    """A tile program traced from a Python function (see kernel())."""
+
+    def __init__(self, fn, block, grid, name):
+        self.fn = fn
+        self.name = name or fn.__name__
+        self.block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
+        if len(self.block) != 3 or any(b < 1 for b in self.block):
+            raise ValueError("block must be 1 to 3 positive sizes, got %s"
+                             % (block,))
+        self.params = [(p.name, _annotation(p)) for p in
+                       _inspect.signature(fn).parameters.values()]
+        names = [n for n, a in self.params if isinstance(a, Partition)]
+        if grid not in names:
+            raise ValueError("grid=%r must name a partition parameter of "
+                             "'%s' (%s)" % (grid, self.name, ", ".join(names)))
+        self.grid_from = grid
+        self._text = None
+
+    def build(self):
+        """A new layout_opt.Module holding the kernel's tile program."""
+        m = _Module.parse("module attributes {gpu.container_module} {}")
+        with _ir.InsertionPoint(m.body):
+            gm = _ir.gpu.module(self.name + "_module")
+        with _ir.InsertionPoint(gm.regions[0].add_block()):
+            types = [a.memref_type() if isinstance(a, Partition) else a.dtype
+                     for _, a in self.params]
+            f = _ir.gpu.func(
+                _ir.function_type(types, []),
+                known_block_size="array<i32: %d, %d, %d>" % self.block,
+                attributes={"sym_name": '"%s"' % self.name,
+                            "gpu.kernel": "unit"})
+            entry = f.regions[0].add_block(
+                [_ir.Type.parse(t) for t in types])
+            with _ir.InsertionPoint(entry):
+                args = entry.arguments
+                # The views first, then the partitions (as examples/ writes
+                # them), then the function's body.
+                views = {}
+                for (name, a), v in zip(self.params, args):
+                    if isinstance(a, Partition):
+                        views[name] = _ir.layout.view(
+                            v, result=a.view_type())
+                values = []
+                for (name, a), v in zip(self.params, args):
+                    if isinstance(a, Partition):
+                        values.append(PartitionView(_ir.layout.partition(
+                            views[name], list(a.tile),
+                            result=a.partition_type()), a))
+                    else:
+                        values.append(Index(v) if a.dtype == "index"
+                                      else ScalarValue(v))
+                out = self.fn(*values)
+                if out is not None:
+                    raise ValueError("a tile kernel returns nothing (it "
+                                     "stores its results), got %s"
+                                     % type(out).__name__)
+                _ir.gpu.return_()
+        return m
+
+    @property
+    def ir(self):
+        """The module's text (the tile program, before any pass)."""
+        if self._text is None:
+            self._text = str(self.build())
+        return self._text
+
+    def lower(self, chip):
+        """The module after the tile passes for `chip`
+        (-layout-tile-shared-memory, -layout-xor-swizzle)."""
+        m = self.build()
+        m.run("layout-tile-shared-memory{chip=%s},layout-xor-swizzle{chip=%s}"
+              % (chip, chip))
+        return m
+
+    def compile(self, chip, format="bin"):
+        """The CodeObject for `chip` (gfx942, sm_90, ...): the tile passes,
+        then -layout-to-rocdl / -layout-to-nvvm."""
+        target = target_of(chip)
+        binary = self.lower(chip).compile(target, chip, format)
+        return CodeObject(binary, target, chip, self.name)
+
+    def grid(self, *args):
+        """The launch grid for these arguments (arrays or shapes): the
+        index space of the `grid` partition, its last dimension on x."""
+        for (name, a), arg in zip(self.params, args):
+            if name == self.grid_from:
+                shape = getattr(arg, "shape", arg)
+                counts = list(_partition_index_space(
+                    [int(d) for d in shape], list(a.tile)))
+                counts.reverse()
+                if len(counts) > 3:
+                    raise ValueError("a grid has at most 3 dimensions; %s "
+                                     "has %d" % (name, len(counts)))
+                return tuple(counts) + (1,) * (3 - len(counts))
+        raise ValueError("'%s' takes %d arguments, got %d"
+                         % (self.name, len(self.params), len(args)))
+
+    def __call__(self, *args, chip="sm_90"):
+        """Runs the kernel on NumPy arrays on the CUDA GPU (see
+        layout_opt.cuda.run); arrays passed for partitions are updated in
+        place. Raises layout_opt.cuda.CudaError where there is no GPU."""
+        from . import cuda
+        if len(args) != len(self.params):
+            raise TypeError("'%s' takes %d arguments, got %d"
+                            % (self.name, len(self.params), len(args)))
+        call = []
+        for (name, a), arg in zip(self.params, args):
+            if isinstance(a, Partition):
+                want = _NUMPY.get(a.dtype)
+                if want is None:
+                    raise TypeError("NumPy has no %s arrays (parameter '%s')"
+                                    % (a.dtype, name))
+                if not isinstance(arg, _np.ndarray) or arg.dtype != want or \
+                        arg.ndim != len(a.tile):
+                    raise TypeError("parameter '%s' takes a %d-D %s array, "
+                                    "got %r" % (name, len(a.tile),
+                                                _np.dtype(want).name,
+                                                getattr(arg, "shape", arg)))
+                if not arg.flags.c_contiguous:
+                    raise ValueError("parameter '%s' takes a C-contiguous "
+                                     "array" % name)
+                for d, s in zip(a.shape, arg.shape):
+                    if d is not None and d != s:
+                        raise ValueError("parameter '%s' takes shape %s, got "
+                                         "%s" % (name, a.shape, arg.shape))
+                call.append(arg)
+            elif a.dtype == "index":
+                call.append(int(arg))
+            elif a.dtype == "f32":
+                call.append(float(arg))
+            else:
+                raise TypeError("parameter '%s' (%s) cannot be passed from "
+                                "Python" % (name, a.dtype))
+        cuda._ensure_context()
+        if getattr(self, "_cubin", (None, None))[0] != chip:
+            self._cubin = (chip, self.compile(chip).binary)
+        cuda.run(self._cubin[1], self.name, self.grid(*args), self.block,
+                 call)
+
+
+def kernel(block, grid, name=None):
+    """Decorates a Python function over partitions as a tile kernel:
+    `block` is the block size (the gpu.func's known_block_size), `grid`
+    names the partition whose tiles the blocks take (one block per tile,
+    the last dimension on x), `name` the kernel's symbol (default: the
+    function's name)."""
+    def wrap(fn):
+        return Kernel(fn, block, grid, name)
+    return wrap
+
+
+__all__ = [
+    "CodeObject", "Index", "Kernel", "Partition", "PartitionView", "Scalar",
+    "ScalarValue", "Tile", "block_id", "broadcast", "dot", "fori_loop",
+    "full", "grid_dim", "kernel", "maximum", "minimum", "target_of",
+    "transpose", "zeros",
+]
