@@ -252,10 +252,10 @@ gpu.module @matmul {
     %va = layout.view %A : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
     %vb = layout.view %B : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
     %vc = layout.view %C : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vbias = layout.view %Bias : memref<?xf32> -> !layout.tensor_view<?xf32>
     %pa = layout.partition %va tile [128, 32] : !layout.tensor_view<?x?xf16> -> !a128
     %pb = layout.partition %vb tile [32, 128] : !layout.tensor_view<?x?xf16> -> !b128
     %pc = layout.partition %vc tile [128, 128] : !layout.tensor_view<?x?xf16> -> !c128
-    %vbias = layout.view %Bias : memref<?xf32> -> !layout.tensor_view<?xf32>
     %pbias = layout.partition %vbias tile [128] : !layout.tensor_view<?xf32> -> !bias128
     %bm = gpu.block_id y
     %bn = gpu.block_id x

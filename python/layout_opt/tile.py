@@ -401,14 +401,28 @@ def transpose(tile, permutation):
     return Tile(_ir.vector.transpose(tile.value, perm, result=result))
 
 
+def _extremum(op, a, b):
+    if isinstance(a, Index) or isinstance(b, Index):
+        x, y = (a, b) if isinstance(a, Index) else (b, a)
+        return Index(_binary(op, x.value, x._other(y)))
+    if isinstance(a, Tile):
+        return a._op(op, b)
+    if isinstance(b, Tile):
+        return b._op(op, a, True)
+    raise TypeError("%simum takes tiles or indexes, got %s and %s" % (
+        op, type(a).__name__, type(b).__name__))
+
+
 def maximum(a, b):
-    """Elementwise maximum (arith.maximumf / maxui)."""
-    return a._op("max", b) if isinstance(a, Tile) else b._op("max", a, True)
+    """Elementwise maximum of tiles (arith.maximumf / maxui), or of
+    indexes (arith.maxui); a number is broadcast."""
+    return _extremum("max", a, b)
 
 
 def minimum(a, b):
-    """Elementwise minimum (arith.minimumf / minui)."""
-    return a._op("min", b) if isinstance(a, Tile) else b._op("min", a, True)
+    """Elementwise minimum of tiles (arith.minimumf / minui), or of
+    indexes (arith.minui); a number is broadcast."""
+    return _extremum("min", a, b)
 
 
 def dot(a, b, acc):

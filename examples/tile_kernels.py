@@ -1,0 +1,110 @@
+"""Tile kernels written in Python (layout_opt.tile): the transposes of
+examples/transpose-tiles.mlir and the GEMMs of examples/matmul.mlir, one
+Python function each. After canonicalization each builds exactly the
+hand-written gpu.func of the same name (python/tests/test_tile.py checks
+it), and compiles for AMD and NVIDIA chips alike:
+
+    PYTHONPATH=build/python python3 examples/tile_kernels.py          # IR
+    PYTHONPATH=build/python python3 examples/tile_kernels.py gfx942   # resources
+
+bench/transpose/python-launch.py runs the transpose and the GEMM on the
+H100 from these definitions (bench/RESULTS.md).
+"""
+
+import sys
+
+from layout_opt import tile as lt
+
+
+# out[j, i] = in[i, j], 64x64 tiles; block (x, y) takes tile (y, x) of in.
+@lt.kernel(block=(32, 8, 1), grid="inp")
+def tile_transpose_f32(inp: lt.Partition("f32", tile=(64, 64)),
+                       out: lt.Partition("f32", tile=(64, 64))):
+    bx, by = lt.block_id("x"), lt.block_id("y")
+    out[bx, by] = inp[by, bx].T
+
+
+# A fused elementwise epilogue: out[j, i] = f16(in[i, j] * alpha).
+@lt.kernel(block=(32, 8, 1), grid="inp")
+def tile_transpose_scale_f16(inp: lt.Partition("f32", tile=(64, 64)),
+                             out: lt.Partition("f16", tile=(64, 64)),
+                             alpha: float):
+    bx, by = lt.block_id("x"), lt.block_id("y")
+    out[bx, by] = (inp[by, bx].T * alpha).astype("f16")
+
+
+# C = f16(A * B): 128x128 block tiles, K steps of 32, 256 threads; the tile
+# pass maps lt.dot onto the chip's matrix instructions (MFMA, WMMA,
+# mma.sync) through shared memory.
+@lt.kernel(block=(256, 1, 1), grid="c")
+def gemm_f16(a: lt.Partition("f16", tile=(128, 32)),
+             b: lt.Partition("f16", tile=(32, 128)),
+             c: lt.Partition("f16", tile=(128, 128))):
+    bm, bn = lt.block_id("y"), lt.block_id("x")
+    _, k_tiles = a.tiles
+    acc = lt.fori_loop(0, k_tiles,
+                       lambda k, s: lt.dot(a[bm, k], b[k, bn], s),
+                       lt.zeros((128, 128), "f32"))
+    c[bm, bn] = acc.astype("f16")
+
+
+# gemm_f16 with 128 threads (4 waves of 64x64 wave tiles) and its blocks
+# walked in groups of 8 block rows (Triton's GROUP_M), so the A and B tiles
+# consecutive blocks share stay in L2: index arithmetic on block ids.
+@lt.kernel(block=(128, 1, 1), grid="c")
+def gemm_f16_t128_g8(a: lt.Partition("f16", tile=(128, 32)),
+                     b: lt.Partition("f16", tile=(32, 128)),
+                     c: lt.Partition("f16", tile=(128, 128))):
+    bx, by = lt.block_id("x"), lt.block_id("y")
+    gx, gy = lt.grid_dim("x"), lt.grid_dim("y")
+    block = by * gx + bx
+    span = gx * 8
+    first = block // span * 8
+    size = lt.minimum(gy - first, 8)
+    in_group = block % span
+    bm = first + in_group % size
+    bn = in_group // size
+    _, k_tiles = a.tiles
+    acc = lt.fori_loop(0, k_tiles,
+                       lambda k, s: lt.dot(a[bm, k], b[k, bn], s),
+                       lt.zeros((128, 128), "f32"))
+    c[bm, bn] = acc.astype("f16")
+
+
+# A GEMM with a fused epilogue: C = f16(relu(alpha * A * B + bias)), the
+# bias a row of N values added to every row of C.
+@lt.kernel(block=(256, 1, 1), grid="c")
+def gemm_f16_bias_relu(a: lt.Partition("f16", tile=(128, 32)),
+                       b: lt.Partition("f16", tile=(32, 128)),
+                       c: lt.Partition("f16", tile=(128, 128)),
+                       alpha: float,
+                       bias: lt.Partition("f32", tile=(128,))):
+    bm, bn = lt.block_id("y"), lt.block_id("x")
+    _, k_tiles = a.tiles
+    acc = lt.fori_loop(0, k_tiles,
+                       lambda k, s: lt.dot(a[bm, k], b[k, bn], s),
+                       lt.zeros((128, 128), "f32"))
+    rows = lt.broadcast(bias[bn], (128, 128))
+    c[bm, bn] = lt.maximum(acc * alpha + rows, 0.0).astype("f16")
+
+
+KERNELS = [tile_transpose_f32, tile_transpose_scale_f16, gemm_f16,
+           gemm_f16_t128_g8, gemm_f16_bias_relu]
+
+
+def main(argv):
+    if len(argv) < 2:
+        for k in KERNELS:
+            print(k.ir)
+        return 0
+    for chip in argv[1:]:
+        for k in KERNELS:
+            code = k.compile(chip, format="bin" if chip.startswith("gfx")
+                             else "isa")
+            print("%s %s: %d bytes, %s" % (chip, k.name, len(code.binary),
+                                           code.resources))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

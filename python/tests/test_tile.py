@@ -1,0 +1,244 @@
+"""layout_opt.tile: tile kernels written as Python functions (issue 20).
+
+The kernels of examples/tile_kernels.py must build, after canonicalization,
+exactly the hand-written gpu.funcs of examples/ that the lit tests run on
+the CPU lane by lane and the benchmarks run on the H100; they compile for
+AMD and NVIDIA chips, and the resources read from the code objects agree
+with llvm-readelf's reading of the same objects."""
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import layout_opt as lo
+from layout_opt import tile as lt
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+EXAMPLES = os.path.join(ROOT, "examples")
+
+
+def load_examples():
+    spec = importlib.util.spec_from_file_location(
+        "tile_kernels", os.path.join(EXAMPLES, "tile_kernels.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+kernels = load_examples()
+
+# Python kernel -> the file of examples/ with its hand-written counterpart.
+COUNTERPARTS = {
+    "tile_transpose_f32": "transpose-tiles.mlir",
+    "tile_transpose_scale_f16": "transpose-tiles.mlir",
+    "gemm_f16": "matmul.mlir",
+    "gemm_f16_t128_g8": "matmul.mlir",
+    "gemm_f16_bias_relu": "matmul.mlir",
+}
+
+
+def func_text(module, name):
+    """gpu.func @name of `module` after canonicalize,cse, with the aliases
+    the printer made (#map, ...) replaced by what they stand for."""
+    module.run("canonicalize,cse")
+    text = str(module)
+    aliases = dict(re.findall(r"^([#!][\w.]+) = (.*)$", text, re.M))
+    start = text.index("gpu.func @%s(" % name)
+    line_start = text.rindex("\n", 0, start) + 1
+    indent = " " * (start - line_start)
+    end = text.index("\n" + indent + "}", start)
+    body = text[line_start:end]
+    for alias in sorted(aliases, key=len, reverse=True):
+        body = re.sub(re.escape(alias) + r"\b",
+                      lambda _, a=alias: aliases[a], body)
+    # Canonicalization hoists the constants to the top, in an order that
+    # depends on where it met them; constants have no operands, so the
+    # order carries nothing: sort them.
+    lines = body.split("\n")
+    n = 1
+    while n < len(lines) and "= arith.constant " in lines[n]:
+        n += 1
+    return "\n".join([lines[0]] + sorted(lines[1:n]) + lines[n:])
+
+
+@pytest.mark.parametrize("name", sorted(COUNTERPARTS))
+def test_kernel_equals_its_hand_written_counterpart(name):
+    kernel = getattr(kernels, name)
+    path = os.path.join(EXAMPLES, COUNTERPARTS[name])
+    expected = func_text(lo.Module.parse(open(path).read(), filename=path),
+                         name)
+    got = func_text(kernel.build(), name)
+    assert got == expected
+
+
+def test_a_different_kernel_is_not_equal():
+    """The comparison can fail: the transpose without .T differs."""
+    @lt.kernel(block=(32, 8, 1), grid="inp")
+    def tile_transpose_f32(inp: lt.Partition("f32", tile=(64, 64)),
+                           out: lt.Partition("f32", tile=(64, 64))):
+        bx, by = lt.block_id("x"), lt.block_id("y")
+        out[bx, by] = inp[by, bx]
+    path = os.path.join(EXAMPLES, "transpose-tiles.mlir")
+    expected = func_text(lo.Module.parse(open(path).read()),
+                         "tile_transpose_f32")
+    assert func_text(tile_transpose_f32.build(),
+                     "tile_transpose_f32") != expected
+
+
+def readelf_notes(binary, tmp_path):
+    """Each kernel's metadata as llvm-readelf --notes prints it."""
+    tool = shutil.which("llvm-readelf") or "/usr/lib/llvm-22/bin/llvm-readelf"
+    if not os.path.exists(tool):
+        pytest.skip("llvm-readelf is not installed")
+    path = tmp_path / "kernel.hsaco"
+    path.write_bytes(binary)
+    text = subprocess.run([tool, "--notes", str(path)], check=True,
+                          capture_output=True, text=True,
+                          timeout=60).stdout
+    out = {}
+    # Each kernel is an item "  - ..." of amdhsa.kernels; its own keys are
+    # indented by 4 (the arguments' by 8).
+    for chunk in re.split(r"^  - ", text, flags=re.M)[1:]:
+        fields = dict(re.findall(r"^(?:|    )\.(\w+):\s+(\S+)$", chunk,
+                                 re.M))
+        if "name" in fields:        # not amdhsa.version's items
+            out[fields["name"]] = fields
+    return out
+
+
+@pytest.mark.parametrize("chip", ["gfx942", "gfx1100"])
+@pytest.mark.parametrize("name", ["tile_transpose_f32", "gemm_f16"])
+def test_compile_for_amd_reports_the_code_objects_resources(chip, name,
+                                                            tmp_path):
+    code = getattr(kernels, name).compile(chip)
+    assert code.binary[:4] == b"\x7fELF" and code.target == "rocdl"
+    notes = readelf_notes(code.binary, tmp_path)[name]
+    r = code.resources
+    assert r["lds_bytes"] == int(notes["group_segment_fixed_size"]) > 0
+    assert r["vgprs"] == int(notes["vgpr_count"]) > 0
+    assert r["sgprs"] == int(notes["sgpr_count"])
+    assert r["scratch_bytes"] == int(notes["private_segment_fixed_size"])
+    assert r["wavefront_size"] == (64 if chip == "gfx942" else 32)
+
+
+@pytest.mark.parametrize("name", sorted(COUNTERPARTS))
+def test_compile_for_sm90(name):
+    ptx = getattr(kernels, name).compile("sm_90", format="isa")
+    text = ptx.binary.decode()
+    assert ".target sm_90" in text and (".entry %s(" % name) in text
+    assert ptx.resources == {}          # PTX: ptxas allocates later
+    if name.startswith("gemm"):
+        assert "mma.sync.aligned.m16n8k16" in text
+
+
+def ptxas_available():
+    return shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas")
+
+
+@pytest.mark.skipif(not ptxas_available(), reason="needs CUDA's ptxas")
+def test_cubin_resources():
+    code = kernels.tile_transpose_f32.compile("sm_90")
+    ptx = kernels.tile_transpose_f32.compile("sm_90", format="isa")
+    declared = sum(int(n) for n in re.findall(
+        r"\.shared \.align \d+ \.b8 \w+\[(\d+)\]", ptx.binary.decode()))
+    r = code.resources
+    # The section holds the declared buffers (and on sm_90 the 1 KiB the
+    # compiler reserves per block).
+    assert declared == 18720 and r["shared_bytes"] in (declared,
+                                                       declared + 1024)
+    assert 0 < r["registers"] <= 255
+
+
+def test_resources_of_text_and_of_other_files():
+    assert lo.code_object_resources(b".version 8.0\n") == {}
+    with pytest.raises(ValueError, match="ELF"):
+        lo.code_object_resources(b"\x7fELF" + b"\0" * 8)
+
+
+def test_grid_is_the_index_space_of_the_named_partition():
+    k = kernels.tile_transpose_f32
+    assert k.grid((130, 70), (70, 130)) == (2, 3, 1)   # in: 3 x 2 tiles
+    assert kernels.gemm_f16.grid((300, 64), (64, 257), (300, 257)) == \
+        (3, 3, 1)
+
+
+def test_ir_shows_the_module():
+    ir = kernels.gemm_f16_bias_relu.ir
+    assert "gpu.func @gemm_f16_bias_relu(" in ir
+    assert "known_block_size = array<i32: 256, 1, 1>" in ir
+    assert ir.count("layout.partition ") == 4
+    assert "arith.maximumf" in ir and "scf.for" in ir
+
+
+def trace(fn, block=(32, 8, 1), grid="a"):
+    return lt.kernel(block=block, grid=grid)(fn).build()
+
+
+def test_bad_kernels_raise_clear_errors():
+    def no_annotation(a):
+        pass
+    with pytest.raises(TypeError, match="parameter 'a' needs an annotation"):
+        lt.kernel(block=(32,), grid="a")(no_annotation)
+
+    def f(a: lt.Partition("f32", tile=(8, 8)), s: float):
+        pass
+    with pytest.raises(ValueError, match="grid='s' must name a partition"):
+        lt.kernel(block=(32,), grid="s")(f)
+
+    def wrong_rank(a: lt.Partition("f32", tile=(8, 8))):
+        a[lt.block_id("x")]
+    with pytest.raises(ValueError, match="takes 2 indices, got 1"):
+        trace(wrong_rank)
+
+    def bad_dot(a: lt.Partition("f16", tile=(16, 16)),
+                b: lt.Partition("f16", tile=(8, 16))):
+        i = lt.block_id("x")
+        lt.dot(a[i, i], b[i, i], lt.zeros((16, 16), "f32"))
+    with pytest.raises(ValueError, match="does not accumulate"):
+        trace(bad_dot)
+
+    def bad_loop(a: lt.Partition("f32", tile=(8, 8))):
+        lt.fori_loop(0, 4, lambda k, s: s.astype("f16"),
+                     lt.zeros((8, 8), "f32"))
+    with pytest.raises(ValueError, match="must return tiles of the types"):
+        trace(bad_loop)
+
+    def mixed(a: lt.Partition("f32", tile=(8, 8)),
+              b: lt.Partition("f32", tile=(8, 4))):
+        i = lt.block_id("x")
+        a[i, i] + b[i, i]
+    with pytest.raises(ValueError, match="do not combine elementwise"):
+        trace(mixed)
+
+    def returns(a: lt.Partition("f32", tile=(8, 8))):
+        return a[0, 0]
+    with pytest.raises(ValueError, match="returns nothing"):
+        trace(returns)
+
+    with pytest.raises(ValueError, match="element type must be one of"):
+        lt.Partition("float32", tile=(8,))
+
+
+def test_the_dialect_verifier_checks_what_the_front_end_builds():
+    """A tile the dialect refuses (zero length) fails with the C++
+    verifier's message naming the parameter."""
+    def zero_tile(a: lt.Partition("f32", tile=(8, 0))):
+        pass
+    with pytest.raises(ValueError, match="tile"):
+        trace(zero_tile)
+
+
+def test_launch_without_a_gpu_is_a_clear_error():
+    if lo.cuda.available():
+        pytest.skip("a GPU is here: bench/transpose/python-launch.py runs it")
+    import numpy as np
+    a = np.zeros((70, 130), np.float32)
+    b = np.zeros((130, 70), np.float32)
+    with pytest.raises(lo.cuda.CudaError):
+        kernels.tile_transpose_f32(a, b)
+    with pytest.raises(TypeError, match="takes a 2-D float32 array"):
+        kernels.tile_transpose_f32(a, b.astype(np.float64))
