@@ -13,9 +13,15 @@
 //   `.nv.shared.<kernel>` section; the registers per thread are the
 //   EIATTR_REGCOUNT attribute of `.nv.info` (format EIFMT_SVAL: symbol
 //   index, count), the record cuobjdump -elf prints as "EIATTR_REGCOUNT".
-//   The CUDA driver's CU_FUNC_ATTRIBUTE_NUM_REGS gives the same number at
-//   run time (layout_opt.cuda.Kernel.registers; bench/transpose compares
-//   them on the lent H100).
+//   Where the cubin has a `.nv.shared.reserved.*` section, each kernel's
+//   section also holds the 1 KiB of shared memory CUDA reserves per block
+//   for the system on sm_80 and later (CUDA C++ Programming Guide,
+//   cudaDevAttrReservedSharedMemoryPerBlock), which the driver does not
+//   count as the kernel's: shared_bytes leaves it out.
+//   The CUDA driver's CU_FUNC_ATTRIBUTE_NUM_REGS and
+//   CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES give the same numbers at run time
+//   (layout_opt.cuda.Kernel.registers / shared_bytes;
+//   bench/transpose/python-launch.py compares them on the lent H100).
 // - Text (PTX, assembly): no kernel has resources yet; an empty dict.
 //
 //===----------------------------------------------------------------------===//
@@ -109,14 +115,22 @@ void readCubin(const llvm::object::ELFFile<ELF> &file, Resources &out) {
     for (const ELF::Sym &sym : check(file.symbols(&sec), "symbols"))
       symbolNames.push_back(check(sym.getName(strtab), "a symbol name").str());
   }
+  // Shared memory CUDA reserves per block on sm_80 and later.
+  constexpr int64_t kReservedSharedBytes = 1024;
+  int64_t reserved = 0;
+  std::map<std::string, int64_t> shared;
   for (const ELF::Shdr &sec : sections) {
     llvm::StringRef name = check(file.getSectionName(sec), "a section name");
     // Every kernel has a .text.<kernel> section; no .nv.shared.<kernel>
     // means no static shared memory.
     if (name.starts_with(".text."))
       out[name.drop_front(strlen(".text.")).str()].emplace("shared_bytes", 0);
-    if (name.consume_front(".nv.shared.") && !name.starts_with("reserved"))
-      out[name.str()]["shared_bytes"] = static_cast<int64_t>(sec.sh_size);
+    if (name.consume_front(".nv.shared.")) {
+      if (name.starts_with("reserved."))
+        reserved = kReservedSharedBytes;
+      else
+        shared[name.str()] = static_cast<int64_t>(sec.sh_size);
+    }
     if (name != ".nv.info")
       continue;
     llvm::ArrayRef<uint8_t> data =
@@ -145,6 +159,8 @@ void readCubin(const llvm::object::ELFFile<ELF> &file, Resources &out) {
       at += size;
     }
   }
+  for (auto &[kernel, bytes] : shared)
+    out[kernel]["shared_bytes"] = std::max<int64_t>(bytes - reserved, 0);
 }
 
 py::dict codeObjectResources(const py::bytes &bytes) {

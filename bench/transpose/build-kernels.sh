@@ -45,14 +45,33 @@ else
   rm -f "$out/variants.txt" "$out/variants.sm_90.cubin"
 fi
 # The same tile programs compiled through the Python package (issue 20):
-# out/python/tiles.sm_90.cubin, launched from Python by python-launch.py.
-mkdir -p "$out/python"
-PYTHONPATH="${LAYOUT_PYTHONPATH:-$root/build/python}" /usr/bin/python3 - \
-  "$root/examples/transpose-tiles.mlir" "$out/python/tiles.sm_90.cubin" <<'PY'
+# out/python/tiles.sm_90.cubin from the text of examples/transpose-tiles.mlir
+# (Module.parse, .run, .compile), and out/python/decorated/<kernel>.sm_90.cubin
+# from the Python functions of examples/tile_kernels.py (layout_opt.tile),
+# with the resources read from each cubin (resources.json) for
+# python-launch.py to compare with the driver's. out/matmul.sm_90.cubin is
+# examples/matmul.mlir through layout-opt, the C++ path of the same GEMMs.
+mkdir -p "$out/python/decorated"
+"$opt" "$root/examples/matmul.mlir" -layout-tile-shared-memory=chip=sm_90 \
+  -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm=chip=sm_90 \
+  -layout-dump-binaries=dir="$out" -o /dev/null
+PYTHONPATH="${LAYOUT_PYTHONPATH:-$root/build/python}:$root/examples" \
+  /usr/bin/python3 - "$root/examples/transpose-tiles.mlir" "$out/python" <<'PY'
+import json
 import sys
 import layout_opt as lo
+import tile_kernels
 m = lo.Module.parse(open(sys.argv[1]).read(), filename=sys.argv[1])
 m.run("layout-tile-shared-memory,layout-xor-swizzle{chip=sm_90}")
-open(sys.argv[2], "wb").write(lo.compile(m, target="nvvm", chip="sm_90"))
+open(sys.argv[2] + "/tiles.sm_90.cubin", "wb").write(
+    lo.compile(m, target="nvvm", chip="sm_90"))
+resources = {}
+for k in tile_kernels.KERNELS:
+    code = k.compile("sm_90")
+    open("%s/decorated/%s.sm_90.cubin" % (sys.argv[2], k.name),
+         "wb").write(code.binary)
+    resources[k.name] = code.resources
+json.dump(resources, open(sys.argv[2] + "/decorated/resources.json", "w"),
+          indent=1, sort_keys=True)
 PY
-ls -l "$out" "$out/unswizzled" "$out/python"
+ls -l "$out" "$out/unswizzled" "$out/python" "$out/python/decorated"

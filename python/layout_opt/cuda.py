@@ -249,12 +249,20 @@ class Kernel:
         self._fn = fn
         self.name = name
 
-    def registers(self):
-        """Registers per thread (CU_FUNC_ATTRIBUTE_NUM_REGS)."""
+    def _attribute(self, attribute):
         n = _ctypes.c_int()
-        _check(_lib.cuFuncGetAttribute(_ctypes.byref(n), 4, self._fn),
+        _check(_lib.cuFuncGetAttribute(_ctypes.byref(n), attribute, self._fn),
                "cuFuncGetAttribute")
         return n.value
+
+    def registers(self):
+        """Registers per thread (CU_FUNC_ATTRIBUTE_NUM_REGS)."""
+        return self._attribute(4)
+
+    def shared_bytes(self):
+        """Static shared memory per block, in bytes
+        (CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)."""
+        return self._attribute(1)
 
     def prepare(self, args):
         """The kernel parameter array of `args` (kernel_arguments), made
