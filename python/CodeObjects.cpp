@@ -79,14 +79,12 @@ void readAMDGPU(const llvm::object::ELFFile<ELF> &file, Resources &out) {
         auto name = map.find(doc.getNode(".name"));
         if (name == map.end() || !name->second.isString())
           continue;
-        std::map<std::string, int64_t> &r =
-            out[name->second.getString().str()];
+        std::map<std::string, int64_t> &r = out[name->second.getString().str()];
         for (auto [key, as] : {std::pair{".vgpr_count", "vgprs"},
                                {".agpr_count", "agprs"},
                                {".sgpr_count", "sgprs"},
                                {".group_segment_fixed_size", "lds_bytes"},
-                               {".private_segment_fixed_size",
-                                "scratch_bytes"},
+                               {".private_segment_fixed_size", "scratch_bytes"},
                                {".wavefront_size", "wavefront_size"}}) {
           auto it = map.find(doc.getNode(key));
           if (it == map.end())
@@ -166,8 +164,9 @@ void readCubin(const llvm::object::ELFFile<ELF> &file, Resources &out) {
 py::dict codeObjectResources(const py::bytes &bytes) {
   std::string data = bytes;
   py::dict result;
-  if (data.size() < 4 || data.compare(0, 4, "\x7f"
-                                            "ELF") != 0)
+  if (data.size() < 4 || data.compare(0, 4,
+                                      "\x7f"
+                                      "ELF") != 0)
     return result; // PTX or assembly text: nothing is allocated yet.
   auto file = check(llvm::object::ELFFile<ELF>::create(data), "ELF");
   Resources out;
@@ -177,8 +176,8 @@ py::dict codeObjectResources(const py::bytes &bytes) {
   else if (machine == llvm::ELF::EM_CUDA)
     readCubin(file, out);
   else
-    throw std::invalid_argument(
-        "not a code object of a GPU: ELF machine " + std::to_string(machine));
+    throw std::invalid_argument("not a code object of a GPU: ELF machine " +
+                                std::to_string(machine));
   for (auto &[kernel, values] : out) {
     py::dict d;
     for (auto &[k, v] : values)

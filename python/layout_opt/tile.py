@@ -77,6 +77,8 @@ class Partition:
         if len(self.shape) != len(self.tile):
             raise ValueError("shape %s and tile %s have different ranks"
                              % (self.shape, self.tile))
+        # The dialect checks the tile now, at the annotation's line.
+        self.partition_type()
 
     def memref_type(self):
         return "memref<%sx%s>" % (_shape_text(self.shape), self.dtype)

@@ -225,10 +225,9 @@ def test_bad_kernels_raise_clear_errors():
 def test_the_dialect_verifier_checks_what_the_front_end_builds():
     """A tile the dialect refuses (zero length) fails with the C++
     verifier's message naming the parameter."""
-    def zero_tile(a: lt.Partition("f32", tile=(8, 0))):
-        pass
-    with pytest.raises(ValueError, match="tile"):
-        trace(zero_tile)
+    with pytest.raises(ValueError, match=re.escape(
+            "tile length 1 must be positive, got 0")):
+        lt.Partition("f32", tile=(8, 0))
 
 
 def test_launch_without_a_gpu_is_a_clear_error():
