@@ -33,6 +33,16 @@ def tile_transpose_scale_f16(inp: lt.Partition("f32", tile=(64, 64)),
     out[bx, by] = (inp[by, bx].T * alpha).astype("f16")
 
 
+def block_matmul(a, b, bm, bn):
+    """The f32 product of A's row of tiles bm and B's column of tiles bn:
+    a loop over the K tiles carrying the accumulator (a helper traced into
+    each kernel that calls it)."""
+    _, k_tiles = a.tiles
+    return lt.fori_loop(0, k_tiles,
+                        lambda k, s: lt.dot(a[bm, k], b[k, bn], s),
+                        lt.zeros((a.tile[0], b.tile[1]), "f32"))
+
+
 # C = f16(A * B): 128x128 block tiles, K steps of 32, 256 threads; the tile
 # pass maps lt.dot onto the chip's matrix instructions (MFMA, WMMA,
 # mma.sync) through shared memory.
@@ -41,10 +51,7 @@ def gemm_f16(a: lt.Partition("f16", tile=(128, 32)),
              b: lt.Partition("f16", tile=(32, 128)),
              c: lt.Partition("f16", tile=(128, 128))):
     bm, bn = lt.block_id("y"), lt.block_id("x")
-    _, k_tiles = a.tiles
-    acc = lt.fori_loop(0, k_tiles,
-                       lambda k, s: lt.dot(a[bm, k], b[k, bn], s),
-                       lt.zeros((128, 128), "f32"))
+    acc = block_matmul(a, b, bm, bn)
     c[bm, bn] = acc.astype("f16")
 
 
@@ -64,10 +71,7 @@ def gemm_f16_t128_g8(a: lt.Partition("f16", tile=(128, 32)),
     in_group = block % span
     bm = first + in_group % size
     bn = in_group // size
-    _, k_tiles = a.tiles
-    acc = lt.fori_loop(0, k_tiles,
-                       lambda k, s: lt.dot(a[bm, k], b[k, bn], s),
-                       lt.zeros((128, 128), "f32"))
+    acc = block_matmul(a, b, bm, bn)
     c[bm, bn] = acc.astype("f16")
 
 
@@ -80,10 +84,7 @@ def gemm_f16_bias_relu(a: lt.Partition("f16", tile=(128, 32)),
                        alpha: float,
                        bias: lt.Partition("f32", tile=(128,))):
     bm, bn = lt.block_id("y"), lt.block_id("x")
-    _, k_tiles = a.tiles
-    acc = lt.fori_loop(0, k_tiles,
-                       lambda k, s: lt.dot(a[bm, k], b[k, bn], s),
-                       lt.zeros((128, 128), "f32"))
+    acc = block_matmul(a, b, bm, bn)
     rows = lt.broadcast(bias[bn], (128, 128))
     c[bm, bn] = lt.maximum(acc * alpha + rows, 0.0).astype("f16")
 

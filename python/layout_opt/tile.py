@@ -315,6 +315,11 @@ class PartitionView:
                 for i in index]
 
     @property
+    def tile(self):
+        """The tile's lengths."""
+        return self.annotation.tile
+
+    @property
     def tile_type(self):
         return "vector<%sx%s>" % (_shape_text(self.annotation.tile),
                                   self.annotation.dtype)
