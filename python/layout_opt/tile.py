@@ -83,9 +83,6 @@ class Partition:
     def memref_type(self):
         return "memref<%sx%s>" % (_shape_text(self.shape), self.dtype)
 
-    def view_type(self):
-        return _ir.layout.tensor_view_type(self.shape, self.dtype)
-
     def partition_type(self):
         return _ir.layout.partition_view_type(self.shape, self.dtype,
                                               self.tile)
@@ -328,8 +325,7 @@ class PartitionView:
         """Tile `index` (layout.load); outside the tensor, masked elements
         read as `padding` (zero by default)."""
         return Tile(_ir.layout.load(self.value, self._indices(index),
-                                    masked=masked or None, padding=padding,
-                                    result=self.tile_type))
+                                    masked=masked or None, padding=padding))
 
     def store(self, tile, *index, masked=True):
         """Stores `tile` at tile `index` (layout.store); masked, elements
@@ -554,14 +550,12 @@ class Kernel:
                 views = {}
                 for (name, a), v in zip(self.params, args):
                     if isinstance(a, Partition):
-                        views[name] = _ir.layout.view(
-                            v, result=a.view_type())
+                        views[name] = _ir.layout.view(v)
                 values = []
                 for (name, a), v in zip(self.params, args):
                     if isinstance(a, Partition):
                         values.append(PartitionView(_ir.layout.partition(
-                            views[name], list(a.tile),
-                            result=a.partition_type()), a))
+                            views[name], list(a.tile)), a))
                     else:
                         values.append(Index(v) if a.dtype == "index"
                                       else ScalarValue(v))

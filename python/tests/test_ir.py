@@ -174,8 +174,44 @@ def test_results_are_inferred_where_the_op_can():
         d = ir.layout.packed([2, 6], result=D % "2x6")
         parts = ir.layout.upper(d, s)           # InferTypeOpInterface
         assert [str(p.type) for p in parts] == ["index", "index"]
+        # The descriptor, view, partition and load ops infer theirs from
+        # their operands and attributes (the verifier's rules).
+        assert str(ir.layout.packed([4, i]).type) == D % "4x?"
+        t = ir.layout.transform(d, [lo.pass_through(2), lo.unmerge([2, 3])],
+                                [[0], [1]], [[0], [1, 2]])
+        assert str(t.type) == D % "2x2x3"
+        with pytest.raises(ValueError, match=re.escape(
+                "'layout.transform' op old top dimension 0 is not consumed")):
+            ir.layout.transform(d, [lo.unmerge([2, 3])], [[1]], [[0, 1]])
+        # An op that infers nothing says so.
         with pytest.raises(ValueError, match="does not infer"):
-            ir.layout.packed([4])
+            ir.layout.compose(d, [d])
+        ir.func.return_()
+
+
+def test_views_partitions_and_loads_infer_their_types():
+    m = lo.Module()
+    _, entry = function(m, "views", ["memref<?x8xf16>", "index",
+                                     "memref<64xf32>"])
+    with ir.InsertionPoint(entry):
+        a, i, buf = entry.arguments
+        v = ir.layout.view(a)
+        assert str(v.type) == "!layout.tensor_view<?x8xf16>"
+        p = ir.layout.partition(v, [4, 8])
+        assert str(p.type) == "!layout.partition_view<?x8xf16, tile = [4, 8]>"
+        assert str(ir.layout.load(p, [i, i], masked=True).type) == \
+            "vector<4x8xf16>"
+        d = ir.layout.packed([8, 8])
+        assert str(ir.layout.view(buf, d).type) == \
+            "!layout.tensor_view<8x8xf32>"
+        with pytest.raises(ValueError, match=re.escape(
+                "'layout.partition' op tile has 1 lengths but the view has "
+                "rank 2")):
+            ir.layout.partition(v, [4])
+        # A type given is checked by the verifier, with its message.
+        with pytest.raises(ValueError, match=re.escape(
+                "does not match the tile 'vector<4x8xf16>'")):
+            ir.layout.load(p, [i, i], result="vector<8x4xf16>")
         ir.func.return_()
 
 

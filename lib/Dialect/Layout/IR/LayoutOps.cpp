@@ -51,13 +51,60 @@ static LogicalResult verifyBase(Operation *op, llvm::Expected<Descriptor> desc,
 // NaiveOp, PackedOp, AlignedOp
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<Descriptor> NaiveOp::getDescriptor() {
+InFlightDiagnostic layout::detail::inferError(MLIRContext *ctx,
+                                              std::optional<Location> loc,
+                                              StringRef opName) {
+  return emitError(loc.value_or(UnknownLoc::get(ctx)))
+         << "'" << opName << "' op ";
+}
+
+/// The evaluator's form of a layout.naive op, or of its adaptor.
+template <typename OpOrAdaptor>
+static llvm::Expected<Descriptor> naiveDescriptor(OpOrAdaptor op) {
   std::optional<int64_t> space;
-  if (std::optional<uint64_t> s = getSpace())
+  if (std::optional<uint64_t> s = op.getSpace())
     space = static_cast<int64_t>(*s);
-  return Descriptor::naive(getLengths(), getStrides(),
-                           static_cast<int64_t>(getOffset().value_or(0)),
+  return Descriptor::naive(op.getLengths(), op.getStrides(),
+                           static_cast<int64_t>(op.getOffset().value_or(0)),
                            space);
+}
+
+llvm::Expected<Descriptor> NaiveOp::getDescriptor() {
+  return naiveDescriptor(*this);
+}
+
+/// The inferred type of a base op: the descriptor type of its lengths, or
+/// the evaluator's error.
+static LogicalResult inferBase(MLIRContext *ctx, std::optional<Location> loc,
+                               StringRef opName,
+                               llvm::Expected<Descriptor> desc,
+                               SmallVectorImpl<Type> &types) {
+  if (!desc)
+    return layout::detail::inferError(ctx, loc, opName)
+           << llvm::toString(desc.takeError());
+  types.push_back(DescType::get(ctx, desc->getLengths()));
+  return success();
+}
+
+LogicalResult NaiveOp::inferReturnTypes(MLIRContext *ctx,
+                                        std::optional<Location> loc, Adaptor a,
+                                        SmallVectorImpl<Type> &types) {
+  return inferBase(ctx, loc, getOperationName(), naiveDescriptor(a), types);
+}
+
+LogicalResult PackedOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc, Adaptor a,
+                                         SmallVectorImpl<Type> &types) {
+  return inferBase(ctx, loc, getOperationName(),
+                   Descriptor::packed(a.getLengths()), types);
+}
+
+LogicalResult AlignedOp::inferReturnTypes(MLIRContext *ctx,
+                                          std::optional<Location> loc,
+                                          Adaptor a,
+                                          SmallVectorImpl<Type> &types) {
+  return inferBase(ctx, loc, getOperationName(),
+                   Descriptor::aligned(a.getLengths(), a.getAlign()), types);
 }
 
 /// The number of run-time values (`?`) in `values`.
@@ -363,12 +410,16 @@ void TransformOp::print(OpAsmPrinter &p) {
   p.printType(getType());
 }
 
-/// Builds the stage entries of a transform op, or reports why its attributes
-/// are malformed (which only the generic form can produce).
-static FailureOr<Stage> buildStageEntries(TransformOp op, bool emitErrors) {
+/// Builds the stage entries of a transform op (or of its adaptor), or
+/// reports through `emitError` (when given) why its attributes are
+/// malformed (which only the generic form can produce).
+template <typename OpOrAdaptor>
+static FailureOr<Stage>
+buildStageEntries(OpOrAdaptor op,
+                  function_ref<InFlightDiagnostic()> emitError) {
   auto fail = [&](const Twine &msg) -> FailureOr<Stage> {
-    if (emitErrors)
-      op.emitOpError(msg);
+    if (emitError)
+      emitError() << msg;
     return failure();
   };
   ArrayAttr transforms = op.getTransforms();
@@ -402,14 +453,19 @@ static FailureOr<Stage> buildStageEntries(TransformOp op, bool emitErrors) {
 }
 
 Stage TransformOp::getStageEntries() {
-  FailureOr<Stage> entries = buildStageEntries(*this, /*emitErrors=*/false);
+  FailureOr<Stage> entries = buildStageEntries(*this, nullptr);
   if (failed(entries))
     return {};
   return *entries;
 }
 
-LogicalResult TransformOp::verify() {
-  FailureOr<Stage> entries = buildStageEntries(*this, /*emitErrors=*/true);
+/// The upper lengths of a transform op (or of its adaptor): its source's
+/// lengths through its stage, or an error through `emitError`.
+template <typename OpOrAdaptor>
+static FailureOr<SmallVector<int64_t>>
+transformUpperLengths(OpOrAdaptor op,
+                      function_ref<InFlightDiagnostic()> emitError) {
+  FailureOr<Stage> entries = buildStageEntries(op, emitError);
   if (failed(entries))
     return failure();
   size_t runTime = 0;
@@ -418,14 +474,39 @@ LogicalResult TransformOp::verify() {
       ++runTime;
       return v;
     });
-  if (runTime != getArgs().size())
-    return emitOpError() << "the transforms have " << runTime
-                         << " run-time arguments ('?') but args(...) gives "
-                         << getArgs().size() << " values";
-  llvm::Expected<SmallVector<int64_t>> newLengths = Descriptor::checkStage(
-      cast<DescType>(getSource().getType()).getLengths(), *entries);
+  if (runTime != op.getArgs().size())
+    return emitError() << "the transforms have " << runTime
+                       << " run-time arguments ('?') but args(...) gives "
+                       << op.getArgs().size() << " values";
+  auto source = dyn_cast<DescType>(op.getSource().getType());
+  if (!source)
+    return emitError() << "source must be a descriptor, got "
+                       << op.getSource().getType();
+  llvm::Expected<SmallVector<int64_t>> newLengths =
+      Descriptor::checkStage(source.getLengths(), *entries);
   if (!newLengths)
-    return emitOpError() << llvm::toString(newLengths.takeError());
+    return emitError() << llvm::toString(newLengths.takeError());
+  return *newLengths;
+}
+
+LogicalResult TransformOp::inferReturnTypes(MLIRContext *ctx,
+                                            std::optional<Location> loc,
+                                            Adaptor a,
+                                            SmallVectorImpl<Type> &types) {
+  FailureOr<SmallVector<int64_t>> lengths = transformUpperLengths(a, [&] {
+    return layout::detail::inferError(ctx, loc, getOperationName());
+  });
+  if (failed(lengths))
+    return failure();
+  types.push_back(DescType::get(ctx, *lengths));
+  return success();
+}
+
+LogicalResult TransformOp::verify() {
+  FailureOr<SmallVector<int64_t>> newLengths =
+      transformUpperLengths(*this, [&] { return emitOpError(); });
+  if (failed(newLengths))
+    return failure();
   if (!isCompatibleLengths(*newLengths, getType().getLengths()))
     return emitOpError() << "result type " << getType()
                          << " does not match the transforms' upper lengths "
@@ -552,7 +633,7 @@ mlir::layout::traceDescriptor(Value desc, SmallVectorImpl<Value> *runTime) {
   for (TransformOp op : llvm::reverse(chain)) {
     if (!result)
       return result;
-    FailureOr<Stage> entries = buildStageEntries(op, /*emitErrors=*/false);
+    FailureOr<Stage> entries = buildStageEntries(op, nullptr);
     if (failed(entries))
       return traceError("the descriptor's chain holds an invalid "
                         "layout.transform");

@@ -46,6 +46,33 @@ llvm::Expected<PartitionOp> mlir::layout::tracePartition(Value partition) {
 // ViewOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult ViewOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc, Adaptor a,
+                                       SmallVectorImpl<Type> &types) {
+  auto emitError = [&] {
+    return layout::detail::inferError(ctx, loc, getOperationName());
+  };
+  auto memref = a.getSource() ? dyn_cast<MemRefType>(a.getSource().getType())
+                              : MemRefType();
+  if (!memref)
+    return emitError() << "source must be a memref";
+  // A view of a memref has its shape; one through a descriptor has the
+  // descriptor's lengths (ViewOp::verify checks the rest).
+  ArrayRef<int64_t> shape = memref.getShape();
+  if (a.getDesc()) {
+    auto desc = dyn_cast<DescType>(a.getDesc().getType());
+    if (!desc)
+      return emitError() << "desc must be a descriptor";
+    shape = desc.getLengths();
+  }
+  Type type = TensorViewType::getChecked(emitError, ctx, shape,
+                                         memref.getElementType());
+  if (!type)
+    return failure();
+  types.push_back(type);
+  return success();
+}
+
 LogicalResult ViewOp::verify() {
   auto memref = cast<MemRefType>(getSource().getType());
   TensorViewType type = getType();
@@ -92,16 +119,45 @@ LogicalResult ViewOp::verify() {
 // PartitionOp, IndexSpaceOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult PartitionOp::verify() {
-  TensorViewType view = getView().getType();
-  ArrayRef<int64_t> tile = getTile();
+/// The partition type of `view` cut into `tile`, or an error through
+/// `emitError`.
+static FailureOr<PartitionViewType>
+partitionType(MLIRContext *ctx, TensorViewType view, ArrayRef<int64_t> tile,
+              function_ref<InFlightDiagnostic()> emitError) {
   if (llvm::Error e = checkPartitionTile(view.getRank(), tile))
-    return emitOpError() << llvm::toString(std::move(e));
-  PartitionViewType expected = PartitionViewType::get(
-      getContext(), view.getShape(), view.getElementType(), tile);
-  if (getType() != expected)
+    return emitError() << llvm::toString(std::move(e));
+  return PartitionViewType::get(ctx, view.getShape(), view.getElementType(),
+                                tile);
+}
+
+LogicalResult PartitionOp::inferReturnTypes(MLIRContext *ctx,
+                                            std::optional<Location> loc,
+                                            Adaptor a,
+                                            SmallVectorImpl<Type> &types) {
+  auto emitError = [&] {
+    return layout::detail::inferError(ctx, loc, getOperationName());
+  };
+  auto view = a.getView() ? dyn_cast<TensorViewType>(a.getView().getType())
+                          : TensorViewType();
+  if (!view)
+    return emitError() << "view must be a tensor view";
+  FailureOr<PartitionViewType> type =
+      partitionType(ctx, view, a.getTile(), emitError);
+  if (failed(type))
+    return failure();
+  types.push_back(*type);
+  return success();
+}
+
+LogicalResult PartitionOp::verify() {
+  FailureOr<PartitionViewType> expected =
+      partitionType(getContext(), getView().getType(), getTile(),
+                    [&] { return emitOpError(); });
+  if (failed(expected))
+    return failure();
+  if (getType() != *expected)
     return emitOpError() << "result type " << getType() << " should be "
-                         << expected;
+                         << *expected;
   return success();
 }
 
@@ -174,6 +230,20 @@ static LogicalResult verifyAccess(Operation *op, PartitionViewType type,
              << "memory order '" << stringifyMemoryOrder(*order)
              << "' is not valid for a store (use relaxed, release or seq_cst)";
   }
+  return success();
+}
+
+LogicalResult LoadOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc, Adaptor a,
+                                       SmallVectorImpl<Type> &types) {
+  auto partition = a.getPartition()
+                       ? dyn_cast<PartitionViewType>(a.getPartition().getType())
+                       : PartitionViewType();
+  if (!partition)
+    return layout::detail::inferError(ctx, loc, getOperationName())
+           << "partition must be a partition view";
+  // One tile (verifyAccess checks a given type against it).
+  types.push_back(partition.getTileType());
   return success();
 }
 

@@ -53,6 +53,13 @@ llvm::Expected<ViewOp> traceView(Value tensorView);
 /// The `layout.partition` that produces a partition view value, or why not.
 llvm::Expected<PartitionOp> tracePartition(Value partition);
 
+namespace detail {
+/// The error of an op's inferReturnTypes, at `loc` (unknown without one),
+/// prefixed as the op's own errors are ("'layout.partition' op ...").
+InFlightDiagnostic inferError(MLIRContext *ctx, std::optional<Location> loc,
+                              StringRef opName);
+} // namespace detail
+
 } // namespace layout
 } // namespace mlir
 

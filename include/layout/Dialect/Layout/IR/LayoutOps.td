@@ -14,11 +14,49 @@ include "layout/Dialect/Layout/IR/LayoutEnums.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
+// Ops whose result type their operands and attributes determine: builders
+// (C++ without a result type, Python's layout_opt.ir without `result=`)
+// get it from `inferReturnTypes(context, location, adaptor, types)`, which
+// each op defines (upstream's InferTypeOpAdaptor form). An op that has its
+// types already is checked by its verifier, whose messages name the
+// parameter: refineReturnTypes accepts the types it is given, so the
+// interface adds no second, generic message.
+def Layout_InfersResultType : TraitList<[
+  DeclareOpInterfaceMethods<InferTypeOpInterface, ["refineReturnTypes"]>,
+  NativeOpTrait<"InferTypeOpAdaptor", [], [{
+    static ::llvm::LogicalResult
+    inferReturnTypes(::mlir::MLIRContext *context,
+                     std::optional<::mlir::Location> location, Adaptor adaptor,
+                     ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes);
+  }], [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
+        ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes,
+        ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions,
+        ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes) {
+      $cppClass::Adaptor adaptor(operands, attributes, properties, regions);
+      return $cppClass::inferReturnTypes(context, location, adaptor,
+                                         inferredReturnTypes);
+    }
+    ::llvm::LogicalResult $cppClass::refineReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
+        ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes,
+        ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions,
+        ::llvm::SmallVectorImpl<::mlir::Type> &returnTypes) {
+      if (!returnTypes.empty())
+        return ::mlir::success();
+      return inferReturnTypes(context, location, operands, attributes,
+                              properties, regions, returnTypes);
+    }
+  }]>
+]>;
+
 //===----------------------------------------------------------------------===//
 // Descriptor constructors
 //===----------------------------------------------------------------------===//
 
-def Layout_NaiveOp : Layout_Op<"naive", [Pure, AttrSizedOperandSegments]> {
+def Layout_NaiveOp : Layout_Op<"naive", [Pure, AttrSizedOperandSegments,
+    Layout_InfersResultType]> {
   let summary = "A strided descriptor from lengths and strides";
   let description = [{
     The base of a descriptor: `offset = off + sum idx_i * stride_i`, element
@@ -79,7 +117,8 @@ def Layout_NaiveOp : Layout_Op<"naive", [Pure, AttrSizedOperandSegments]> {
   }];
 }
 
-def Layout_PackedOp : Layout_Op<"packed", [Pure]> {
+def Layout_PackedOp : Layout_Op<"packed", [Pure,
+    Layout_InfersResultType]> {
   let summary = "A packed row-major descriptor";
   let description = [{
     Row-major with no gaps: `stride_i = prod_{j>i} len_j`, element space
@@ -114,7 +153,8 @@ def Layout_PackedOp : Layout_Op<"packed", [Pure]> {
   let hasCanonicalizer = 1;
 }
 
-def Layout_AlignedOp : Layout_Op<"aligned", [Pure]> {
+def Layout_AlignedOp : Layout_Op<"aligned", [Pure,
+    Layout_InfersResultType]> {
   let summary = "A row-major descriptor with rows aligned to `align` elements";
   let description = [{
     Row-major, with the row stride of the last dimension rounded up to a
@@ -136,7 +176,8 @@ def Layout_AlignedOp : Layout_Op<"aligned", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Layout_TransformOp : Layout_Op<"transform", [Pure]> {
+def Layout_TransformOp : Layout_Op<"transform", [Pure,
+    Layout_InfersResultType]> {
   let summary = "Adds one stage of transforms to a descriptor";
   let description = [{
     CK Tile's `transform_tensor_descriptor`. Each entry is
@@ -494,7 +535,8 @@ def Layout_CoordValidOp : Layout_Op<"coord_valid", [Pure]> {
 // Views and partitions
 //===----------------------------------------------------------------------===//
 
-def Layout_ViewOp : Layout_Op<"view", [Pure]> {
+def Layout_ViewOp : Layout_Op<"view", [Pure,
+    Layout_InfersResultType]> {
   let summary = "A tensor view of a memref, or of a 1-D buffer through a descriptor";
   let description = [{
     Without `by`, the view of a memref through its own strides: the view's
@@ -524,7 +566,8 @@ def Layout_ViewOp : Layout_Op<"view", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Layout_PartitionOp : Layout_Op<"partition", [Pure]> {
+def Layout_PartitionOp : Layout_Op<"partition", [Pure,
+    Layout_InfersResultType]> {
   let summary = "Cuts a tensor view into tiles";
   let description = [{
     `cuda::tiles::partition_view`: tile `I` of the result holds the view's
@@ -565,7 +608,8 @@ def Layout_IndexSpaceOp : Layout_Op<"index_space",
   let hasFolder = 1;
 }
 
-def Layout_LoadOp : Layout_Op<"load", [MemoryEffects<[MemRead]>]> {
+def Layout_LoadOp : Layout_Op<"load", [MemoryEffects<[MemRead]>,
+    Layout_InfersResultType]> {
   let summary = "Loads one tile of a partition";
   let description = [{
     Element `J` of the result is element `I * tile + J` of the view, for the
