@@ -41,8 +41,9 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "out")
     cubin = open(os.path.join(out, "python", "tiles.sm_90.cubin"), "rb").read()
     kernel = cuda.Kernel(cubin, "tile_transpose_f32")
-    print("device: %s (Python %s, NumPy %s)" % (
-        cuda.device_name(), sys.version.split()[0], np.__version__))
+    print("device: %s, %s (Python %s, NumPy %s)" % (
+        cuda.device_name(), cuda.chip(), sys.version.split()[0],
+        np.__version__))
     print()
     print("| kernel | shape | ms | GB/s | check |")
     print("| --- | --- | --- | --- | --- |")

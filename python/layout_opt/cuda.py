@@ -139,6 +139,21 @@ def device_name():
     return name.value.decode()
 
 
+def chip():
+    """Device 0's chip as the compiler names it ("sm_90" for an H100):
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR / _MINOR (75, 76)."""
+    lib = _ensure_context()
+    device = _ctypes.c_int()
+    _check(lib.cuDeviceGet(_ctypes.byref(device), 0), "cuDeviceGet")
+    cc = []
+    for attribute in (75, 76):
+        v = _ctypes.c_int()
+        _check(lib.cuDeviceGetAttribute(_ctypes.byref(v), attribute, device),
+               "cuDeviceGetAttribute")
+        cc.append(v.value)
+    return "sm_%d%d" % tuple(cc)
+
+
 class DeviceArray:
     """A C-contiguous array in GPU memory: its shape, dtype and address."""
 

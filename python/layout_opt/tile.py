@@ -605,9 +605,10 @@ class Kernel:
         raise ValueError("'%s' takes %d arguments, got %d"
                          % (self.name, len(self.params), len(args)))
 
-    def __call__(self, *args, chip="sm_90"):
+    def __call__(self, *args, chip=None):
         """Runs the kernel on NumPy arrays on the CUDA GPU (see
-        layout_opt.cuda.run); arrays passed for partitions are updated in
+        layout_opt.cuda.run), compiled for `chip` (the GPU's own, sm_XY,
+        when not given); arrays passed for partitions are updated in
         place. Raises layout_opt.cuda.CudaError where there is no GPU."""
         from . import cuda
         if len(args) != len(self.params):
@@ -642,6 +643,7 @@ class Kernel:
                 raise TypeError("parameter '%s' (%s) cannot be passed from "
                                 "Python" % (name, a.dtype))
         cuda._ensure_context()
+        chip = chip or cuda.chip()
         if getattr(self, "_cubin", (None, None))[0] != chip:
             self._cubin = (chip, self.compile(chip).binary)
         cuda.run(self._cubin[1], self.name, self.grid(*args), self.block,
