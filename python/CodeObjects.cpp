@@ -62,7 +62,9 @@ void readAMDGPU(const llvm::object::ELFFile<ELF> &file, Resources &out) {
           note.getType() != llvm::ELF::NT_AMDGPU_METADATA)
         continue;
       llvm::msgpack::Document doc;
-      if (!doc.readFromBlob(note.getDescAsStringRef(4), /*Multi=*/false))
+      // The notes are aligned as their section is (4 or 8 bytes).
+      size_t align = std::max<size_t>(sec.sh_addralign, 4);
+      if (!doc.readFromBlob(note.getDescAsStringRef(align), /*Multi=*/false))
         throw std::invalid_argument(
             "not a readable code object: the AMDGPU metadata note is not "
             "msgpack");
@@ -157,8 +159,14 @@ void readCubin(const llvm::object::ELFFile<ELF> &file, Resources &out) {
       at += size;
     }
   }
-  for (auto &[kernel, bytes] : shared)
-    out[kernel]["shared_bytes"] = std::max<int64_t>(bytes - reserved, 0);
+  for (auto &[kernel, bytes] : shared) {
+    if (bytes < reserved)
+      throw std::invalid_argument(
+          "not a readable code object: the shared memory of '" + kernel +
+          "' (" + std::to_string(bytes) +
+          " bytes) does not hold the reserved " + std::to_string(reserved));
+    out[kernel]["shared_bytes"] = bytes - reserved;
+  }
 }
 
 py::dict codeObjectResources(const py::bytes &bytes) {
@@ -168,6 +176,12 @@ py::dict codeObjectResources(const py::bytes &bytes) {
                                       "\x7f"
                                       "ELF") != 0)
     return result; // PTX or assembly text: nothing is allocated yet.
+  // Both GPU formats are 64-bit little-endian ELF; ELFFile does not check.
+  if (data.size() < llvm::ELF::EI_NIDENT ||
+      data[llvm::ELF::EI_CLASS] != llvm::ELF::ELFCLASS64 ||
+      data[llvm::ELF::EI_DATA] != llvm::ELF::ELFDATA2LSB)
+    throw std::invalid_argument("not a readable code object: not a 64-bit "
+                                "little-endian ELF file");
   auto file = check(llvm::object::ELFFile<ELF>::create(data), "ELF");
   Resources out;
   uint16_t machine = file.getHeader().e_machine;

@@ -299,6 +299,13 @@ def snake(name):
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
+def unsupported_syntax(fmt):
+    """Whether an assembly format uses what format_pieces does not read
+    (optional groups, anchors, struct/params/qualified directives)."""
+    rest = re.sub(r"custom<\w+>\([^)]*\)|`[^`]*`", "", fmt)
+    return any(t in rest for t in ("(", "^", "struct", "params", "qualified"))
+
+
 def format_pieces(fmt, params):
     """The pieces of a declarative attribute/type assembly format: literals,
     parameters and custom directives, each as the runtime takes them."""
@@ -329,6 +336,8 @@ def generate_defs(records, dialect):
             r = records[name]
             if records[r["dialect"]["def"]]["name"] != dialect or \
                     not r.get("mnemonic") or not r.get("assemblyFormat"):
+                continue
+            if unsupported_syntax(r["assemblyFormat"]):
                 continue
             params = {pname: param_kind(records, p)
                       for p, pname in r["parameters"]["args"]}

@@ -56,7 +56,8 @@ mkdir -p "$out/python/decorated"
   -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm=chip=sm_90 \
   -layout-dump-binaries=dir="$out" -o /dev/null
 PYTHONPATH="${LAYOUT_PYTHONPATH:-$root/build/python}:$root/examples" \
-  /usr/bin/python3 - "$root/examples/transpose-tiles.mlir" "$out/python" <<'PY'
+  /usr/bin/python3 - "$root/examples/transpose-tiles.mlir" "$out/python" \
+  "$out" <<'PY'
 import json
 import sys
 import layout_opt as lo
@@ -65,12 +66,18 @@ m = lo.Module.parse(open(sys.argv[1]).read(), filename=sys.argv[1])
 m.run("layout-tile-shared-memory,layout-xor-swizzle{chip=sm_90}")
 open(sys.argv[2] + "/tiles.sm_90.cubin", "wb").write(
     lo.compile(m, target="nvvm", chip="sm_90"))
+# What code_object_resources reads: for each decorated kernel's cubin, and
+# for the multi-kernel cubins layout-opt made (one kernel without shared
+# memory among them), for python-launch.py to compare with the driver.
 resources = {}
 for k in tile_kernels.KERNELS:
     code = k.compile("sm_90")
-    open("%s/decorated/%s.sm_90.cubin" % (sys.argv[2], k.name),
-         "wb").write(code.binary)
-    resources[k.name] = code.resources
+    name = "python/decorated/%s.sm_90.cubin" % k.name
+    open("%s/%s" % (sys.argv[3], name), "wb").write(code.binary)
+    resources[name] = {k.name: code.resources}
+for name in ("tiles.sm_90.cubin", "matmul.sm_90.cubin"):
+    resources[name] = lo.code_object_resources(
+        open("%s/%s" % (sys.argv[3], name), "rb").read())
 json.dump(resources, open(sys.argv[2] + "/decorated/resources.json", "w"),
           indent=1, sort_keys=True)
 PY

@@ -90,25 +90,27 @@ def decorated(out, rng):
     """The kernels of examples/tile_kernels.py; the number of failures."""
     here_ = os.path.join(out, "python", "decorated")
     resources = json.load(open(os.path.join(here_, "resources.json")))
-
-    def load(name):
-        return cuda.Kernel(open(os.path.join(here_, name + ".sm_90.cubin"),
-                                "rb").read(), name)
     failed = 0
     print("\n## Kernels written as Python functions (layout_opt.tile)\n")
-    print("| kernel | driver registers / shared bytes | read from the cubin "
-          "|")
-    print("| --- | --- | --- |")
+    print("| cubin | kernel | driver registers / shared bytes | read from "
+          "the cubin |")
+    print("| --- | --- | --- | --- |")
     kernels = {}
-    for name in sorted(resources):
-        k = kernels[name] = load(name)
-        driver = {"registers": k.registers(), "shared_bytes": k.shared_bytes()}
-        same = driver == resources[name]
-        failed += not same
-        print("| %s | %d / %d | %d / %d%s |" % (
-            name, driver["registers"], driver["shared_bytes"],
-            resources[name]["registers"], resources[name]["shared_bytes"],
-            "" if same else " (DIFFERENT)"))
+    for cubin_name in sorted(resources):
+        cubin = open(os.path.join(out, cubin_name), "rb").read()
+        for name in sorted(resources[cubin_name]):
+            k = cuda.Kernel(cubin, name)
+            if cubin_name.startswith("python/decorated/"):
+                kernels[name] = k
+            read = resources[cubin_name][name]
+            driver = {"registers": k.registers(),
+                      "shared_bytes": k.shared_bytes()}
+            same = driver == read
+            failed += not same
+            print("| %s | %s | %d / %d | %d / %d%s |" % (
+                cubin_name, name, driver["registers"],
+                driver["shared_bytes"], read["registers"],
+                read["shared_bytes"], "" if same else " (DIFFERENT)"))
 
     # The transpose: the Python function's kernel and the one compiled
     # from examples/transpose-tiles.mlir by layout-opt, same launches.

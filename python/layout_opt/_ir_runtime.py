@@ -3,6 +3,7 @@ conversion, whatever the op): the insertion point, locations, and Python
 values as operands, attributes and types."""
 
 import json as _json
+import operator as _operator
 import os as _os
 import sys as _sys
 
@@ -100,11 +101,9 @@ def dynamic_index_list(entries, name):
         if isinstance(e, Value):
             operands.append(e)
             statics.append(DYNAMIC)
-        elif isinstance(e, int) and not isinstance(e, bool):
-            statics.append(e)
         else:
-            raise TypeError("%s entries must be ints or Values, got %s"
-                            % (name, type(e).__name__))
+            statics.append(_integer(e, name, "ints or Values (an entry is "
+                                    "%r)" % (e,)))
     return operands, statics
 
 
@@ -112,13 +111,8 @@ def _ints(v, name):
     if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
         raise TypeError("%s must be a list of ints, got %s"
                         % (name, type(v).__name__))
-    out = []
-    for x in v:
-        if isinstance(x, bool) or not isinstance(x, int):
-            raise TypeError("%s must be a list of ints, got an entry %r"
-                            % (name, x))
-        out.append(x)
-    return out
+    return [_integer(x, name, "a list of ints (an entry is %r)" % (x,))
+            for x in v]
 
 
 def _dense(ints, width):
@@ -155,10 +149,8 @@ def attr(kind, v, name, extra=None):
     if kind in ("dense_i64", "dense_i32"):
         text = _dense(_ints(v, name), int(kind[-2:]))
     elif kind in ("i64", "i32", "index"):
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise TypeError("%s must be an int, got %s"
-                            % (name, type(v).__name__))
-        text = "%d : %s" % (v, "index" if kind == "index" else kind)
+        text = "%d : %s" % (_integer(v, name),
+                            "index" if kind == "index" else kind)
     elif kind == "unit":
         if v is not True:
             raise TypeError("%s is a flag: pass True or leave it out" % name)
@@ -194,13 +186,22 @@ def attr(kind, v, name, extra=None):
 # kind prints it, and the text is parsed, so the dialect's parser and
 # verifier check the result.
 
+def _integer(v, name, what="an int"):
+    """An integer parameter: an int or any integer (NumPy's) that
+    operator.index accepts, not a bool."""
+    if not isinstance(v, bool):
+        try:
+            return _operator.index(v)
+        except TypeError:
+            pass
+    raise TypeError("%s must be %s, got %r" % (name, what, v))
+
+
 def _size(v, name):
     """An int, or None / '?' for a run-time value."""
-    if v is None or v == "?":
+    if v is None or (isinstance(v, str) and v == "?"):
         return "?"
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise TypeError("%s must be an int or None ('?'), got %r" % (name, v))
-    return str(v)
+    return str(_integer(v, name, "an int or None ('?')"))
 
 
 def _sizes(v, name):
@@ -212,9 +213,7 @@ def _sizes(v, name):
 
 def _param(kind, v, name):
     if kind == "int":
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise TypeError("%s must be an int, got %r" % (name, v))
-        return str(v)
+        return str(_integer(v, name))
     if kind == "size":
         return _size(v, name)
     if kind == "type":

@@ -10,10 +10,12 @@
         out[bx, by] = inp[by, bx].T
 
     print(transpose.ir)                         # the gpu.func tile program
-    hsaco = transpose.compile(chip="gfx942")    # code object + resources
+    code = transpose.compile(chip="gfx942")     # .binary and .resources
     transpose(a, b)                             # NumPy arrays, on a CUDA GPU
 
-The decorated function is traced once: each parameter annotated with
+The decorated function is traced (run once on placeholders) each time the
+kernel is built: for `.ir` (then cached), `build()`, `lower()` and
+`compile()`; keep it free of side effects. Each parameter annotated with
 `Partition` is a memref argument of the kernel, viewed
 (`layout.view`) and cut into tiles (`layout.partition`); `float` and `int`
 parameters are `f32` and `index` arguments. Inside, `p[i, j]` loads tile
@@ -30,6 +32,9 @@ dimension on x: block (x, y, z) handles tile (..., z, y, x).
 """
 
 import inspect as _inspect
+import math as _math
+import operator as _operator
+import re as _re
 
 import numpy as _np
 
@@ -121,27 +126,70 @@ def _type_text(value):
     return str(value.type)
 
 
+_VECTOR = _re.compile(r"vector<((?:\d+x)+)(.+)>")
+
+
+def _vector_parts(type_text):
+    """(shape, element type) of a vector type's text; ((), the type) for a
+    scalar."""
+    m = _VECTOR.fullmatch(type_text)
+    if not m:
+        return (), type_text
+    return tuple(int(d) for d in m.group(1)[:-1].split("x")), m.group(2)
+
+
 def _element_of(type_text):
     """The element type of a vector type's text (or the scalar itself)."""
-    if type_text.startswith("vector<"):
-        return type_text[len("vector<"):-1].split("x")[-1]
-    return type_text
+    return _vector_parts(type_text)[1]
 
 
-def _binary(op, a, b):
-    """The arith op `op` (add, sub, mul, div, max, min) of two values of
-    one type, float or integer."""
+def _binary(op, a, b, unsigned=False):
+    """The arith op `op` (add, sub, mul, div, rem, max, min) of two values of
+    one type, float or integer; integer division, remainder and extrema are
+    signed, or unsigned for indexes (`unsigned`)."""
     t = _element_of(_type_text(a))
     if t in _FLOAT_WIDTHS:
+        if op == "rem":
+            raise TypeError("%% is for integers, not %s" % t)
         name = {"add": "addf", "sub": "subf", "mul": "mulf", "div": "divf",
                 "max": "maximumf", "min": "minimumf"}[op]
     else:
-        name = {"add": "addi", "sub": "subi", "mul": "muli", "div": "divui",
-                "rem": "remui", "max": "maxui", "min": "minui"}[op]
+        s = "u" if unsigned else "s"
+        name = {"add": "addi", "sub": "subi", "mul": "muli",
+                "div": "div%si" % s, "rem": "rem%si" % s,
+                "max": "max%si" % s, "min": "min%si" % s}[op]
     return getattr(_ir.arith, name)(a, b)
 
 
-class Index:
+class _Traced:
+    """A value of the program being traced: it has no value yet, so it
+    cannot decide Python control flow or comparisons."""
+
+    def _refuse(self, *_):
+        raise TypeError("a traced %s has no value while the kernel is traced: "
+                        "it cannot drive Python control flow or comparisons "
+                        "(use lt.fori_loop, lt.maximum, lt.minimum)"
+                        % type(self).__name__)
+
+    __bool__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
+    __hash__ = object.__hash__
+
+
+def _index_value(x, what="an index"):
+    """The index Value of an Index or a Python integer (a constant)."""
+    if isinstance(x, Index):
+        return x.value
+    if isinstance(x, bool):
+        raise TypeError("%s must be an lt Index or an int, got a bool" % what)
+    try:
+        v = _operator.index(x)
+    except TypeError:
+        raise TypeError("%s must be an lt Index or an int, got %s"
+                        % (what, type(x).__name__)) from None
+    return _index_constant(v)
+
+
+class Index(_Traced):
     """An `index` value (block ids, tile counts, loop counters). Operators
     build `arith` ops; // and % are unsigned (tile indices are never
     negative)."""
@@ -150,52 +198,88 @@ class Index:
         self.value = value
 
     def _other(self, x):
-        if isinstance(x, Index):
-            return x.value
-        if isinstance(x, int) and not isinstance(x, bool):
-            return _index_constant(x)
-        raise TypeError("an index combines with an index or an int, got %s"
-                        % type(x).__name__)
+        return _index_value(x, "an index operand")
+
+    def _op(self, op, x, reverse=False):
+        other = self._other(x)
+        a, b = (other, self.value) if reverse else (self.value, other)
+        return Index(_binary(op, a, b, unsigned=True))
 
     def __add__(self, x):
-        return Index(_binary("add", self.value, self._other(x)))
+        return self._op("add", x)
 
     def __radd__(self, x):
-        return Index(_binary("add", self._other(x), self.value))
+        return self._op("add", x, True)
 
     def __sub__(self, x):
-        return Index(_binary("sub", self.value, self._other(x)))
+        return self._op("sub", x)
 
     def __rsub__(self, x):
-        return Index(_binary("sub", self._other(x), self.value))
+        return self._op("sub", x, True)
 
     def __mul__(self, x):
-        return Index(_binary("mul", self.value, self._other(x)))
+        return self._op("mul", x)
 
     def __rmul__(self, x):
-        return Index(_binary("mul", self._other(x), self.value))
+        return self._op("mul", x, True)
 
     def __floordiv__(self, x):
-        return Index(_binary("div", self.value, self._other(x)))
+        return self._op("div", x)
+
+    def __rfloordiv__(self, x):
+        return self._op("div", x, True)
 
     def __mod__(self, x):
-        return Index(_binary("rem", self.value, self._other(x)))
+        return self._op("rem", x)
+
+    def __rmod__(self, x):
+        return self._op("rem", x, True)
 
 
 def _index_constant(v):
     return _ir.arith.constant(_ir.Attribute.parse("%d : index" % v))
 
 
+def _float_literal(value, element):
+    """The literal of a float constant of type `element`: the number, or
+    for inf and NaN its bit pattern (MLIR's hexadecimal float form)."""
+    value = float(value)
+    if _math.isfinite(value):
+        narrow = {"f16": _np.float16, "f32": _np.float32}.get(element)
+        with _np.errstate(over="ignore"):
+            overflow = narrow is not None and not _np.isfinite(narrow(value))
+        if overflow:
+            raise ValueError("%r is out of the range of %s" % (value, element))
+        if element == "bf16" and abs(value) > 3.3895313892515355e38:
+            raise ValueError("%r is out of the range of bf16" % value)
+        return repr(value)
+    if element == "f16":
+        return "0x%04X" % int(_np.float16(value).view(_np.uint16))
+    bits32 = int(_np.float32(value).view(_np.uint32))
+    if element == "bf16":
+        return "0x%04X" % (bits32 >> 16)
+    if element == "f32":
+        return "0x%08X" % bits32
+    return "0x%016X" % int(_np.float64(value).view(_np.uint64))
+
+
 def _splat(value, vector_type):
     """A vector of `vector_type` holding the Python number `value`."""
     element = _element_of(vector_type)
-    literal = repr(float(value)) if element in _FLOAT_WIDTHS else \
-        str(int(value))
+    if isinstance(value, bool):
+        raise TypeError("a tile constant must be a number, got a bool")
+    if element in _FLOAT_WIDTHS:
+        literal = _float_literal(value, element)
+    else:
+        if isinstance(value, float) and not value.is_integer():
+            raise TypeError("%r is not an integer: %s tiles hold integers"
+                            % (value, element))
+        literal = str(int(value))
     return _ir.arith.constant(_ir.Attribute.parse(
         "dense<%s> : %s" % (literal, vector_type)))
 
 
-class ScalarValue:
+class ScalarValue(_Traced):
     """A scalar kernel argument; in an operation with a tile it is
     broadcast to the tile's shape (`vector.broadcast`)."""
 
@@ -203,7 +287,7 @@ class ScalarValue:
         self.value = value
 
 
-class Tile:
+class Tile(_Traced):
     """A tile: a vector value of the program. Operators build elementwise
     `arith` ops; a ScalarValue or a Python number is broadcast to the
     tile's shape first."""
@@ -217,8 +301,7 @@ class Tile:
 
     @property
     def shape(self):
-        return tuple(int(d) for d in
-                     self.type[len("vector<"):-1].split("x")[:-1])
+        return _vector_parts(self.type)[0]
 
     @property
     def dtype(self):
@@ -238,9 +321,17 @@ class Tile:
                         "a number, got %s" % type(x).__name__)
 
     def _op(self, op, x, reverse=False):
+        if op == "div" and self.dtype not in _FLOAT_WIDTHS:
+            raise TypeError("/ divides float tiles; %s tiles have no true "
+                            "division" % self.dtype)
         other = self._other(x)
         a, b = (other, self.value) if reverse else (self.value, other)
         return Tile(_binary(op, a, b))
+
+    def __neg__(self):
+        if self.dtype in _FLOAT_WIDTHS:
+            return Tile(_ir.arith.negf(self.value))
+        return self._op("sub", 0, True)
 
     def __add__(self, x):
         return self._op("add", x)
@@ -308,8 +399,7 @@ class PartitionView:
                              "indices, got %d" % (
                                  len(self.annotation.tile),
                                  len(self.annotation.tile), len(index)))
-        return [i.value if isinstance(i, Index) else _index_constant(i)
-                for i in index]
+        return [_index_value(i, "a tile index") for i in index]
 
     @property
     def tile(self):
@@ -407,7 +497,7 @@ def transpose(tile, permutation):
 def _extremum(op, a, b):
     if isinstance(a, Index) or isinstance(b, Index):
         x, y = (a, b) if isinstance(a, Index) else (b, a)
-        return Index(_binary(op, x.value, x._other(y)))
+        return x._op(op, y)
     if isinstance(a, Tile):
         return a._op(op, b)
     if isinstance(b, Tile):
@@ -417,13 +507,13 @@ def _extremum(op, a, b):
 
 
 def maximum(a, b):
-    """Elementwise maximum of tiles (arith.maximumf / maxui), or of
+    """Elementwise maximum of tiles (arith.maximumf / maxsi), or of
     indexes (arith.maxui); a number is broadcast."""
     return _extremum("max", a, b)
 
 
 def minimum(a, b):
-    """Elementwise minimum of tiles (arith.minimumf / minui), or of
+    """Elementwise minimum of tiles (arith.minimumf / minsi), or of
     indexes (arith.minui); a number is broadcast."""
     return _extremum("min", a, b)
 
@@ -453,8 +543,7 @@ def fori_loop(lower, upper, body, init):
     carried = (init,) if single else tuple(init)
     if not carried or not all(isinstance(t, Tile) for t in carried):
         raise TypeError("fori_loop carries a tile or a tuple of tiles")
-    bounds = [b.value if isinstance(b, Index) else _index_constant(b)
-              for b in (lower, upper, 1)]
+    bounds = [_index_value(b, "a loop bound") for b in (lower, upper, 1)]
     loop = _ir.scf.for_(*bounds, [t.value for t in carried],
                         results=[t.type for t in carried])
     block = loop.regions[0].add_block(
@@ -515,12 +604,16 @@ class Kernel:
     def __init__(self, fn, block, grid, name):
         self.fn = fn
         self.name = name or fn.__name__
+        if not _re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", self.name):
+            raise ValueError("kernel name %r is not a symbol name"
+                             % self.name)
         self.block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
         if len(self.block) != 3 or any(b < 1 for b in self.block):
             raise ValueError("block must be 1 to 3 positive sizes, got %s"
                              % (block,))
         self.params = [(p.name, _annotation(p)) for p in
-                       _inspect.signature(fn).parameters.values()]
+                       _inspect.signature(
+                           fn, eval_str=True).parameters.values()]
         names = [n for n, a in self.params if isinstance(a, Partition)]
         if grid not in names:
             raise ValueError("grid=%r must name a partition parameter of "
@@ -642,6 +735,9 @@ class Kernel:
             else:
                 raise TypeError("parameter '%s' (%s) cannot be passed from "
                                 "Python" % (name, a.dtype))
+        if chip is not None and target_of(chip) != "nvvm":
+            raise ValueError("a kernel runs from Python on a CUDA GPU: chip "
+                             "must be sm_..., got %r" % chip)
         cuda._ensure_context()
         chip = chip or cuda.chip()
         if getattr(self, "_cubin", (None, None))[0] != chip:

@@ -154,8 +154,18 @@ def test_cubin_resources():
 
 def test_resources_of_text_and_of_other_files():
     assert lo.code_object_resources(b".version 8.0\n") == {}
-    with pytest.raises(ValueError, match="ELF"):
+    with pytest.raises(ValueError, match="not a 64-bit little-endian ELF"):
         lo.code_object_resources(b"\x7fELF" + b"\0" * 8)
+    # An ELF file of the host, not of a GPU.
+    import sys
+    with open(sys.executable, "rb") as f:
+        host = f.read()
+    with pytest.raises(ValueError, match="not a code object of a GPU"):
+        lo.code_object_resources(host)
+    # A code object cut short.
+    hsaco = kernels.tile_transpose_f32.compile("gfx942").binary
+    with pytest.raises(ValueError, match="not a readable code object"):
+        lo.code_object_resources(hsaco[:len(hsaco) // 2])
 
 
 def test_grid_is_the_index_space_of_the_named_partition():
@@ -230,6 +240,16 @@ def test_the_dialect_verifier_checks_what_the_front_end_builds():
         lt.Partition("f32", tile=(8, 0))
 
 
+def test_launch_checks_its_arguments():
+    import numpy as np
+    a = np.zeros((70, 130), np.float32)
+    b = np.zeros((130, 70), np.float32)
+    with pytest.raises(TypeError, match="takes a 2-D float32 array"):
+        kernels.tile_transpose_f32(a, b.astype(np.float64))
+    with pytest.raises(TypeError, match="takes 2 arguments, got 1"):
+        kernels.tile_transpose_f32(a)
+
+
 def test_launch_without_a_gpu_is_a_clear_error():
     if lo.cuda.available():
         pytest.skip("a GPU is here: bench/transpose/python-launch.py runs it")
@@ -238,5 +258,92 @@ def test_launch_without_a_gpu_is_a_clear_error():
     b = np.zeros((130, 70), np.float32)
     with pytest.raises(lo.cuda.CudaError):
         kernels.tile_transpose_f32(a, b)
-    with pytest.raises(TypeError, match="takes a 2-D float32 array"):
-        kernels.tile_transpose_f32(a, b.astype(np.float64))
+
+
+def test_traced_values_refuse_python_control_flow():
+    """`if block_id == 0:` would be decided at trace time (and drop the
+    branch silently): comparisons and truth values raise instead."""
+    def branchy(a: lt.Partition("f32", tile=(8, 8))):
+        if lt.block_id("x") == 0:
+            a[0, 0] = lt.zeros((8, 8), "f32")
+    with pytest.raises(TypeError, match="cannot drive Python control flow"):
+        trace(branchy)
+
+    def truthy(a: lt.Partition("f32", tile=(8, 8))):
+        if a[0, 0]:
+            pass
+    with pytest.raises(TypeError, match="cannot drive Python control flow"):
+        trace(truthy)
+
+
+def test_integer_tiles_are_signed_and_indexes_unsigned():
+    def ints(a: lt.Partition("i32", tile=(4, 8)),
+             b: lt.Partition("i32", tile=(4, 8))):
+        i = lt.block_id("x")
+        b[i // 2, i % 2] = lt.minimum(lt.maximum(a[i, 0], -1), 7)
+    text = str(trace(ints))
+    assert "arith.maxsi" in text and "arith.minsi" in text
+    assert "arith.divui" in text and "arith.remui" in text
+    assert "dense<-1> : vector<4x8xi32>" in text
+
+    def divide(a: lt.Partition("i32", tile=(4, 8))):
+        a[0, 0] = a[0, 0] / 2
+    with pytest.raises(TypeError, match="no true division"):
+        trace(divide)
+
+    def fraction(a: lt.Partition("i32", tile=(4, 8))):
+        a[0, 0] = a[0, 0] * 0.5
+    with pytest.raises(TypeError, match="is not an integer"):
+        trace(fraction)
+
+
+def test_non_finite_and_out_of_range_constants():
+    def masks(a: lt.Partition("f32", tile=(4, 8)),
+              h: lt.Partition("f16", tile=(4, 8))):
+        a[0, 0] = lt.maximum(a[0, 0], float("-inf")) + float("nan")
+        h[0, 0] = lt.full((4, 8), float("inf"), "f16")
+    text = str(trace(masks))
+    assert "dense<0xFF800000> : vector<4x8xf32>" in text
+    assert "dense<0x7FC00000> : vector<4x8xf32>" in text
+    assert "dense<0x7C00> : vector<4x8xf16>" in text
+
+    def too_big(h: lt.Partition("f16", tile=(4, 8))):
+        h[0, 0] = lt.full((4, 8), 1e6, "f16")
+    with pytest.raises(ValueError, match="out of the range of f16"):
+        lt.kernel(block=(32,), grid="h")(too_big).build()
+
+
+def test_indices_and_bounds_must_be_integers():
+    def fractional(a: lt.Partition("f32", tile=(8, 8))):
+        a[1.7, 0]
+    with pytest.raises(TypeError, match="a tile index must be an lt Index "
+                       "or an int, got float"):
+        trace(fractional)
+
+    def bound(a: lt.Partition("f32", tile=(8, 8))):
+        lt.fori_loop(0, 2.5, lambda k, s: s, lt.zeros((8, 8), "f32"))
+    with pytest.raises(TypeError, match="a loop bound must be"):
+        trace(bound)
+
+
+def test_postponed_annotations():
+    """A module with `from __future__ import annotations` keeps its
+    annotations as text: the decorator evaluates them."""
+    source = (
+        "from __future__ import annotations\n"
+        "from layout_opt import tile as lt\n"
+        "@lt.kernel(block=(32, 8, 1), grid='inp')\n"
+        "def copy(inp: lt.Partition('f32', tile=(64, 64)),\n"
+        "         out: lt.Partition('f32', tile=(64, 64))):\n"
+        "    out[0, 0] = inp[0, 0]\n")
+    scope = {}
+    exec(compile(source, "<postponed>", "exec"), scope)
+    assert "gpu.func @copy(" in scope["copy"].ir
+
+
+def test_a_kernel_runs_from_python_on_cuda_chips_only():
+    import numpy as np
+    a = np.zeros((70, 130), np.float32)
+    b = np.zeros((130, 70), np.float32)
+    with pytest.raises(ValueError, match="chip must be sm_"):
+        kernels.tile_transpose_f32(a, b, chip="gfx942")

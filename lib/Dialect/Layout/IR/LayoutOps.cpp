@@ -54,8 +54,23 @@ static LogicalResult verifyBase(Operation *op, llvm::Expected<Descriptor> desc,
 InFlightDiagnostic layout::detail::inferError(MLIRContext *ctx,
                                               std::optional<Location> loc,
                                               StringRef opName) {
-  return emitError(loc.value_or(UnknownLoc::get(ctx)))
-         << "'" << opName << "' op ";
+  if (!loc)
+    return InFlightDiagnostic();
+  return emitError(*loc) << "'" << opName << "' op ";
+}
+
+LogicalResult layout::detail::checkInferInputs(
+    MLIRContext *ctx, std::optional<Location> loc, StringRef opName,
+    ValueRange operands, size_t minOperands,
+    ArrayRef<std::pair<StringRef, Attribute>> attrs) {
+  if (operands.size() < minOperands)
+    return inferError(ctx, loc, opName) << "needs at least " << minOperands
+                                        << " operands, got " << operands.size();
+  for (auto [name, attr] : attrs)
+    if (!attr)
+      return inferError(ctx, loc, opName)
+             << "requires attribute '" << name << "' (of its ODS kind)";
+  return success();
 }
 
 /// The evaluator's form of a layout.naive op, or of its adaptor.
@@ -89,12 +104,20 @@ static LogicalResult inferBase(MLIRContext *ctx, std::optional<Location> loc,
 LogicalResult NaiveOp::inferReturnTypes(MLIRContext *ctx,
                                         std::optional<Location> loc, Adaptor a,
                                         SmallVectorImpl<Type> &types) {
+  if (failed(layout::detail::checkInferInputs(
+          ctx, loc, getOperationName(), a.getOperands(), 0,
+          {{"lengths", a.getLengthsAttr()}, {"strides", a.getStridesAttr()}})))
+    return failure();
   return inferBase(ctx, loc, getOperationName(), naiveDescriptor(a), types);
 }
 
 LogicalResult PackedOp::inferReturnTypes(MLIRContext *ctx,
                                          std::optional<Location> loc, Adaptor a,
                                          SmallVectorImpl<Type> &types) {
+  if (failed(layout::detail::checkInferInputs(
+          ctx, loc, getOperationName(), a.getOperands(), 0,
+          {{"lengths", a.getLengthsAttr()}})))
+    return failure();
   return inferBase(ctx, loc, getOperationName(),
                    Descriptor::packed(a.getLengths()), types);
 }
@@ -103,6 +126,10 @@ LogicalResult AlignedOp::inferReturnTypes(MLIRContext *ctx,
                                           std::optional<Location> loc,
                                           Adaptor a,
                                           SmallVectorImpl<Type> &types) {
+  if (failed(layout::detail::checkInferInputs(
+          ctx, loc, getOperationName(), a.getOperands(), 0,
+          {{"lengths", a.getLengthsAttr()}, {"align", a.getAlignAttr()}})))
+    return failure();
   return inferBase(ctx, loc, getOperationName(),
                    Descriptor::aligned(a.getLengths(), a.getAlign()), types);
 }
@@ -493,6 +520,12 @@ LogicalResult TransformOp::inferReturnTypes(MLIRContext *ctx,
                                             std::optional<Location> loc,
                                             Adaptor a,
                                             SmallVectorImpl<Type> &types) {
+  if (failed(layout::detail::checkInferInputs(
+          ctx, loc, getOperationName(), a.getOperands(), 1,
+          {{"transforms", a.getTransformsAttr()},
+           {"lower_dims", a.getLowerDimsAttr()},
+           {"upper_dims", a.getUpperDimsAttr()}})))
+    return failure();
   FailureOr<SmallVector<int64_t>> lengths = transformUpperLengths(a, [&] {
     return layout::detail::inferError(ctx, loc, getOperationName());
   });

@@ -52,8 +52,10 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *ctx,
   auto emitError = [&] {
     return layout::detail::inferError(ctx, loc, getOperationName());
   };
-  auto memref = a.getSource() ? dyn_cast<MemRefType>(a.getSource().getType())
-                              : MemRefType();
+  if (failed(layout::detail::checkInferInputs(ctx, loc, getOperationName(),
+                                              a.getOperands(), 1, {})))
+    return failure();
+  auto memref = dyn_cast<MemRefType>(a.getSource().getType());
   if (!memref)
     return emitError() << "source must be a memref";
   // A view of a memref has its shape; one through a descriptor has the
@@ -137,8 +139,11 @@ LogicalResult PartitionOp::inferReturnTypes(MLIRContext *ctx,
   auto emitError = [&] {
     return layout::detail::inferError(ctx, loc, getOperationName());
   };
-  auto view = a.getView() ? dyn_cast<TensorViewType>(a.getView().getType())
-                          : TensorViewType();
+  if (failed(layout::detail::checkInferInputs(ctx, loc, getOperationName(),
+                                              a.getOperands(), 1,
+                                              {{"tile", a.getTileAttr()}})))
+    return failure();
+  auto view = dyn_cast<TensorViewType>(a.getView().getType());
   if (!view)
     return emitError() << "view must be a tensor view";
   FailureOr<PartitionViewType> type =
@@ -236,9 +241,10 @@ static LogicalResult verifyAccess(Operation *op, PartitionViewType type,
 LogicalResult LoadOp::inferReturnTypes(MLIRContext *ctx,
                                        std::optional<Location> loc, Adaptor a,
                                        SmallVectorImpl<Type> &types) {
-  auto partition = a.getPartition()
-                       ? dyn_cast<PartitionViewType>(a.getPartition().getType())
-                       : PartitionViewType();
+  if (failed(layout::detail::checkInferInputs(ctx, loc, getOperationName(),
+                                              a.getOperands(), 1, {})))
+    return failure();
+  auto partition = dyn_cast<PartitionViewType>(a.getPartition().getType());
   if (!partition)
     return layout::detail::inferError(ctx, loc, getOperationName())
            << "partition must be a partition view";

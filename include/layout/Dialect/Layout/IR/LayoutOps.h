@@ -54,10 +54,21 @@ llvm::Expected<ViewOp> traceView(Value tensorView);
 llvm::Expected<PartitionOp> tracePartition(Value partition);
 
 namespace detail {
-/// The error of an op's inferReturnTypes, at `loc` (unknown without one),
-/// prefixed as the op's own errors are ("'layout.partition' op ...").
+/// The error of an op's inferReturnTypes at `loc`, prefixed as the op's own
+/// errors are ("'layout.partition' op ..."). Without a location the caller
+/// asked for no report (MLIR's emitOptionalError convention): the
+/// diagnostic is inactive.
 InFlightDiagnostic inferError(MLIRContext *ctx, std::optional<Location> loc,
                               StringRef opName);
+
+/// Checks, before an op's inferReturnTypes reads them, that it has at least
+/// `minOperands` operands and each attribute of `attrs` (an attribute of
+/// the wrong kind reaches the adaptor as null): reports the first one
+/// missing through inferError.
+LogicalResult checkInferInputs(MLIRContext *ctx, std::optional<Location> loc,
+                               StringRef opName, ValueRange operands,
+                               size_t minOperands,
+                               ArrayRef<std::pair<StringRef, Attribute>> attrs);
 } // namespace detail
 
 } // namespace layout
