@@ -175,35 +175,9 @@ class _Traced:
     __hash__ = object.__hash__
 
 
-def _index_value(x, what="an index"):
-    """The index Value of an Index or a Python integer (a constant)."""
-    if isinstance(x, Index):
-        return x.value
-    if isinstance(x, bool):
-        raise TypeError("%s must be an lt Index or an int, got a bool" % what)
-    try:
-        v = _operator.index(x)
-    except TypeError:
-        raise TypeError("%s must be an lt Index or an int, got %s"
-                        % (what, type(x).__name__)) from None
-    return _index_constant(v)
-
-
-class Index(_Traced):
-    """An `index` value (block ids, tile counts, loop counters). Operators
-    build `arith` ops; // and % are unsigned (tile indices are never
-    negative)."""
-
-    def __init__(self, value):
-        self.value = value
-
-    def _other(self, x):
-        return _index_value(x, "an index operand")
-
-    def _op(self, op, x, reverse=False):
-        other = self._other(x)
-        a, b = (other, self.value) if reverse else (self.value, other)
-        return Index(_binary(op, a, b, unsigned=True))
+class _Arithmetic(_Traced):
+    """+ - * of indexes and of tiles: each class's _op(op, other,
+    reverse)."""
 
     def __add__(self, x):
         return self._op("add", x)
@@ -222,6 +196,37 @@ class Index(_Traced):
 
     def __rmul__(self, x):
         return self._op("mul", x, True)
+
+
+def _index_value(x, what="an index"):
+    """The index Value of an Index or a Python integer (a constant)."""
+    if isinstance(x, Index):
+        return x.value
+    if isinstance(x, bool):
+        raise TypeError("%s must be an lt Index or an int, got a bool" % what)
+    try:
+        v = _operator.index(x)
+    except TypeError:
+        raise TypeError("%s must be an lt Index or an int, got %s"
+                        % (what, type(x).__name__)) from None
+    return _index_constant(v)
+
+
+class Index(_Arithmetic):
+    """An `index` value (block ids, tile counts, loop counters). Operators
+    build `arith` ops; // and % are unsigned (tile indices are never
+    negative)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def _other(self, x):
+        return _index_value(x, "an index operand")
+
+    def _op(self, op, x, reverse=False):
+        other = self._other(x)
+        a, b = (other, self.value) if reverse else (self.value, other)
+        return Index(_binary(op, a, b, unsigned=True))
 
     def __floordiv__(self, x):
         return self._op("div", x)
@@ -287,7 +292,7 @@ class ScalarValue(_Traced):
         self.value = value
 
 
-class Tile(_Traced):
+class Tile(_Arithmetic):
     """A tile: a vector value of the program. Operators build elementwise
     `arith` ops; a ScalarValue or a Python number is broadcast to the
     tile's shape first."""
@@ -332,24 +337,6 @@ class Tile(_Traced):
         if self.dtype in _FLOAT_WIDTHS:
             return Tile(_ir.arith.negf(self.value))
         return self._op("sub", 0, True)
-
-    def __add__(self, x):
-        return self._op("add", x)
-
-    def __radd__(self, x):
-        return self._op("add", x, True)
-
-    def __sub__(self, x):
-        return self._op("sub", x)
-
-    def __rsub__(self, x):
-        return self._op("sub", x, True)
-
-    def __mul__(self, x):
-        return self._op("mul", x)
-
-    def __rmul__(self, x):
-        return self._op("mul", x, True)
 
     def __truediv__(self, x):
         return self._op("div", x)

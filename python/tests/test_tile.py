@@ -347,3 +347,11 @@ def test_a_kernel_runs_from_python_on_cuda_chips_only():
     b = np.zeros((130, 70), np.float32)
     with pytest.raises(ValueError, match="chip must be sm_"):
         kernels.tile_transpose_f32(a, b, chip="gfx942")
+
+
+def test_scalars_combine_with_tiles_from_either_side():
+    def scale(a: lt.Partition("f32", tile=(8, 8)), alpha: float):
+        a[0, 0] = alpha * a[0, 0] + a[0, 0] * alpha - (-a[0, 0])
+    text = str(trace(scale))
+    assert text.count("vector.broadcast") == 2
+    assert text.count("arith.mulf") == 2 and "arith.negf" in text
