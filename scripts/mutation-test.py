@@ -71,7 +71,10 @@ def prepare(work):
         if os.path.isfile(a):
             os.makedirs(os.path.dirname(b), exist_ok=True)
             if not os.path.exists(b) or open(a, "rb").read() != open(b, "rb").read():
-                shutil.copy2(a, b)
+                # A new mtime: the copy must look newer than the objects built
+                # from what it replaces (copy2 kept the source's older mtime,
+                # and ninja then kept stale objects).
+                shutil.copy(a, b)
     build = os.path.join(src, "build")
     if not os.path.isfile(os.path.join(build, "build.ninja")):
         rc, out = run(["cmake", "-G", "Ninja", "-S", src, "-B", build,
