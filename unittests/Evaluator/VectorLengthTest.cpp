@@ -150,6 +150,14 @@ TEST(VectorLength, EmbedAndUnmerge) {
   expectExact(
       stage(merged, {makeEntry(Transform::embed({3, 4}, {8, 2}), {0}, {0, 1})}),
       {4, 2});
+  // The other dims' coefficients bound the run too: l = 2 * u0 + u1 over
+  // runs of 8 starts u1's windows at even offsets only, so windows of 4
+  // would cross a run's end (u0 = 3: 6..9); windows of 2 never do.
+  Descriptor eights = stage(llvm::cantFail(Descriptor::naive({2, 8}, {64, 1})),
+                            {makeEntry(Transform::merge({2, 8}), {0, 1}, {0})});
+  expectExact(
+      stage(eights, {makeEntry(Transform::embed({5, 4}, {2, 1}), {0}, {0, 1})}),
+      {2, 1});
 }
 
 TEST(VectorLength, Merge) {
