@@ -40,6 +40,7 @@ import numpy as _np
 
 from . import ir as _ir
 from ._layout_opt import Module as _Module
+from ._layout_opt import code_object_resources as _code_object_resources
 from ._layout_opt import partition_index_space as _partition_index_space
 
 _FLOAT_WIDTHS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
@@ -563,16 +564,11 @@ class CodeObject:
         self.target = target
         self.chip = chip
         self.kernel = kernel
-        self.resources = _code_object_resources(binary, kernel)
+        self.resources = _code_object_resources(binary).get(kernel, {})
 
     def __repr__(self):
         return "CodeObject(%s %s, %d bytes, %s)" % (
             self.kernel, self.chip, len(self.binary), self.resources)
-
-
-def _code_object_resources(binary, kernel):
-    from . import code_object_resources
-    return code_object_resources(binary).get(kernel, {})
 
 
 def target_of(chip):
