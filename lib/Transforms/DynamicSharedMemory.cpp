@@ -28,23 +28,6 @@ namespace layout {
 using namespace mlir;
 using namespace mlir::layout;
 
-WorkgroupLayout mlir::layout::layoutWorkgroupBuffers(gpu::GPUFuncOp func) {
-  WorkgroupLayout layout;
-  for (BlockArgument a : func.getWorkgroupAttributions()) {
-    auto type = cast<MemRefType>(a.getType());
-    int64_t bits = type.getElementTypeBitWidth();
-    if ((!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-         bits % 8 != 0) &&
-        !layout.unplaceable)
-      layout.unplaceable = a.getArgNumber();
-    layout.bytes = llvm::alignTo(layout.bytes, kWorkgroupBufferAlignment);
-    layout.offsets.push_back(layout.bytes);
-    if (type.hasStaticShape())
-      layout.bytes += llvm::divideCeil(type.getNumElements() * bits, 8);
-  }
-  return layout;
-}
-
 namespace {
 
 struct LayoutDynamicSharedMemory final

@@ -60,4 +60,49 @@ def ConvertLayoutToVector : Pass<"convert-layout-to-vector"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def LayoutExternDynamicSharedMemory
+    : Pass<"layout-extern-dynamic-shared-memory"> {
+  let summary = "Give the dynamic shared memory global external linkage";
+  let description = [{
+    A workaround of MLIR 22's `-convert-gpu-to-nvvm`, which declares the
+    global behind `gpu.dynamic_shared_memory` (a zero-length array in address
+    space 3) with internal linkage; the NVPTX back end demotes such a global
+    to a one-byte static `.shared` variable. PTX's dynamic shared memory is
+    an `.extern .shared` array of unknown size (PTX ISA, "State Spaces:
+    Shared"), as clang emits for `extern __shared__` and flang since
+    llvm/llvm-project#161940. This pass makes every zero-length array global
+    of address space 3 external. Part of `-layout-to-nvvm`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def LayoutLowerVectorShapeCasts : Pass<"layout-lower-vector-shape-casts"> {
+  let summary = "Lower n-D vector.shape_cast to element moves";
+  let description = [{
+    The matrix instructions' n-D operands (`nvgpu.mma.sync`'s registers x
+    halves, `amdgpu.mfma` fragments) are built from flat fragments, and the
+    GPU-to-LLVM conversions only convert 1-D shape casts: this applies
+    upstream's shape-cast lowering patterns (and the strided-slice
+    transforms they produce) before them. Part of `-layout-to-rocdl` and
+    `-layout-to-nvvm`.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
+def LayoutBF16MmaSyncToNVVM : Pass<"layout-bf16-mma-sync-to-nvvm"> {
+  let summary = "Lower bf16 nvgpu.mma.sync m16n8k16 to nvvm.mma.sync";
+  let description = [{
+    A workaround of MLIR 22's `-convert-nvgpu-to-nvvm`, which does not lower
+    bf16 `nvgpu.mma.sync` ("failed to deduce operand PTX types") although
+    PTX has `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`. Register r
+    of A (`vector<4x2xbf16>`) and B (`vector<2x2xbf16>`) becomes one 32-bit
+    register of two bf16, low half first (PTX ISA, the mma.m16n8k16
+    fragments), as nvgpu packs f16; C and D are four f32. Part of
+    `-layout-to-nvvm`, before the nvgpu conversion.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // LAYOUT_CONVERSION_PASSES_TD

@@ -34,7 +34,9 @@
 #define LAYOUT_TRANSFORMS_BANKCONFLICTS_H
 
 #include "layout/Evaluator/Descriptor.h"
+#include "layout/Target/BankModel.h"
 #include "layout/Target/Chip.h"
+#include "layout/Transforms/WorkgroupMemory.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
@@ -48,57 +50,6 @@
 
 namespace mlir {
 namespace layout {
-
-/// The outcome of one access by one wave.
-struct ConflictCount {
-  /// Phases the access needs, and the cycles it takes (one per phase when
-  /// there is no conflict).
-  unsigned phases = 0;
-  unsigned cycles = 0;
-  /// The worst number of distinct words in one bank within a phase.
-  unsigned maxWays = 0;
-  /// cycles - phases: the extra cycles the conflicts cost.
-  unsigned extra() const { return cycles - phases; }
-  /// More extra cycles, or as many with more ways: the worse of two waves.
-  bool worseThan(const ConflictCount &o) const {
-    return extra() > o.extra() || (extra() == o.extra() && maxWays > o.maxWays);
-  }
-};
-
-/// Counts the conflicts of one wave's access on `chip`: `laneBytes[i]` is
-/// lane i's byte address (std::nullopt: the lane does not access memory),
-/// each lane touching `accessBytes` bytes. Lanes that touch the same word
-/// are served together (broadcast); distinct words in one bank within a
-/// phase serialize. Lanes of different `laneClass` (when given) never share
-/// a word. This is the model's definition, used by the analysis and by
-/// the brute-force check alike.
-ConflictCount countConflicts(const Chip &chip, SharedAccessKind kind,
-                             llvm::ArrayRef<std::optional<int64_t>> laneBytes,
-                             unsigned accessBytes,
-                             llvm::ArrayRef<unsigned> laneClass = {});
-
-/// A workgroup-memory access of a kernel: its memref, indices and width.
-struct SharedAccess {
-  Operation *op;
-  Value memref;
-  llvm::SmallVector<Value> indices;
-  unsigned accessBytes;
-  SharedAccessKind kind;
-  /// The lanes of a wave that access memory, the first ones: 0 for all of
-  /// them; 8 * numTiles for nvgpu.ldmatrix, which reads the row addresses
-  /// of lanes 0-7 (.x1) or 0-15 (.x2) only and ignores the others'.
-  unsigned activeLanes = 0;
-  bool isWrite() const { return kind == SharedAccessKind::Write; }
-};
-
-/// The access `op` makes to workgroup memory (memref.load/store,
-/// vector.load/store, nvgpu.ldmatrix, nvgpu.device_async_copy on a memref in
-/// #gpu.address_space<workgroup> or address space 3), or std::nullopt.
-std::optional<SharedAccess> getSharedAccess(Operation *op);
-
-/// "workgroup buffer 0 of @kernel", "@global", ...: names the buffer an
-/// access goes to, for remarks.
-std::string describeBuffer(Value memref);
 
 /// A descriptor traced once per analysis, shared by every lane: the
 /// descriptor, or why it cannot be traced.
@@ -117,6 +68,9 @@ struct ProofSession {
   DescriptorCache descriptors;
   struct AccessMemo;
   llvm::DenseMap<Operation *, std::shared_ptr<AccessMemo>> accesses;
+  /// simulateConflicts' threads (cleared for each simulated point).
+  struct Simulation;
+  std::shared_ptr<Simulation> simulation;
 };
 
 /// What the analysis proved about one access.
@@ -175,34 +129,21 @@ struct SimulationPoint {
   int64_t gridSize = 1 << 16;
 };
 
-/// Brute force, for tests: the conflict count of `access` for the block
-/// ids `blockId`, in the iterations `iterations` of the scf.for loops
-/// around it (loop op -> iteration number from 0; a missing loop takes its
-/// first) and with run-time values `point`: the worst wave of the block, every
-/// lane evaluated with concrete values. std::nullopt with `why` when it
-/// cannot be evaluated. `session` keeps the traced descriptors and the
-/// threads' value maps between calls.
-std::optional<ConflictCount>
-simulateConflicts(const Chip &chip, const SharedAccess &access,
+/// Brute force, for tests: the conflict count of each of `accesses` (of one
+/// kernel) for the block ids `blockId`, in the iterations `iterations` of
+/// the scf.for loops around them (loop op -> iteration number from 0; a
+/// missing loop takes its first) and with run-time values `point`: the
+/// worst wave of the block, every lane evaluated with concrete values.
+/// std::nullopt with `why[i]` where access i cannot be evaluated. The
+/// accesses share each thread's evaluation: what their index computations
+/// have in common is evaluated once per point. `session` keeps the traced
+/// descriptors and the threads' value maps between calls.
+llvm::SmallVector<std::optional<ConflictCount>>
+simulateConflicts(const Chip &chip, llvm::ArrayRef<SharedAccess> accesses,
                   ProofSession &session, llvm::ArrayRef<int64_t> blockId,
                   const llvm::DenseMap<Operation *, int64_t> &iterations,
-                  const SimulationPoint &point, std::string &why);
-
-/// The most threads a block may have on every supported chip (CUDA C++
-/// Programming Guide, "Technical Specifications per Compute Capability":
-/// 1024 threads per block; AMDGPU: a workgroup of at most 1024 work-items,
-/// HIP Programming Guide).
-constexpr int64_t kMaxBlockThreads = 1024;
-
-/// Why `known` (a gpu.func known_block_size) cannot be a block size: an
-/// entry below 1, or more than kMaxBlockThreads threads in all; empty when
-/// it can.
-std::string blockSizeProblem(llvm::ArrayRef<int32_t> known);
-
-/// The block size of the kernel around `op` (gpu.func known_block_size, 1
-/// for dimensions it leaves out), or std::nullopt where it has none or one
-/// that blockSizeProblem rejects.
-std::optional<llvm::SmallVector<int64_t, 3>> knownBlockSize(Operation *op);
+                  const SimulationPoint &point,
+                  llvm::MutableArrayRef<std::string> why);
 
 } // namespace layout
 } // namespace mlir

@@ -39,6 +39,8 @@
 #include "mlir/Pass/Pass.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::layout;
 
@@ -77,6 +79,96 @@ struct TestBankConflictsPass
     return result;
   }
 
+  /// What the brute force of one access found.
+  struct Outcome {
+    std::optional<ConflictCount> worst;
+    std::string why;
+    int64_t points = 0, active = 0;
+  };
+
+  /// The points to simulate for the accesses of `func`: block ids and
+  /// extents only where the kernel reads them (a kernel without memref.dim
+  /// or gpu.block_id y gains nothing from more).
+  static void points(gpu::GPUFuncOp func, SmallVectorImpl<int64_t> &blockX,
+                     SmallVectorImpl<int64_t> &blockY,
+                     SmallVectorImpl<SimulationPoint> &settings) {
+    bool readsExtent = false, readsBlockY = false, readsStrides = false,
+         readsGrid = false;
+    if (func)
+      func.walk([&](Operation *o) {
+        readsExtent |= isa<memref::DimOp>(o);
+        readsStrides |= isa<memref::ExtractStridedMetadataOp>(o);
+        readsGrid |= isa<gpu::GridDimOp>(o);
+        if (auto b = dyn_cast<gpu::BlockIdOp>(o))
+          readsBlockY |= b.getDimension() != gpu::Dimension::x;
+      });
+    blockX.assign({0, 1, 3});
+    blockY.assign({0});
+    SmallVector<int64_t> extents = {3};
+    if (readsBlockY)
+      blockY.push_back(2);
+    if (readsExtent)
+      extents.append({16, 1024, 1025});
+    // Strides and offsets the extent (both memrefs aligned or neither),
+    // or stepping by one from memref to memref (each alone).
+    for (int64_t extent : extents)
+      settings.push_back({extent, 0, 0});
+    if (readsStrides)
+      settings.append({{15, 0, 1}, {1023, 0, 1}, {1024, 0, 1}});
+    // Code for the last tile of a dimension with unaligned strides (in
+    // block y 2 of 64-element tiles, extent 137 cuts the tile at the
+    // edge and 192 ends it there), and for grids of one block, which
+    // leave tiles out.
+    if (readsStrides && readsGrid)
+      settings.append({{137, 0, 0},
+                       {192, 1, 0},
+                       {137, 0, 0, /*gridSize=*/1},
+                       {1025, 0, 0, /*gridSize=*/1}});
+  }
+
+  /// Simulates `accesses`, which share their kernel and the loops around
+  /// them (`around`), at every point, into `outcomes` (one per access).
+  void simulate(const Chip &target, ProofSession &session,
+                ArrayRef<SharedAccess> accesses,
+                ArrayRef<std::pair<Operation *, int64_t>> around,
+                MutableArrayRef<Outcome> outcomes) {
+    int64_t combos = 1;
+    for (auto &[loop, count] : around)
+      combos *= count;
+    combos = std::clamp<int64_t>(combos, 1, iterationPoints);
+    SmallVector<int64_t> blockX, blockY;
+    SmallVector<SimulationPoint> settings;
+    points(accesses.front().op->getParentOfType<gpu::GPUFuncOp>(), blockX,
+           blockY, settings);
+    SmallVector<std::string> why(accesses.size());
+    for (int64_t bx : blockX)
+      for (int64_t by : blockY)
+        for (const SimulationPoint &setting : settings)
+          for (int64_t combo = 0; combo < combos; ++combo) {
+            DenseMap<Operation *, int64_t> iterations;
+            int64_t rest = combo;
+            for (auto &[loop, count] : around) {
+              iterations[loop] = rest % count;
+              rest /= count;
+            }
+            SmallVector<std::optional<ConflictCount>> counts =
+                simulateConflicts(target, accesses, session, {bx, by, 0},
+                                  iterations, setting, why);
+            for (auto [c, w, out] : llvm::zip_equal(counts, why, outcomes)) {
+              if (!c) {
+                out.why = w;
+                continue;
+              }
+              ++out.points;
+              // A wave with an active lane has a phase.
+              if (c->phases)
+                ++out.active;
+              if (!out.worst || c->extra() > out.worst->extra())
+                out.worst = c;
+            }
+          }
+  }
+
   void runOnOperation() override {
     llvm::Expected<Chip> target = parseChip(chip);
     if (!target) {
@@ -84,98 +176,59 @@ struct TestBankConflictsPass
       return signalPassFailure();
     }
     ProofSession session;
-    bool unsound = false;
+    // The accesses in walk order, and in groups of one kernel and the same
+    // loops around: a group is simulated at the same points, each thread's
+    // values shared by its accesses.
+    SmallVector<SharedAccess> accesses;
+    SmallVector<ConflictProof> proofs;
+    std::map<SmallVector<Operation *>, SmallVector<size_t>> groups;
     getOperation().walk([&](Operation *op) {
       std::optional<SharedAccess> access = getSharedAccess(op);
       if (!access)
         return;
-      ConflictProof proof = proveConflicts(*target, *access, session);
-      SmallVector<std::pair<Operation *, int64_t>> around = loops(op);
-      int64_t combos = 1;
-      for (auto &[loop, count] : around)
-        combos *= count;
-      combos = std::clamp<int64_t>(combos, 1, iterationPoints);
-      // The points: block ids and extents only where the kernel reads them
-      // (a kernel without memref.dim or gpu.block_id y gains nothing from
-      // more).
-      auto func = op->getParentOfType<gpu::GPUFuncOp>();
-      bool readsExtent = false, readsBlockY = false, readsStrides = false,
-           readsGrid = false;
-      if (func)
-        func.walk([&](Operation *o) {
-          readsExtent |= isa<memref::DimOp>(o);
-          readsStrides |= isa<memref::ExtractStridedMetadataOp>(o);
-          readsGrid |= isa<gpu::GridDimOp>(o);
-          if (auto b = dyn_cast<gpu::BlockIdOp>(o))
-            readsBlockY |= b.getDimension() != gpu::Dimension::x;
-        });
-      SmallVector<int64_t> blockX = {0, 1, 3}, blockY = {0}, extents = {3};
-      if (readsBlockY)
-        blockY.push_back(2);
-      if (readsExtent)
-        extents.append({16, 1024, 1025});
-      // Strides and offsets the extent (both memrefs aligned or neither),
-      // or stepping by one from memref to memref (each alone).
-      SmallVector<SimulationPoint> settings;
-      for (int64_t extent : extents)
-        settings.push_back({extent, 0, 0});
-      if (readsStrides)
-        settings.append({{15, 0, 1}, {1023, 0, 1}, {1024, 0, 1}});
-      // Code for the last tile of a dimension with unaligned strides (in
-      // block y 2 of 64-element tiles, extent 137 cuts the tile at the
-      // edge and 192 ends it there), and for grids of one block, which
-      // leave tiles out.
-      if (readsStrides && readsGrid)
-        settings.append({{137, 0, 0},
-                         {192, 1, 0},
-                         {137, 0, 0, /*gridSize=*/1},
-                         {1025, 0, 0, /*gridSize=*/1}});
-      std::optional<ConflictCount> worst;
-      std::string why;
-      int64_t points = 0, active = 0;
-      for (int64_t bx : blockX)
-        for (int64_t by : blockY)
-          for (const SimulationPoint &setting : settings)
-            for (int64_t combo = 0; combo < combos; ++combo) {
-              DenseMap<Operation *, int64_t> iterations;
-              int64_t rest = combo;
-              for (auto &[loop, count] : around) {
-                iterations[loop] = rest % count;
-                rest /= count;
-              }
-              std::optional<ConflictCount> c =
-                  simulateConflicts(*target, *access, session, {bx, by, 0},
-                                    iterations, setting, why);
-              if (!c)
-                continue;
-              ++points;
-              // A wave with an active lane has a phase.
-              if (c->phases)
-                ++active;
-              if (!worst || c->extra() > worst->extra())
-                worst = c;
-            }
-      if (!worst) {
-        op->emitRemark() << "brute force: not simulated (" << why
+      proofs.push_back(proveConflicts(*target, *access, session));
+      SmallVector<Operation *> key = {
+          op->getParentOfType<gpu::GPUFuncOp>().getOperation()};
+      for (auto &[loop, count] : loops(op))
+        key.push_back(loop);
+      groups[key].push_back(accesses.size());
+      accesses.push_back(*access);
+    });
+    SmallVector<Outcome> outcomes(accesses.size());
+    for (auto &[key, members] : groups) {
+      SmallVector<SharedAccess> group;
+      SmallVector<Outcome> found(members.size());
+      for (size_t i : members)
+        group.push_back(accesses[i]);
+      simulate(*target, session, group, loops(group.front().op), found);
+      for (auto [i, f] : llvm::zip_equal(members, found))
+        outcomes[i] = std::move(f);
+    }
+    bool unsound = false;
+    for (auto [access, proof, out] :
+         llvm::zip_equal(accesses, proofs, outcomes)) {
+      Operation *op = access.op;
+      if (!out.worst) {
+        op->emitRemark() << "brute force: not simulated (" << out.why
                          << "); proof: " << describeProof(proof);
-        return;
+        continue;
       }
-      if (proof.proved && worst->extra() > proof.worst.extra()) {
-        op->emitError() << "brute force: " << worst->extra()
+      if (proof.proved && out.worst->extra() > proof.worst.extra()) {
+        op->emitError() << "brute force: " << out.worst->extra()
                         << " extra cycles in a simulated wave, above the "
                            "proved "
                         << proof.worst.extra();
         unsound = true;
-        return;
+        continue;
       }
-      op->emitRemark() << "brute force over " << points << " blocks, "
-                       << "iterations and extents, " << active
-                       << " with active lanes: " << worst->extra()
+      op->emitRemark() << "brute force over " << out.points << " blocks, "
+                       << "iterations and extents, " << out.active
+                       << " with active lanes: " << out.worst->extra()
                        << " extra cycles; proof: "
                        << (proof.proved ? std::to_string(proof.worst.extra()) +
                                               (proof.exact ? "" : " (a bound)")
                                         : describeProof(proof));
-    });
+    }
     if (unsound)
       signalPassFailure();
   }

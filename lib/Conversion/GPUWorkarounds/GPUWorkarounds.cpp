@@ -1,0 +1,127 @@
+//===- GPUWorkarounds.cpp - Passes around gaps of MLIR 22's GPU lowering ===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Three passes the GPU pipelines run around upstream conversions, each for a
+// gap of MLIR 22 that is named in its description (Passes.td): the dynamic
+// shared memory global's linkage, n-D shape casts, bf16 mma.sync.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Conversion/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace layout {
+#define GEN_PASS_DEF_LAYOUTEXTERNDYNAMICSHAREDMEMORY
+#define GEN_PASS_DEF_LAYOUTLOWERVECTORSHAPECASTS
+#define GEN_PASS_DEF_LAYOUTBF16MMASYNCTONVVM
+#include "layout/Conversion/Passes.h.inc"
+} // namespace layout
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// Gives the global behind gpu.dynamic_shared_memory external linkage.
+/// MLIR 22's gpu-to-nvvm declares it internal, which the NVPTX back end
+/// demotes to a one-byte static `.shared` variable; PTX's dynamic shared
+/// memory is an `.extern .shared` array of unknown size (PTX ISA, "State
+/// Spaces: Shared"), as clang emits for `extern __shared__` and flang
+/// since llvm/llvm-project#161940.
+struct ExternDynamicSharedMemoryPass final
+    : layout::impl::LayoutExternDynamicSharedMemoryBase<
+          ExternDynamicSharedMemoryPass> {
+  void runOnOperation() override {
+    getOperation()->walk([](LLVM::GlobalOp global) {
+      auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+      if (global.getAddrSpace() == 3 && array && array.getNumElements() == 0)
+        global.setLinkage(LLVM::Linkage::External);
+    });
+  }
+};
+
+/// Lowers n-D vector.shape_cast to element moves: the matrix instructions'
+/// n-D operands (nvgpu.mma.sync's registers x halves) are built from flat
+/// fragments, and the GPU conversions only convert 1-D shape casts.
+struct LowerVectorShapeCastsPass final
+    : layout::impl::LayoutLowerVectorShapeCastsBase<LowerVectorShapeCastsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+    vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+/// Rewrites bf16 `nvgpu.mma.sync` m16n8k16 into `nvvm.mma.sync` with
+/// i32-packed operands: MLIR 22's nvgpu-to-nvvm conversion does not lower
+/// bf16 ("failed to deduce operand PTX types"), while PTX has
+/// mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32. Register r of A
+/// (vector<4x2xbf16>) and B (vector<2x2xbf16>) is one 32-bit register of
+/// two bf16, low half first (PTX ISA, mma.m16n8k16 fragments), as nvgpu
+/// packs f16.
+struct BF16MmaSyncToNVVMPass final
+    : layout::impl::LayoutBF16MmaSyncToNVVMBase<BF16MmaSyncToNVVMPass> {
+
+  /// The 32-bit registers of a (registers x 2) bf16 vector.
+  static SmallVector<Value> registers(OpBuilder &b, Location loc, Value v) {
+    auto type = cast<VectorType>(v.getType());
+    auto pair = VectorType::get({1}, b.getI32Type());
+    SmallVector<Value> regs;
+    for (int64_t r = 0; r < type.getDimSize(0); ++r) {
+      Value row = vector::ExtractOp::create(b, loc, v, r);
+      Value packed = vector::BitCastOp::create(b, loc, pair, row);
+      regs.push_back(vector::ExtractOp::create(b, loc, packed, 0));
+    }
+    return regs;
+  }
+
+  void runOnOperation() override {
+    SmallVector<nvgpu::MmaSyncOp> ops;
+    getOperation()->walk([&](nvgpu::MmaSyncOp op) {
+      if (op.getMatrixA().getType().getElementType().isBF16() &&
+          op.getMmaShapeAsArray() == std::array<int64_t, 3>{16, 8, 16})
+        ops.push_back(op);
+    });
+    for (nvgpu::MmaSyncOp op : ops) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      SmallVector<Value> c;
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t v = 0; v < 2; ++v)
+          c.push_back(vector::ExtractOp::create(b, loc, op.getMatrixC(),
+                                                ArrayRef<int64_t>{r, v}));
+      Type f32 = b.getF32Type();
+      auto result =
+          LLVM::LLVMStructType::getLiteral(&getContext(), {f32, f32, f32, f32});
+      auto mma = NVVM::MmaOp::create(
+          b, loc, result, registers(b, loc, op.getMatrixA()),
+          registers(b, loc, op.getMatrixB()), c, ArrayRef<int64_t>{16, 8, 16},
+          std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                        NVVM::MMATypes::bf16},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+      SmallVector<Value> d;
+      for (int64_t i = 0; i < 4; ++i)
+        d.push_back(LLVM::ExtractValueOp::create(b, loc, mma, i));
+      op.replaceAllUsesWith(Value(vector::FromElementsOp::create(
+          b, loc, cast<VectorType>(op.getType()), d)));
+      op.erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,490 @@
+//===- XorSwizzle.cpp - The swizzle search of workgroup buffers -----------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// For one workgroup buffer whose accesses all index it through layout.offset
+// of one descriptor: the candidate layouts (column-block xors, CuTe-style
+// linear swizzles of the row-major offset, pairs of them), each scored by a
+// cheap lower bound (sampleConflicts) and, where that beats the best so far,
+// proved (proveConflicts); the first layout proved conflict-free goes on
+// the descriptor, else row padding where that reaches zero, else the best.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Transforms/XorSwizzle.h"
+#include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Transforms/BankConflicts.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+
+SmallVector<WorkgroupBufferAccesses>
+mlir::layout::collectWorkgroupBuffers(Operation *root) {
+  llvm::MapVector<Value, WorkgroupBufferAccesses> buffers;
+  root->walk([&](Operation *op) {
+    if (std::optional<SharedAccess> a = getSharedAccess(op)) {
+      WorkgroupBufferAccesses &b = buffers[a->memref];
+      b.memref = a->memref;
+      b.accesses.push_back(*a);
+    }
+  });
+  SmallVector<WorkgroupBufferAccesses> result;
+  for (auto &[memref, b] : buffers)
+    result.push_back(std::move(b));
+  return result;
+}
+
+std::vector<Stage> mlir::layout::swizzleStages(ArrayRef<int64_t> lead,
+                                               int64_t r, int64_t c, int64_t v,
+                                               int64_t p) {
+  int64_t blocks = c / v, groups = r / p;
+  int64_t n = lead.size();
+  std::vector<Stage> stages(3);
+  for (auto [k, len] : llvm::enumerate(lead))
+    for (Stage &s : stages)
+      s.push_back(
+          makeEntry(Transform::passThrough(len), {int64_t(k)}, {int64_t(k)}));
+  stages[0].push_back(
+      makeEntry(Transform::unmerge({groups, p}), {n}, {n, n + 1}));
+  stages[0].push_back(
+      makeEntry(Transform::unmerge({blocks, v}), {n + 1}, {n + 2, n + 3}));
+  stages[1].push_back(makeEntry(Transform::xorTransform({groups, blocks}),
+                                {n, n + 2}, {n, n + 2}));
+  stages[1].push_back(makeEntry(Transform::passThrough(p), {n + 1}, {n + 1}));
+  stages[1].push_back(makeEntry(Transform::passThrough(v), {n + 3}, {n + 3}));
+  stages[2].push_back(
+      makeEntry(Transform::merge({groups, p}), {n, n + 1}, {n}));
+  stages[2].push_back(
+      makeEntry(Transform::merge({blocks, v}), {n + 2, n + 3}, {n + 1}));
+  return stages;
+}
+
+std::vector<Stage>
+mlir::layout::linearSwizzleStages(ArrayRef<int64_t> lead, int64_t r, int64_t c,
+                                  ArrayRef<LinearSwizzle> terms) {
+  int64_t n = lead.size();
+  std::vector<Stage> stages(terms.size() + 2);
+  for (auto [k, len] : llvm::enumerate(lead))
+    for (Stage &s : stages)
+      s.push_back(
+          makeEntry(Transform::passThrough(len), {int64_t(k)}, {int64_t(k)}));
+  stages.front().push_back(
+      makeEntry(Transform::merge({r, c}), {n, n + 1}, {n}));
+  for (auto [i, t] : llvm::enumerate(terms))
+    stages[i + 1].push_back(makeEntry(
+        Transform::swizzle(t.bits, t.base, t.shift, r * c), {n}, {n}));
+  stages.back().push_back(
+      makeEntry(Transform::unmerge({r, c}), {n}, {n, n + 1}));
+  return stages;
+}
+
+namespace {
+
+/// Scores one access: its proved worst wave, or why it has none.
+struct Score {
+  std::optional<ConflictCount> count;
+  std::string why;
+};
+
+Score scoreAccess(
+    const Chip &chip, const SharedAccess &access, ProofSession &session,
+    ArrayRef<std::pair<Value, const Descriptor *>> overrides = {}) {
+  ConflictProof proof = proveConflicts(chip, access, session, overrides);
+  if (!proof.proved)
+    return {std::nullopt, proof.why};
+  return {proof.worst, ""};
+}
+
+/// The most candidate layouts the swizzle search proves for one buffer.
+constexpr int64_t kMaxProvedLayouts = 64;
+
+bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+int64_t log2Of(int64_t x) { return llvm::Log2_64(uint64_t(x)); }
+
+/// One layout of the swizzle search: the column-block xor of swizzleStages
+/// (v, p), or one or two linear swizzles of linearSwizzleStages.
+struct Candidate {
+  int64_t v = 0, p = 0;
+  SmallVector<LinearSwizzle, 2> terms;
+
+  std::vector<Stage> stages(ArrayRef<int64_t> lead, int64_t rows,
+                            int64_t cols) const {
+    return terms.empty() ? swizzleStages(lead, rows, cols, v, p)
+                         : linearSwizzleStages(lead, rows, cols, terms);
+  }
+  std::string str(int64_t cols) const {
+    if (terms.empty())
+      return llvm::formatv("column blocks of {0} {1} xor (row / {2}) mod {3}",
+                           v, v == 1 ? "element" : "elements", p, cols / v)
+          .str();
+    std::string what = "offset", names;
+    for (auto [i, t] : llvm::enumerate(terms)) {
+      what += llvm::formatv("{0} bits [{1}, {2}) xor bits [{3}, {4})",
+                            i ? "," : "", t.base, t.base + t.bits,
+                            t.base + t.shift, t.base + t.shift + t.bits);
+      names += llvm::formatv("{0}Swizzle<{1}, {2}, {3}>", i ? " then " : "",
+                             t.bits, t.base, t.shift);
+    }
+    return what + " (" + names + ")";
+  }
+};
+
+/// A workgroup buffer, its accesses and the descriptor they go through.
+struct Buffer : WorkgroupBufferAccesses {
+  Value desc;
+  SmallVector<OffsetOp> offsets;
+};
+
+/// Checks that every access indexes the 1-D buffer with layout.offset of
+/// one descriptor; returns why not otherwise.
+std::string collect(Buffer &buffer) {
+  if (cast<MemRefType>(buffer.memref.getType()).getRank() != 1)
+    return "the buffer is not 1-D (index it through a layout descriptor)";
+  for (const SharedAccess &a : buffer.accesses) {
+    auto off = a.indices.front().getDefiningOp<OffsetOp>();
+    if (!off)
+      return "an access does not index it with layout.offset";
+    if (buffer.desc && off.getDesc() != buffer.desc)
+      return "its accesses go through different descriptors";
+    buffer.desc = off.getDesc();
+    buffer.offsets.push_back(off);
+  }
+  return "";
+}
+
+/// The search for one buffer: its state from the conflicts as it is to the
+/// layout chosen.
+class SwizzleSearch {
+public:
+  SwizzleSearch(const Chip &model, const WorkgroupBufferAccesses &accesses)
+      : model(model) {
+    buffer.memref = accesses.memref;
+    buffer.accesses = accesses.accesses;
+  }
+
+  void run() {
+    if (!measure() || !shape())
+      return;
+    makeCandidates();
+    search();
+    finish();
+  }
+
+private:
+  InFlightDiagnostic remark() {
+    return mlir::emitRemark(buffer.memref.getLoc())
+           << "workgroup buffer on " << model.name << ": ";
+  }
+
+  /// Total extra cycles of the buffer's accesses with `candidate` as the
+  /// descriptor (or the current one), or std::nullopt if unscorable.
+  /// With `sample`, a lower bound (sampleConflicts) instead of the proof.
+  std::optional<int64_t> total(const Descriptor *candidate, std::string &why,
+                               bool sample = false) {
+    int64_t sum = 0;
+    SmallVector<std::pair<Value, const Descriptor *>> overrides;
+    if (candidate)
+      overrides.push_back({buffer.desc, candidate});
+    for (const SharedAccess &a : buffer.accesses) {
+      Score s;
+      if (sample || !proving)
+        s.count = sampleConflicts(model, a, session, overrides, s.why);
+      else
+        s = scoreAccess(model, a, session, overrides);
+      if (!s.count) {
+        why = s.why;
+        return std::nullopt;
+      }
+      sum += s.count->extra();
+    }
+    return sum;
+  }
+
+  /// The buffer's descriptor and its conflicts as it is (`before`); false
+  /// (with the remark) where nothing is to be done.
+  bool measure() {
+    if (std::string why = collect(buffer); !why.empty()) {
+      remark() << "not swizzled: " << why;
+      return false;
+    }
+    // A buffer laid out with explicit strides (a layout.naive base, as the
+    // tile pass pads the rows of its second versions' buffers) keeps them.
+    if (buffer.desc.getDefiningOp<NaiveOp>()) {
+      remark() << "not swizzled: its descriptor is a layout.naive with "
+                  "explicit strides, kept as they are";
+      return false;
+    }
+    std::string why;
+    // Where the conflicts cannot be proved for every wave, block and
+    // iteration, the search scores the first wave of block 0 in the first
+    // iteration and the remark says so.
+    proving = true;
+    before = total(nullptr, why);
+    if (!before) {
+      unproved = why;
+      proving = false;
+      before = total(nullptr, why);
+    }
+    if (!before) {
+      remark() << "not swizzled: " << why;
+      return false;
+    }
+    if (*before == 0) {
+      if (proving)
+        remark() << "no bank conflicts, proved for every wave, block and "
+                    "iteration; left as it is";
+      else
+        remark() << "no bank conflicts in the first wave of block 0 and the "
+                    "first iteration (not proved for all: "
+                 << unproved << "); left as it is";
+      return false;
+    }
+    return true;
+  }
+
+  /// The descriptor's rows x columns (after leading dimensions) and the
+  /// narrowest column block the vector accesses allow.
+  bool shape() {
+    llvm::Expected<Descriptor> traced = traceDescriptor(buffer.desc);
+    if (!traced) {
+      remark() << "not swizzled: " << llvm::toString(traced.takeError());
+      return false;
+    }
+    d = std::move(*traced);
+    ArrayRef<int64_t> lengths = d->getLengths();
+    if (lengths.size() < 2) {
+      remark() << "not swizzled: its descriptor has rank " << lengths.size()
+               << ", the search handles rows x columns (after leading "
+                  "dimensions such as pipeline stages)";
+      return false;
+    }
+    lead.assign(lengths.begin(), lengths.end() - 2);
+    rows = lengths[lengths.size() - 2];
+    cols = lengths.back();
+    // Vector accesses must stay contiguous: v at least their width.
+    int64_t elementBytes = std::max<int64_t>(
+        1,
+        cast<MemRefType>(buffer.memref.getType()).getElementTypeBitWidth() / 8);
+    for (const SharedAccess &a : buffer.accesses)
+      minV = std::max<int64_t>(minV, a.accessBytes / elementBytes);
+    return true;
+  }
+
+  /// The search order: column-block xors first, then linear swizzles of
+  /// the row-major offset.
+  void makeCandidates() {
+    for (int64_t v = minV; v <= cols; v *= 2) {
+      if (cols % v || !isPowerOfTwo(cols / v))
+        continue;
+      for (int64_t p = 1; p <= rows; p *= 2)
+        if (rows % p == 0)
+          candidates.push_back({v, p, {}});
+    }
+    if (isPowerOfTwo(minV) && isPowerOfTwo(rows) && isPowerOfTwo(cols)) {
+      int64_t bitsAll = log2Of(rows) + log2Of(cols);
+      for (int64_t base = log2Of(minV); base < bitsAll; ++base)
+        for (int64_t bits = 1; base + 2 * bits <= bitsAll; ++bits)
+          for (int64_t shift = bits; base + shift + bits <= bitsAll; ++shift)
+            linear.push_back({bits, base, shift});
+    }
+    for (const LinearSwizzle &t : linear)
+      candidates.push_back({0, 0, {t}});
+  }
+
+  /// Scores `cand`: its lower bound (into `bound`), and its proof where the
+  /// bound beats the best proved so far (the proof can only be higher).
+  void score(const Candidate &cand, std::optional<int64_t> *bound = nullptr) {
+    Descriptor candidate = *d;
+    for (const Stage &s : cand.stages(lead, rows, cols))
+      if (llvm::Error e = candidate.addStage(s)) {
+        llvm::consumeError(std::move(e));
+        return;
+      }
+    std::string ignored;
+    std::optional<int64_t> low = total(&candidate, ignored, /*sample=*/true);
+    if (bound)
+      *bound = low;
+    if (!proving) {
+      if (low && (!best || *low < best->first))
+        best = {*low, cand};
+      return;
+    }
+    if (!low || *low >= (best ? best->first : *before) || proofsLeft == 0)
+      return;
+    --proofsLeft;
+    std::optional<int64_t> after = total(&candidate, ignored);
+    if (after && (!best || *after < best->first))
+      best = {*after, cand};
+  }
+
+  bool reachedZero() const { return best && best->first == 0; }
+
+  /// The best xor swizzle: the first that reaches zero, else the one with
+  /// the fewest extra cycles.
+  void search() {
+    // The linear swizzles whose lower bound is below the conflicts of the
+    // buffer as it is: the first terms of the two-term search.
+    SmallVector<std::pair<int64_t, LinearSwizzle>> helpful;
+    for (const Candidate &cand : candidates) {
+      std::optional<int64_t> low;
+      score(cand, &low);
+      if (reachedZero())
+        return;
+      if (low && *low < *before && cand.terms.size() == 1)
+        helpful.push_back({*low, cand.terms.front()});
+    }
+    // Two linear terms (a GF(2) map that one xor window cannot express,
+    // e.g. on 64 banks: row bits into both the 16-byte block and the row's
+    // place in a 256-byte line), starting from the 8 best single terms.
+    llvm::stable_sort(helpful,
+                      [](auto &x, auto &y) { return x.first < y.first; });
+    helpful.resize(std::min<size_t>(helpful.size(), 8));
+    for (auto &[extra, first] : helpful) {
+      for (const LinearSwizzle &second : linear) {
+        if (second.base == first.base && second.bits == first.bits &&
+            second.shift == first.shift)
+          continue;
+        score({0, 0, {first, second}});
+        if (reachedZero())
+          return;
+      }
+    }
+  }
+
+  /// Applies the best layout (or padding, where no swizzle reaches zero and
+  /// padding does) and says so.
+  void finish() {
+    auto swizzleRemark = [&](const Candidate &cand, int64_t after) {
+      remark() << "swizzled: " << rows << "x" << cols << " tile"
+               << (lead.empty()
+                       ? ""
+                       : " (each of " + std::to_string(computeProduct(lead)) +
+                             " pipeline stages)")
+               << ", " << cand.str(cols) << "; bank conflicts " << *before
+               << " -> " << after << " extra cycles"
+               << (after ? " (no layout of the search reaches 0)" : "")
+               << (proving ? ", proved for every wave, block and iteration"
+                           : " in the first wave of block 0 and the first "
+                             "iteration (not proved for all: " +
+                                 unproved + ")");
+    };
+    if (reachedZero()) {
+      apply(best->second.stages(lead, rows, cols));
+      swizzleRemark(best->second, 0);
+      return;
+    }
+    // No swizzle reaches zero: padding, where it does.
+    if (pad())
+      return;
+    if (best && best->first < *before) {
+      apply(best->second.stages(lead, rows, cols));
+      swizzleRemark(best->second, best->first);
+      return;
+    }
+    remark() << "not swizzled: no xor swizzle of its " << rows << "x" << cols
+             << " layout and no row padding reduces its " << *before
+             << " extra cycles; left as it is";
+  }
+
+  /// Puts the swizzle stages on the descriptor and moves every access to it.
+  void apply(ArrayRef<Stage> stages) {
+    OpBuilder b(buffer.desc.getContext());
+    b.setInsertionPointAfterValue(buffer.desc);
+    Value cur = buffer.desc;
+    for (const Stage &s : stages)
+      cur = TransformOp::create(b, buffer.desc.getLoc(), cur, s);
+    for (OffsetOp off : buffer.offsets)
+      off.getDescMutable().assign(cur);
+  }
+
+  /// The fallback: rows padded by `pad` elements, for a packed descriptor of
+  /// a gpu.func workgroup attribution (whose size grows).
+  bool pad() {
+    auto base = buffer.desc.getDefiningOp<PackedOp>();
+    auto arg = dyn_cast<BlockArgument>(buffer.memref);
+    auto func = arg ? dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp())
+                    : gpu::GPUFuncOp();
+    if (!base || !func ||
+        !llvm::is_contained(func.getWorkgroupAttributions(), arg) ||
+        d->getRank() != 2)
+      return false;
+    int64_t rows = d->getLengths()[0], cols = d->getLengths()[1];
+    // Padding by a multiple of the widest access keeps vector accesses
+    // aligned.
+    for (int64_t padding = minV; padding <= 16 * minV; padding += minV) {
+      llvm::Expected<Descriptor> candidate = Descriptor::naive(
+          {rows, cols}, {cols + padding, 1}, 0, rows * (cols + padding));
+      if (!candidate) {
+        llvm::consumeError(candidate.takeError());
+        continue;
+      }
+      std::string why;
+      std::optional<int64_t> after = total(&*candidate, why);
+      if (!after || *after != 0)
+        continue;
+      OpBuilder b(base);
+      int64_t space = rows * (cols + padding);
+      auto naive = NaiveOp::create(b, base.getLoc(), base.getType(),
+                                   b.getDenseI64ArrayAttr({rows, cols}),
+                                   b.getDenseI64ArrayAttr({cols + padding, 1}),
+                                   IntegerAttr(), b.getI64IntegerAttr(space));
+      for (OffsetOp off : buffer.offsets)
+        off.getDescMutable().assign(naive);
+      if (base->use_empty())
+        base->erase();
+      auto type = cast<MemRefType>(arg.getType());
+      if (type.getDimSize(0) < space)
+        arg.setType(MemRefType::get({space}, type.getElementType(),
+                                    type.getLayout(), type.getMemorySpace()));
+      mlir::emitRemark(buffer.memref.getLoc())
+          << "workgroup buffer on " << model.name
+          << ": no xor swizzle removes its conflicts; padded rows by "
+          << padding << " elements (buffer of " << space
+          << " elements); bank conflicts " << *before << " -> 0 extra cycles";
+      return true;
+    }
+    return false;
+  }
+
+  const Chip &model;
+  Buffer buffer;
+  /// The proofs of the buffer (its IR is unchanged until the search ends).
+  ProofSession session;
+  /// Whether the buffer's conflicts are proved (else sampled), and why not.
+  bool proving = true;
+  std::string unproved;
+  /// The extra cycles of the buffer as it is.
+  std::optional<int64_t> before;
+  /// Its descriptor, and the rows x columns after leading dimensions.
+  std::optional<Descriptor> d;
+  SmallVector<int64_t> lead;
+  int64_t rows = 0, cols = 0;
+  /// The narrowest column block the vector accesses allow, in elements.
+  int64_t minV = 1;
+  SmallVector<Candidate> candidates;
+  SmallVector<LinearSwizzle> linear;
+  /// The best proved layout: the first in the search order with the
+  /// fewest extra cycles (extra, layout).
+  std::optional<std::pair<int64_t, Candidate>> best;
+  /// Proofs cost a block's threads per case: at most this many layouts are
+  /// proved per buffer (the first ones whose bound is promising).
+  int64_t proofsLeft = kMaxProvedLayouts;
+};
+
+} // namespace
+
+void mlir::layout::swizzleWorkgroupBuffer(
+    const Chip &chip, const WorkgroupBufferAccesses &buffer) {
+  SwizzleSearch(chip, buffer).run();
+}
