@@ -251,7 +251,7 @@ bool fitWaves(Plan &plan, const MatrixInstruction &inst, int64_t waves,
 }
 
 FailureOr<Plan> planContraction(ContractionTree &t, int64_t threads,
-                                StringRef chip) {
+                                const std::optional<Chip> &chip) {
   vector::ContractionOp contract = t.contract;
   Plan plan;
   ArrayRef<int64_t> aTile = t.a.side.tile, bTile = t.b.side.tile;
@@ -271,18 +271,19 @@ FailureOr<Plan> planContraction(ContractionTree &t, int64_t threads,
            << "in a tile program: A and B must both be f16 or both bf16, "
               "got "
            << t.a.side.elementType << " and " << t.b.side.elementType;
-  if (chip.empty())
+  if (!chip)
     return contract.emitOpError()
            << "in a tile program needs the target: run "
               "-layout-tile-shared-memory with chip=... (-layout-to-rocdl "
               "and -layout-to-nvvm pass theirs)";
   SmallVector<const MatrixInstruction *> candidates;
-  for (const MatrixInstruction *inst : getMatrixInstructions(chip))
+  for (const MatrixInstruction *inst : getMatrixInstructions(chip->generation))
     if (inst->inputKind == kind)
       candidates.push_back(inst);
   if (candidates.empty())
     return contract.emitOpError()
-           << "in a tile program: " << chip << " has no matrix instruction "
+           << "in a tile program: " << chip->name
+           << " has no matrix instruction "
            << "with " << plan.elementType << " inputs and an f32 accumulator";
   // The largest instruction first.
   llvm::stable_sort(candidates, [](auto *x, auto *y) {
@@ -334,8 +335,8 @@ FailureOr<Plan> planContraction(ContractionTree &t, int64_t threads,
   for (const MatrixInstruction *inst : candidates)
     if (shape.empty() ||
         (inst->m == shape[0] && inst->n == shape[1] && inst->k == shape[2]))
-      d << " " << inst->mnemonicOn(chip) << " (" << inst->shapeString()
-        << ", wave " << inst->waveSize << ")";
+      d << " " << inst->mnemonicOn(chip->generation) << " ("
+        << inst->shapeString() << ", wave " << inst->waveSize << ")";
   return failure();
 }
 

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ContractionPlan.h"
+#include "Staging.h"
 #include "layout/Transforms/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -367,113 +368,6 @@ SmallVector<Value> multiplyTile(OpBuilder &b, Location loc, const Context &cx,
               multiply(b, loc, inst, as[i][s], bs[j][s], out[i * plan.rn + j]);
   }
   return out;
-}
-
-/// The global access of `leaf`'s tile at tile `indices` with `width`
-/// vectors, traced at `b` (a diagnostic at the load when it cannot be).
-FailureOr<GlobalAccess> tileAccess(OpBuilder &b, const Leaf &leaf,
-                                   ArrayRef<Value> indices, int64_t width) {
-  GlobalSide side = leaf.side;
-  side.indices.assign(indices.begin(), indices.end());
-  std::string why;
-  FailureOr<GlobalAccess> in = GlobalAccess::create(b, side, width, why);
-  if (failed(in))
-    return LoadOp(leaf.load).emitOpError() << "cannot be distributed: " << why;
-  return in;
-}
-
-/// One thread's blocks of `leaf`'s tile at tile `indices`, loaded into
-/// registers at `b` (whole-tile test once, then unguarded or guarded
-/// vectors, as phase 1 of the other tile programs).
-FailureOr<SmallVector<Value>> loadStagedTile(OpBuilder &b, Location loc,
-                                             const Leaf &leaf,
-                                             ArrayRef<Value> indices,
-                                             const StagingMapping &staging,
-                                             Value tid, int64_t threads) {
-  FailureOr<GlobalAccess> in = tileAccess(b, leaf, indices, staging.width);
-  if (failed(in))
-    return failure();
-  auto blocks = [&](OpBuilder &lb, bool inside) {
-    SmallVector<Value> values;
-    for (int64_t it = 0; it < staging.iterations; ++it) {
-      SmallVector<Value> origin = staging.mapping.blockOrigin(
-          lb, loc, tid, indexConstant(lb, loc, it), threads);
-      for (int64_t r = 0; r < staging.depth; ++r)
-        values.push_back(in->load(
-            lb, r ? shifted(lb, loc, origin, staging.across, r) : origin,
-            inside));
-    }
-    return values;
-  };
-  Value whole = in->tileInside(b);
-  if (!whole)
-    return blocks(b, true);
-  auto ifOp = scf::IfOp::create(
-      b, loc, whole,
-      [&](OpBuilder &tb, Location) {
-        scf::YieldOp::create(tb, loc, blocks(tb, true));
-      },
-      [&](OpBuilder &eb, Location) {
-        scf::YieldOp::create(eb, loc, blocks(eb, false));
-      });
-  return SmallVector<Value>(ifOp.getResults());
-}
-
-/// Writes one thread's blocks `values` of `leaf`'s tile to its buffer (in
-/// pipeline stage `stage` of a buffer of several).
-void storeStagedTile(OpBuilder &b, Location loc, const Leaf &leaf,
-                     const StagingMapping &staging, Value tid, int64_t threads,
-                     ValueRange values, Value stage) {
-  Type et = leaf.side.elementType;
-  for (int64_t it = 0; it < staging.iterations; ++it) {
-    SmallVector<Value> origin = staging.mapping.blockOrigin(
-        b, loc, tid, indexConstant(b, loc, it), threads);
-    ValueRange rows = values.slice(it * staging.depth, staging.depth);
-    if (staging.depth == 1) {
-      writeStagedBlock(b, loc, leaf, origin, rows.front(), staging.width,
-                       stage);
-      continue;
-    }
-    // Transposed in registers: element j of every row is one vector along
-    // the buffer's rows.
-    for (int64_t j = 0; j < staging.width; ++j) {
-      SmallVector<Value> column;
-      for (Value row : rows)
-        column.push_back(vector::ExtractOp::create(b, loc, row, j));
-      Value v = vector::FromElementsOp::create(
-          b, loc, VectorType::get({staging.depth}, et), column);
-      Value at = OffsetOp::create(
-          b, loc, leaf.desc,
-          leaf.bufCoord(j ? shifted(b, loc, origin, leaf.side.contiguous, j)
-                          : origin,
-                        stage));
-      vector::StoreOp::create(
-          b, loc, v, leaf.buffer, at, /*nontemporal=*/false,
-          workgroupAccessAlignment(staging.depth * elementBytes(et)));
-    }
-  }
-}
-
-/// Starts the asynchronous copies of one thread's blocks of `leaf`'s tile
-/// at tile `indices` into pipeline stage `stage` of its buffer (whole-tile
-/// test once, then unguarded or zero-filling copies).
-LogicalResult copyStagedTileAsync(OpBuilder &b, Location loc, const Leaf &leaf,
-                                  ArrayRef<Value> indices,
-                                  const StagingMapping &staging, Value tid,
-                                  int64_t threads, Value stage) {
-  FailureOr<GlobalAccess> in = tileAccess(b, leaf, indices, staging.width);
-  if (failed(in))
-    return failure();
-  ifInside(b, loc, in->tileInside(b), [&](OpBuilder &ib, bool inside) {
-    for (int64_t it = 0; it < staging.iterations; ++it) {
-      SmallVector<Value> origin = staging.mapping.blockOrigin(
-          ib, loc, tid, indexConstant(ib, loc, it), threads);
-      Value at =
-          OffsetOp::create(ib, loc, leaf.desc, leaf.bufCoord(origin, stage));
-      in->copyAsync(ib, origin, inside, leaf.buffer, at);
-    }
-  });
-  return success();
 }
 
 /// One operand of the software-pipelined K loop: its phase-1 mapping, and
@@ -862,7 +756,7 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   // The pipeline: asynchronous copies into several stages where the chip
   // has them, the operands allow them and the stages fit.
   // planContraction found matrix instructions of the chip: it parses.
-  Chip memory = llvm::cantFail(parseChip(options.chip));
+  const Chip &memory = *options.chip;
   int64_t stageBytes = 0;
   for (Leaf *leaf : {&t.a, &t.b})
     stageBytes += leaf->stageElements() * elementBytes(leaf->side.elementType);
@@ -871,8 +765,9 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
   SmallVector<Value, 2> alignment;
   std::string notAsync;
   if (!memory.asyncCopy)
-    notAsync = options.chip + " has no asynchronous copies into workgroup "
-                              "memory";
+    notAsync = options.chip->name +
+               " has no asynchronous copies into workgroup "
+               "memory";
   for (const Pipelined &p : operands) {
     if (!notAsync.empty())
       break;
@@ -903,7 +798,7 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &planned,
       d << "in a tile program: layout.pipeline_stages = " << stages << " needs "
         << stages * stageBytes
         << " bytes of workgroup memory (A and B tiles of " << stageBytes
-        << " bytes per stage); " << options.chip << " allows "
+        << " bytes per stage); " << options.chip->name << " allows "
         << memory.maxBlockBytes << " bytes per block";
       if (memory.maxBlockBytes > memory.maxStaticBytes)
         d << " (" << memory.maxStaticBytes

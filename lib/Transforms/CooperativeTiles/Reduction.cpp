@@ -34,6 +34,7 @@
 
 #include "Reduction.h"
 #include "GlobalAccess.h"
+#include "Staging.h"
 #include "TileExpression.h"
 
 #include "layout/Evaluator/Partition.h"
