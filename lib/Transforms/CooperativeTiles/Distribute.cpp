@@ -22,7 +22,6 @@
 // -layout-xor-swizzle then picks the buffer's layout. Other leaves load
 // their fragments straight into registers.
 //
-//
 // Stores whose rows are aligned only at run time get a second version of
 // the copy, in sector-aligned windows: StoreWindows.h. The workgroup
 // buffers are the staging room's (Staging.h).

@@ -43,7 +43,7 @@
 // each block stores its own tile. The second version doubles the staging
 // buffers: it is left out where that would pass the smallest static
 // workgroup memory of the targets (or of `chip`), for stores of more than
-// two dimensions and for elements narrower than 4 bytes (see planWindow);
+// two dimensions and for elements narrower than 4 bytes (see planStoreWindow);
 // the neighbour rows are left out first.
 //
 //===----------------------------------------------------------------------===//
