@@ -491,7 +491,12 @@ bool MatrixInstruction::availableOn(StringRef chip) const {
 }
 
 StringRef MatrixInstruction::mnemonicOn(StringRef chip) const {
-  if (classifyChip(chip) == ChipGeneration::CDNA2 && !cdna2Mnemonic.empty())
+  std::optional<ChipGeneration> generation = classifyChip(chip);
+  return generation ? mnemonicOn(*generation) : mnemonic;
+}
+
+StringRef MatrixInstruction::mnemonicOn(ChipGeneration generation) const {
+  if (generation == ChipGeneration::CDNA2 && !cdna2Mnemonic.empty())
     return cdna2Mnemonic;
   return mnemonic;
 }
@@ -527,12 +532,17 @@ ArrayRef<MatrixInstruction> mlir::layout::getMatrixInstructions() {
 
 llvm::SmallVector<const MatrixInstruction *>
 mlir::layout::getMatrixInstructions(StringRef chip) {
-  llvm::SmallVector<const MatrixInstruction *> result;
   std::optional<ChipGeneration> generation = classifyChip(chip);
   if (!generation)
-    return result;
+    return {};
+  return getMatrixInstructions(*generation);
+}
+
+llvm::SmallVector<const MatrixInstruction *>
+mlir::layout::getMatrixInstructions(ChipGeneration generation) {
+  llvm::SmallVector<const MatrixInstruction *> result;
   for (const MatrixInstruction &inst : getMatrixInstructions())
-    if (inst.availableOn(*generation))
+    if (inst.availableOn(generation))
       result.push_back(&inst);
   return result;
 }

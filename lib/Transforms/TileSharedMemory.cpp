@@ -46,7 +46,7 @@ struct LayoutTileSharedMemoryPass final
     getOperation()->walk([&](gpu::GPUFuncOp func) {
       // The chip of the kernel's gpu.module target or the option; with
       // neither, contractions get a diagnostic.
-      options.chip = chip;
+      options.chip.reset();
       if (!chip.empty() || !targetChips(func).empty()) {
         FailureOr<Chip> target =
             resolveChip(func, chip, "-layout-tile-shared-memory");
@@ -54,7 +54,7 @@ struct LayoutTileSharedMemoryPass final
           failedAny = true;
           return;
         }
-        options.chip = target->name;
+        options.chip = std::move(*target);
       }
       if (failed(distributeCooperativeTiles(func, options)))
         failedAny = true;

@@ -164,6 +164,9 @@ struct MatrixInstruction {
   bool availableOn(llvm::StringRef chip) const;
   /// The assembler's spelling on `chip` (cdna2Mnemonic on gfx90a).
   llvm::StringRef mnemonicOn(llvm::StringRef chip) const;
+  /// The assembler's spelling on a chip of `generation` (cdna2Mnemonic on
+  /// CDNA2).
+  llvm::StringRef mnemonicOn(ChipGeneration generation) const;
   /// "32x32x8", amdgpu.mfma / amdgpu.wmma's MxNxK list (nvgpu.mma.sync's
   /// mmaShape is [m, n, k]).
   std::string shapeString() const;
@@ -189,6 +192,9 @@ llvm::ArrayRef<MatrixInstruction> getMatrixInstructions();
 /// The instructions available on `chip` (empty for an unknown chip).
 llvm::SmallVector<const MatrixInstruction *>
 getMatrixInstructions(llvm::StringRef chip);
+/// The instructions available on chips of `generation`.
+llvm::SmallVector<const MatrixInstruction *>
+getMatrixInstructions(ChipGeneration generation);
 /// The instruction of `chip` with these inputs and shape, or nullptr.
 const MatrixInstruction *findMatrixInstruction(llvm::StringRef chip,
                                                MatrixElementKind kind,

@@ -12,9 +12,11 @@
 #ifndef LAYOUT_TRANSFORMS_COOPERATIVETILES_H
 #define LAYOUT_TRANSFORMS_COOPERATIVETILES_H
 
+#include "layout/Target/Chip.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
-#include <string>
+#include <optional>
 
 namespace mlir {
 namespace layout {
@@ -23,9 +25,11 @@ struct CooperativeTileOptions {
   /// Alignment in bytes assumed of every global buffer's base; vectors are
   /// at most this wide.
   int64_t assumeAlignment = 16;
-  /// The target whose matrix instructions tile contractions use ("gfx942",
-  /// "sm_90", ...); empty: a contraction gets a diagnostic.
-  std::string chip;
+  /// The target, resolved once per kernel (parseChip / resolveChip): its
+  /// matrix instructions tile contractions, its wave size and workgroup
+  /// memory bound the copies. None: code that suits every target, and a
+  /// contraction gets a diagnostic.
+  std::optional<Chip> chip;
 };
 
 /// Distributes the cooperative tile loads and stores of `func` (a kernel

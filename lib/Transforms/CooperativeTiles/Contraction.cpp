@@ -3,20 +3,21 @@
 // Part of the layout-opt project.
 //
 //===----------------------------------------------------------------------===//
+//
+// The recognition of tile contractions (Contraction.h: the loop, the
+// accumulator, A and B, the epilogue), and the loop over a kernel's
+// contractions: recognize, plan (ContractionPlan.h), emit
+// (ContractionPipeline.h).
+//
+//===----------------------------------------------------------------------===//
 
 #include "Contraction.h"
+#include "ContractionPipeline.h"
 #include "ContractionPlan.h"
 
-#include "layout/Evaluator/MatrixInstructions.h"
-
-#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -216,129 +217,6 @@ LogicalResult matchEpilogue(ContractionTree &t, BlockUniformity &uniform) {
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// Planning
-//===----------------------------------------------------------------------===//
-
-MatrixElementKind elementKind(Type t, bool &ok) {
-  ok = t.isF16() || t.isBF16();
-  return t.isBF16() ? MatrixElementKind::BF16 : MatrixElementKind::F16;
-}
-
-/// Fills `plan.wavesM/N`, `tm`, `tn` for `waves` waves and instruction
-/// `inst` (with `waveTile` if given); false if no grid divides.
-bool fitWaves(Plan &plan, const MatrixInstruction &inst, int64_t waves,
-              ArrayRef<int64_t> waveTile) {
-  int64_t best = -1;
-  for (int64_t wm = 1; wm <= waves; ++wm) {
-    if (waves % wm)
-      continue;
-    int64_t wn = waves / wm;
-    if (plan.bm % wm || plan.bn % wn)
-      continue;
-    int64_t tm = plan.bm / wm, tn = plan.bn / wn;
-    if (!waveTile.empty() && (tm != waveTile[0] || tn != waveTile[1]))
-      continue;
-    if (tm % inst.m || tn % inst.n || plan.bk % inst.k)
-      continue;
-    int64_t skew = std::abs(tm - tn);
-    if (best >= 0 && skew >= best)
-      continue;
-    best = skew;
-    plan.wavesM = wm, plan.wavesN = wn, plan.tm = tm, plan.tn = tn;
-  }
-  return best >= 0;
-}
-
-FailureOr<Plan> planContraction(ContractionTree &t, int64_t threads,
-                                StringRef chip) {
-  vector::ContractionOp contract = t.contract;
-  Plan plan;
-  ArrayRef<int64_t> aTile = t.a.side.tile, bTile = t.b.side.tile;
-  ArrayRef<int64_t> cTile = t.epilogue.store.getPartition().getType().getTile();
-  plan.bm = aTile[t.aM];
-  plan.bk = aTile[t.aK];
-  plan.bn = bTile[t.bN];
-  if (cTile.size() != 2 || cTile[0] != plan.bm || cTile[1] != plan.bn)
-    return t.epilogue.store.emitOpError()
-           << "after a tile contraction: the stored tile must be the "
-              "accumulated BM x BN tile";
-  plan.elementType = t.a.side.elementType;
-  bool ok;
-  MatrixElementKind kind = elementKind(plan.elementType, ok);
-  if (!ok || t.b.side.elementType != plan.elementType)
-    return contract.emitOpError()
-           << "in a tile program: A and B must both be f16 or both bf16, "
-              "got "
-           << t.a.side.elementType << " and " << t.b.side.elementType;
-  if (chip.empty())
-    return contract.emitOpError()
-           << "in a tile program needs the target: run "
-              "-layout-tile-shared-memory with chip=... (-layout-to-rocdl "
-              "and -layout-to-nvvm pass theirs)";
-  SmallVector<const MatrixInstruction *> candidates;
-  for (const MatrixInstruction *inst : getMatrixInstructions(chip))
-    if (inst->inputKind == kind)
-      candidates.push_back(inst);
-  if (candidates.empty())
-    return contract.emitOpError()
-           << "in a tile program: " << chip << " has no matrix instruction "
-           << "with " << plan.elementType << " inputs and an f32 accumulator";
-  // The largest instruction first.
-  llvm::stable_sort(candidates, [](auto *x, auto *y) {
-    return x->m * x->n * x->k > y->m * y->n * y->k;
-  });
-  SmallVector<int64_t> shape, waveTile;
-  if (auto attr = contract->getAttrOfType<DenseI64ArrayAttr>(
-          "layout.matrix_instruction"))
-    shape.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
-  if (auto attr =
-          contract->getAttrOfType<DenseI64ArrayAttr>("layout.wave_tile"))
-    waveTile.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
-  if (Attribute attr = contract->getAttr("layout.pipeline_stages")) {
-    auto stages = dyn_cast<IntegerAttr>(attr);
-    if (!stages || stages.getInt() < 1 || stages.getInt() > 8)
-      return contract.emitOpError()
-             << "layout.pipeline_stages takes an integer from 1 (register "
-                "prefetch) to 8, got "
-             << attr;
-    plan.stages = stages.getInt();
-  }
-  if ((!shape.empty() && shape.size() != 3) ||
-      (!waveTile.empty() && waveTile.size() != 2))
-    return contract.emitOpError()
-           << "layout.matrix_instruction takes [M, N, K] and "
-              "layout.wave_tile [TM, TN]";
-  for (const MatrixInstruction *inst : candidates) {
-    if (!shape.empty() &&
-        (inst->m != shape[0] || inst->n != shape[1] || inst->k != shape[2]))
-      continue;
-    if (threads % inst->waveSize)
-      continue;
-    if (!fitWaves(plan, *inst, threads / inst->waveSize, waveTile))
-      continue;
-    plan.inst = inst;
-    plan.rm = plan.tm / inst->m;
-    plan.rn = plan.tn / inst->n;
-    plan.ks = plan.bk / inst->k;
-    return plan;
-  }
-  InFlightDiagnostic d = contract.emitOpError();
-  d << "in a tile program: the block tile " << plan.bm << "x" << plan.bn << "x"
-    << plan.bk << " (BM x BN x BK) cannot be divided among the " << threads
-    << " threads' waves";
-  if (!waveTile.empty())
-    d << " into wave tiles of " << waveTile[0] << "x" << waveTile[1];
-  d << ": each wave tile must be a multiple of the instruction's M x N and "
-       "BK of its K, for one of";
-  for (const MatrixInstruction *inst : candidates)
-    if (shape.empty() ||
-        (inst->m == shape[0] && inst->n == shape[1] && inst->k == shape[2]))
-      d << " " << inst->mnemonicOn(chip) << " (" << inst->shapeString()
-        << ", wave " << inst->waveSize << ")";
-  return failure();
-}
-
 } // namespace
 
 LogicalResult
@@ -351,10 +229,8 @@ tiles::distributeContractions(gpu::GPUFuncOp func, ArrayRef<int64_t> block,
     FailureOr<ContractionTree> tree = matchContraction(contract, uniform);
     if (failed(tree) || failed(matchEpilogue(*tree, uniform)))
       return failure();
-    FailureOr<Plan> plan =
-        planContraction(*tree, block[0] * block[1] * block[2], options.chip);
-    if (failed(plan) ||
-        failed(emitContraction(*tree, *plan, func, block, options)))
+    FailureOr<Plan> plan = planContraction(*tree, func, block, options);
+    if (failed(plan) || failed(emitContraction(*tree, *plan, func, block)))
       return failure();
   }
   return success();

@@ -28,6 +28,11 @@
 // evaluates the epilogue on its fragments and stores its elements, masked
 // at the edges.
 //
+// Rooms: Contraction.cpp recognizes, ContractionPlan.h decides (instruction,
+// waves, buffer order, asynchronous copies, stages), ContractionPipeline.h
+// emits the K loop and ContractionFragments.h each lane's fragments; the
+// buffers are Staging.h's.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_CONTRACTION_H

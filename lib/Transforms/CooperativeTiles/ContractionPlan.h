@@ -5,14 +5,20 @@
 //===----------------------------------------------------------------------===//
 //
 // Internal to the contraction distribution (Contraction.h): what
-// Contraction.cpp recognizes and plans, and what ContractionCodegen.cpp
-// emits from it.
+// Contraction.cpp recognizes (ContractionTree), and what planContraction
+// (ContractionPlan.cpp) decides of it before any code is emitted: the
+// matrix instruction, the wave grid and tile, the order of A's and B's
+// buffers, how the threads stage them, whether their copies can be
+// asynchronous, and the LDS stages of the K loop's pipeline within the
+// workgroup memory the chip allows. The emission (ContractionPipeline.h,
+// ContractionFragments.h) only reads the plan.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_CONTRACTIONPLAN_H
 #define LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_CONTRACTIONPLAN_H
 
+#include "Staging.h"
 #include "TileExpression.h"
 
 #include "layout/Evaluator/MatrixInstructions.h"
@@ -53,6 +59,20 @@ struct ContractionTree {
   SmallVector<Broadcast> broadcasts;
 };
 
+/// One operand (A or B) of the software-pipelined K loop: its phase-1
+/// mapping, and the load's indices with the induction variable marked.
+struct PipelinedOperand {
+  Leaf *leaf;
+  StagingMapping staging;
+  /// The tile indices; `isIV` marks those that are the loop's induction
+  /// variable (the others are loop-invariant).
+  SmallVector<Value> indices;
+  SmallVector<bool> isIV;
+
+  /// The tile indices in the iteration whose induction variable is `iv`.
+  SmallVector<Value> at(Value iv) const;
+};
+
 /// The distribution of one contraction.
 struct Plan {
   const MatrixInstruction *inst = nullptr;
@@ -61,17 +81,29 @@ struct Plan {
   int64_t wavesM = 1, wavesN = 1, tm = 0, tn = 0;
   /// Instructions per wave tile and per K tile.
   int64_t rm = 0, rn = 0, ks = 0;
-  /// The LDS stages of the K loop's pipeline (`layout.pipeline_stages`;
-  /// 0: chosen by the pass, ContractionCodegen.cpp).
-  int64_t stages = 0;
+  /// The LDS stages of the K loop's pipeline: `layout.pipeline_stages`,
+  /// else as many as fit (at most 3) when the copies can be asynchronous;
+  /// 1: register prefetch through one stage.
+  int64_t stages = 1;
+  /// A's and B's operands of the pipeline, in that order (their leaves'
+  /// buffer order, `Leaf::bufDims`, is planned too).
+  SmallVector<PipelinedOperand, 2> operands;
+  /// The run-time tests that A's and B's rows keep the asynchronous copies
+  /// aligned (none when statically so, or when the copies cannot be
+  /// asynchronous): with several stages the loop is versioned on them, the
+  /// register pipeline taking the other rows. Planning traces the operands'
+  /// first tiles before the loop to decide, and these tests are that IR.
+  SmallVector<Value, 2> alignment;
   Type elementType;
 };
 
-/// Emits the distributed loop and epilogue of `tree` by `plan`, and erases
-/// the tile program's ops.
-LogicalResult emitContraction(ContractionTree &tree, const Plan &plan,
-                              gpu::GPUFuncOp func, ArrayRef<int64_t> block,
-                              const CooperativeTileOptions &options);
+/// Plans the distribution of `tree` over the `block` threads of `func` on
+/// `options.chip` (the file comment's decisions), with a diagnostic at the
+/// op that does not allow one. Traces A's and B's first tiles before the
+/// loop where the chip copies asynchronously (Plan::alignment).
+FailureOr<Plan> planContraction(ContractionTree &tree, gpu::GPUFuncOp func,
+                                ArrayRef<int64_t> block,
+                                const CooperativeTileOptions &options);
 
 } // namespace tiles
 } // namespace layout

@@ -34,6 +34,7 @@
 
 #include "Reduction.h"
 #include "GlobalAccess.h"
+#include "Staging.h"
 #include "TileExpression.h"
 
 #include "layout/Evaluator/Partition.h"
@@ -109,6 +110,221 @@ std::pair<Value, Value> tileBuffer(gpu::GPUFuncOp func, OpBuilder &b,
 /// The most partial results one lane folds per level.
 constexpr int64_t kFoldFanIn = 16;
 
+/// How one reduction is dealt to the threads: the kept and reduced parts of
+/// its source, and the lanes that reduce each kept coordinate together.
+struct ReductionPlan {
+  /// Which source dimensions are reduced, and the shapes of the kept and
+  /// reduced ones.
+  SmallVector<bool> reduced;
+  SmallVector<int64_t> keptShape, reducedShape;
+  /// Kept coordinates and reduced elements per kept coordinate.
+  int64_t kept = 0, count = 0;
+  /// Lanes per kept coordinate (a power of two, at most the threads per
+  /// kept coordinate and the reduced elements: a group may span waves, its
+  /// partial results then folded through workgroup memory), the groups of
+  /// the block, and the passes of the groups over the kept coordinates.
+  int64_t group = 1, groups = 1, passes = 1;
+};
+
+ReductionPlan planReduction(vector::MultiDimReductionOp red, int64_t threads) {
+  ReductionPlan p;
+  ArrayRef<int64_t> shape = red.getSourceVectorType().getShape();
+  p.reduced = red.getReductionMask();
+  for (auto [n, r] : llvm::zip_equal(shape, p.reduced))
+    (r ? p.reducedShape : p.keptShape).push_back(n);
+  p.kept = ShapedType::getNumElements(p.keptShape);
+  p.count = ShapedType::getNumElements(p.reducedShape);
+  p.group = std::min<int64_t>({int64_t(llvm::bit_floor(uint64_t(
+                                   std::max<int64_t>(1, threads / p.kept)))),
+                               int64_t(llvm::bit_floor(uint64_t(p.count)))});
+  p.groups = threads / p.group;
+  p.passes = llvm::divideCeil(p.kept, p.groups);
+  return p;
+}
+
+/// The per-thread reduction step of one reduction (see the file comment):
+/// from the source buffer to the result buffer.
+class ReductionStep {
+public:
+  ReductionStep(vector::MultiDimReductionOp red, const ReductionPlan &plan,
+                Value source, Value result, Value partials)
+      : plan(plan), loc(red.getLoc()), kind(red.getKind()),
+        resultType(cast<VectorType>(red.getDest().getType())), source(source),
+        result(result), partials(partials) {}
+
+  /// Emits the step for thread `tid` at `b`.
+  void emit(OpBuilder &b, Value tid);
+
+private:
+  /// The source element of kept coordinate `k` and reduced index `r`.
+  Value element(OpBuilder &eb, Value k, Value r) const;
+  /// Stores `v` at kept coordinate `k` of the result buffer (the kept
+  /// tile's shape).
+  void storeResult(OpBuilder &sb, Value k, Value v) const;
+  void ifThen(OpBuilder &ib, Value cond,
+              function_ref<void(OpBuilder &)> body) const;
+  Value less(OpBuilder &cb, Value x, int64_t n) const;
+  /// The lane's partial result for kept coordinate `k`: elements lane,
+  /// lane + group, ...
+  Value partial(OpBuilder &pb, Value k) const;
+  /// One kept coordinate per thread and pass (group 1).
+  void emitPerThread(OpBuilder &b) const;
+  /// Groups of lanes per kept coordinate, their partial results folded.
+  void emitFolded(OpBuilder &b) const;
+
+  const ReductionPlan &plan;
+  Location loc;
+  vector::CombiningKind kind;
+  VectorType resultType;
+  Value source, result, partials;
+  Value tid, lane, first;
+};
+
+Value ReductionStep::element(OpBuilder &eb, Value k, Value r) const {
+  SmallVector<Value> keptDigits = delinearize(eb, loc, k, plan.keptShape);
+  SmallVector<Value> reducedDigits = delinearize(eb, loc, r, plan.reducedShape);
+  SmallVector<Value> coord;
+  unsigned ki = 0, ri = 0;
+  for (bool isReduced : plan.reduced)
+    coord.push_back(isReduced ? reducedDigits[ri++] : keptDigits[ki++]);
+  return memref::LoadOp::create(eb, loc, source, coord).getResult();
+}
+
+void ReductionStep::storeResult(OpBuilder &sb, Value k, Value v) const {
+  SmallVector<Value> coord = delinearize(sb, loc, k, resultType.getShape());
+  memref::StoreOp::create(sb, loc, v, result, coord);
+}
+
+void ReductionStep::ifThen(OpBuilder &ib, Value cond,
+                           function_ref<void(OpBuilder &)> body) const {
+  scf::IfOp::create(ib, loc, cond, [&](OpBuilder &tb, Location) {
+    body(tb);
+    scf::YieldOp::create(tb, loc);
+  });
+}
+
+Value ReductionStep::less(OpBuilder &cb, Value x, int64_t n) const {
+  return arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ult, x,
+                               indexConstant(cb, loc, n))
+      .getResult();
+}
+
+Value ReductionStep::partial(OpBuilder &pb, Value k) const {
+  int64_t group = plan.group, count = plan.count;
+  Value init = element(pb, k, lane);
+  int64_t steps = llvm::divideCeil(count, group);
+  if (steps == 1)
+    return init;
+  auto loop = scf::ForOp::create(
+      pb, loc, indexConstant(pb, loc, 1), indexConstant(pb, loc, steps),
+      indexConstant(pb, loc, 1), ValueRange{init},
+      [&](OpBuilder &lb, Location, Value j, ValueRange acc) {
+        Value r = arith::AddIOp::create(
+            lb, loc, lane,
+            arith::MulIOp::create(lb, loc, j, indexConstant(lb, loc, group)));
+        auto next = [&](OpBuilder &nb) {
+          return vector::makeArithReduction(nb, loc, kind, element(nb, k, r),
+                                            acc[0]);
+        };
+        Value v;
+        if (count % group == 0) {
+          v = next(lb);
+        } else {
+          v = scf::IfOp::create(
+                  lb, loc, less(lb, r, count),
+                  [&](OpBuilder &tb, Location) {
+                    scf::YieldOp::create(tb, loc, next(tb));
+                  },
+                  [&](OpBuilder &eb, Location) {
+                    scf::YieldOp::create(eb, loc, acc[0]);
+                  })
+                  .getResult(0);
+        }
+        scf::YieldOp::create(lb, loc, v);
+      });
+  return loop.getResult(0);
+}
+
+void ReductionStep::emitPerThread(OpBuilder &b) const {
+  // A kept coordinate per thread and pass: no partial results to fold (the
+  // passes as a loop, each guarded where the threads do not divide the
+  // kept coordinates).
+  forEachIteration(b, loc, plan.passes, [&](OpBuilder &lb, Value pass) {
+    Value k = arith::AddIOp::create(
+        lb, loc, tid,
+        arith::MulIOp::create(lb, loc, pass,
+                              indexConstant(lb, loc, plan.groups)));
+    if (plan.kept % plan.groups == 0) {
+      storeResult(lb, k, partial(lb, k));
+      return;
+    }
+    ifThen(lb, less(lb, k, plan.kept),
+           [&](OpBuilder &tb) { storeResult(tb, k, partial(tb, k)); });
+  });
+}
+
+void ReductionStep::emitFolded(OpBuilder &b) const {
+  // group > 1 means threads / kept >= 2 lanes per coordinate: one pass;
+  // partial results through `partials`, folded in levels: at stride s,
+  // lanes at multiples of s * fan fold `fan` partial results s apart,
+  // until the group's first lane holds the result.
+  int64_t group = plan.group;
+  Value k = first;
+  Value active = plan.kept % plan.groups == 0 ? Value() : less(b, k, plan.kept);
+  auto guarded = [&](OpBuilder &gb, Value cond,
+                     function_ref<void(OpBuilder &)> body) {
+    if (cond)
+      ifThen(gb, cond, body);
+    else
+      body(gb);
+  };
+  guarded(b, active, [&](OpBuilder &tb) {
+    memref::StoreOp::create(tb, loc, partial(tb, k), partials, tid);
+  });
+  for (int64_t stride = 1; stride < group;) {
+    int64_t fan = std::min(kFoldFanIn, group / stride);
+    bool last = stride * fan == group;
+    gpu::BarrierOp::create(b, loc);
+    Value rem = arith::RemUIOp::create(b, loc, lane,
+                                       indexConstant(b, loc, stride * fan));
+    Value folds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                                        indexConstant(b, loc, 0));
+    if (active)
+      folds = arith::AndIOp::create(b, loc, folds, active);
+    ifThen(b, folds, [&](OpBuilder &tb) {
+      Value v = memref::LoadOp::create(tb, loc, partials, tid);
+      for (int64_t i = 1; i < fan; ++i) {
+        Value at = arith::AddIOp::create(tb, loc, tid,
+                                         indexConstant(tb, loc, i * stride));
+        Value other = memref::LoadOp::create(tb, loc, partials, at);
+        v = vector::makeArithReduction(tb, loc, kind, other, v);
+      }
+      if (last)
+        storeResult(tb, k, v);
+      else
+        memref::StoreOp::create(tb, loc, v, partials, tid);
+    });
+    stride *= fan;
+  }
+}
+
+void ReductionStep::emit(OpBuilder &b, Value threadId) {
+  int64_t group = plan.group;
+  tid = threadId;
+  lane = group > 1
+             ? arith::RemUIOp::create(b, loc, tid, indexConstant(b, loc, group))
+                   .getResult()
+             : indexConstant(b, loc, 0);
+  first = group > 1 ? arith::DivUIOp::create(b, loc, tid,
+                                             indexConstant(b, loc, group))
+                          .getResult()
+                    : tid;
+  if (group == 1)
+    emitPerThread(b);
+  else
+    emitFolded(b);
+}
+
 class ReductionLowering {
 public:
   ReductionLowering(gpu::GPUFuncOp func, ArrayRef<int64_t> block)
@@ -117,6 +333,9 @@ public:
   LogicalResult lower(vector::MultiDimReductionOp red);
 
 private:
+  /// A diagnostic at a reduction that cannot be lowered: a scalar result,
+  /// elements that are not whole bytes, a source over the tile limit.
+  LogicalResult check(vector::MultiDimReductionOp red);
   /// The source tile of `red` in a workgroup buffer: the buffer stored by
   /// an earlier reduction of the same value in the same block, else a new
   /// one, stored cooperatively here.
@@ -152,7 +371,7 @@ Value ReductionLowering::sourceBuffer(OpBuilder &b,
   return source;
 }
 
-LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
+LogicalResult ReductionLowering::check(vector::MultiDimReductionOp red) {
   auto resultType = dyn_cast<VectorType>(red.getDest().getType());
   if (!resultType)
     return red.emitOpError()
@@ -172,165 +391,29 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
     return red.emitOpError()
            << "reduction of a cooperative tile: its source " << message;
   }
-  SmallVector<bool> reduced = red.getReductionMask();
-  SmallVector<int64_t> keptShape, reducedShape;
-  for (auto [n, r] : llvm::zip_equal(shape, reduced))
-    (r ? reducedShape : keptShape).push_back(n);
-  int64_t kept = ShapedType::getNumElements(keptShape);
-  int64_t count = ShapedType::getNumElements(reducedShape);
-  // Lanes per kept coordinate: a power of two, at most the threads per
-  // kept coordinate and the reduced elements (a group may span waves: its
-  // partial results are folded through workgroup memory).
-  int64_t group = std::min<int64_t>(
-      {int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(1, threads / kept)))),
-       int64_t(llvm::bit_floor(uint64_t(count)))});
-  int64_t groups = threads / group;
-  int64_t passes = llvm::divideCeil(kept, groups);
+  return success();
+}
 
+LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
+  if (failed(check(red)))
+    return failure();
+  auto resultType = cast<VectorType>(red.getDest().getType());
+  Type et = red.getSourceVectorType().getElementType();
+  ReductionPlan plan = planReduction(red, threads);
   Location loc = red.getLoc();
   OpBuilder b(red);
   Value source = sourceBuffer(b, red);
   auto [result, resultTile] =
       tileBuffer(func, b, loc, resultType.getShape(), et);
-
   Value partials;
-  if (group > 1) {
+  if (plan.group > 1) {
     Value &shared = partialBuffers[et];
     if (!shared)
       shared = addAlignedWorkgroupBuffer(func, {threads}, et, loc);
     partials = shared;
   }
   Value tid = linearThreadId(b, loc, block);
-  Value lane = group > 1 ? arith::RemUIOp::create(b, loc, tid,
-                                                  indexConstant(b, loc, group))
-                               .getResult()
-                         : indexConstant(b, loc, 0);
-  Value first = group > 1 ? arith::DivUIOp::create(b, loc, tid,
-                                                   indexConstant(b, loc, group))
-                                .getResult()
-                          : tid;
-  vector::CombiningKind kind = red.getKind();
-  // The source element of kept coordinate `k` and reduced index `r`.
-  auto element = [&](OpBuilder &eb, Value k, Value r) {
-    SmallVector<Value> keptDigits = delinearize(eb, loc, k, keptShape);
-    SmallVector<Value> reducedDigits = delinearize(eb, loc, r, reducedShape);
-    SmallVector<Value> coord;
-    unsigned ki = 0, ri = 0;
-    for (bool isReduced : reduced)
-      coord.push_back(isReduced ? reducedDigits[ri++] : keptDigits[ki++]);
-    return memref::LoadOp::create(eb, loc, source, coord).getResult();
-  };
-  // Kept coordinate `k` of the result buffer (the kept tile's shape).
-  auto storeResult = [&](OpBuilder &sb, Value k, Value v) {
-    SmallVector<Value> coord = delinearize(sb, loc, k, resultType.getShape());
-    memref::StoreOp::create(sb, loc, v, result, coord);
-  };
-  auto ifThen = [&](OpBuilder &ib, Value cond,
-                    function_ref<void(OpBuilder &)> body) {
-    scf::IfOp::create(ib, loc, cond, [&](OpBuilder &tb, Location) {
-      body(tb);
-      scf::YieldOp::create(tb, loc);
-    });
-  };
-  auto less = [&](OpBuilder &cb, Value x, int64_t n) {
-    return arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ult, x,
-                                 indexConstant(cb, loc, n))
-        .getResult();
-  };
-  // The lane's partial result for kept coordinate `k`: elements lane,
-  // lane + group, ...
-  auto partial = [&](OpBuilder &pb, Value k) -> Value {
-    Value init = element(pb, k, lane);
-    int64_t steps = llvm::divideCeil(count, group);
-    if (steps == 1)
-      return init;
-    auto loop = scf::ForOp::create(
-        pb, loc, indexConstant(pb, loc, 1), indexConstant(pb, loc, steps),
-        indexConstant(pb, loc, 1), ValueRange{init},
-        [&](OpBuilder &lb, Location, Value j, ValueRange acc) {
-          Value r = arith::AddIOp::create(
-              lb, loc, lane,
-              arith::MulIOp::create(lb, loc, j, indexConstant(lb, loc, group)));
-          auto next = [&](OpBuilder &nb) {
-            return vector::makeArithReduction(nb, loc, kind, element(nb, k, r),
-                                              acc[0]);
-          };
-          Value v;
-          if (count % group == 0) {
-            v = next(lb);
-          } else {
-            v = scf::IfOp::create(
-                    lb, loc, less(lb, r, count),
-                    [&](OpBuilder &tb, Location) {
-                      scf::YieldOp::create(tb, loc, next(tb));
-                    },
-                    [&](OpBuilder &eb, Location) {
-                      scf::YieldOp::create(eb, loc, acc[0]);
-                    })
-                    .getResult(0);
-          }
-          scf::YieldOp::create(lb, loc, v);
-        });
-    return loop.getResult(0);
-  };
-  if (group == 1) {
-    // A kept coordinate per thread and pass: no partial results to fold
-    // (the passes as a loop, each guarded where the threads do not divide
-    // the kept coordinates).
-    forEachIteration(b, loc, passes, [&](OpBuilder &lb, Value pass) {
-      Value k = arith::AddIOp::create(
-          lb, loc, tid,
-          arith::MulIOp::create(lb, loc, pass, indexConstant(lb, loc, groups)));
-      if (kept % groups == 0) {
-        storeResult(lb, k, partial(lb, k));
-        return;
-      }
-      ifThen(lb, less(lb, k, kept),
-             [&](OpBuilder &tb) { storeResult(tb, k, partial(tb, k)); });
-    });
-  } else {
-    // group > 1 means threads / kept >= 2 lanes per coordinate: one pass;
-    // partial results through `partials`, folded in levels: at stride s,
-    // lanes at multiples of s * fan fold `fan` partial results s apart,
-    // until the group's first lane holds the result.
-    Value k = first;
-    Value active = kept % groups == 0 ? Value() : less(b, k, kept);
-    auto guarded = [&](OpBuilder &gb, Value cond,
-                       function_ref<void(OpBuilder &)> body) {
-      if (cond)
-        ifThen(gb, cond, body);
-      else
-        body(gb);
-    };
-    guarded(b, active, [&](OpBuilder &tb) {
-      memref::StoreOp::create(tb, loc, partial(tb, k), partials, tid);
-    });
-    for (int64_t stride = 1; stride < group;) {
-      int64_t fan = std::min(kFoldFanIn, group / stride);
-      bool last = stride * fan == group;
-      gpu::BarrierOp::create(b, loc);
-      Value rem = arith::RemUIOp::create(b, loc, lane,
-                                         indexConstant(b, loc, stride * fan));
-      Value folds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
-                                          indexConstant(b, loc, 0));
-      if (active)
-        folds = arith::AndIOp::create(b, loc, folds, active);
-      ifThen(b, folds, [&](OpBuilder &tb) {
-        Value v = memref::LoadOp::create(tb, loc, partials, tid);
-        for (int64_t i = 1; i < fan; ++i) {
-          Value at = arith::AddIOp::create(tb, loc, tid,
-                                           indexConstant(tb, loc, i * stride));
-          Value other = memref::LoadOp::create(tb, loc, partials, at);
-          v = vector::makeArithReduction(tb, loc, kind, other, v);
-        }
-        if (last)
-          storeResult(tb, k, v);
-        else
-          memref::StoreOp::create(tb, loc, v, partials, tid);
-      });
-      stride *= fan;
-    }
-  }
+  ReductionStep(red, plan, source, result, partials).emit(b, tid);
   gpu::BarrierOp::create(b, loc);
   SmallVector<Value> resultZeros(resultType.getRank(),
                                  indexConstant(b, loc, 0));
@@ -338,8 +421,8 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
       LoadOp::create(b, loc, resultType, resultTile, resultZeros,
                      /*masked=*/UnitAttr(), /*padding=*/nullptr,
                      /*order=*/nullptr, /*scope=*/nullptr);
-  Value combined =
-      vector::makeArithReduction(b, loc, kind, reducedTile, red.getAcc());
+  Value combined = vector::makeArithReduction(b, loc, red.getKind(),
+                                              reducedTile, red.getAcc());
   red.getDest().replaceAllUsesWith(combined);
   red.erase();
   // The combination may fold away the reduced value (x & 0).

@@ -26,6 +26,16 @@ Value tiles::indexConstant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
+LogicalResult tiles::divisionError(Operation *op, ArrayRef<int64_t> tile,
+                                   int64_t threads) {
+  InFlightDiagnostic d = op->emitOpError();
+  d << "cooperative tile of ";
+  llvm::interleave(tile, d, "x");
+  d << " elements: a block of " << threads
+    << " threads does not divide it into equal parts";
+  return failure();
+}
+
 //===----------------------------------------------------------------------===//
 // Block uniformity
 //===----------------------------------------------------------------------===//

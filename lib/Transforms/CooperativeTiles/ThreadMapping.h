@@ -98,6 +98,11 @@ struct Mapping {
                int64_t threads) const;
 };
 
+/// Emits the diagnostic at `op` that a block of `threads` threads does not
+/// divide its cooperative tile `tile` into equal parts, and fails.
+LogicalResult divisionError(Operation *op, ArrayRef<int64_t> tile,
+                            int64_t threads);
+
 /// `first` (and then `second`, if different and not -1), then the other
 /// dimensions from the last to the first.
 SmallVector<int64_t> fastestFirst(int64_t rank, int64_t first,

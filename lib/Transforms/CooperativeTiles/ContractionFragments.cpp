@@ -1,0 +1,437 @@
+//===- ContractionFragments.cpp - Tile contractions: fragments ------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The lane-level code of a planned tile contraction (ContractionFragments.h):
+// the register layouts as IR, the fragment reads from the staged buffers
+// (vectors along the layouts' runs, K-packed vectors, nvgpu.ldmatrix), the
+// matrix instructions of one K tile, and the epilogue's masked stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContractionFragments.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+VectorType tiles::operandType(const MatrixInstruction &inst,
+                              MatrixOperand operand, Type elementType) {
+  const MatrixOpSpelling &op = inst.op;
+  ArrayRef<int64_t> shape = operand == MatrixOperand::A   ? op.aShape
+                            : operand == MatrixOperand::B ? op.bShape
+                                                          : op.cShape;
+  return VectorType::get(shape, operand == MatrixOperand::C
+                                    ? Float32Type::get(elementType.getContext())
+                                    : elementType);
+}
+
+namespace {
+
+/// A register layout as IR: the packed base and its stages.
+Value materializeLayout(OpBuilder &b, Location loc, const Descriptor &d) {
+  MLIRContext *ctx = b.getContext();
+  Value desc = PackedOp::create(b, loc, DescType::get(ctx, d.getBaseLengths()),
+                                b.getDenseI64ArrayAttr(d.getBaseLengths()));
+  for (const Stage &stage : d.getStages())
+    desc = TransformOp::create(b, loc, desc, stage);
+  return desc;
+}
+
+/// `v` with the elements in the same (row-major) order as `type`, by
+/// extracting and rebuilding them: the GPU lowerings do not lower n-D
+/// vector.shape_cast.
+Value reshape(OpBuilder &b, Location loc, Value v, VectorType type) {
+  auto from = cast<VectorType>(v.getType());
+  if (from == type)
+    return v;
+  SmallVector<Value> elements;
+  SmallVector<int64_t> strides = computeStrides(from.getShape());
+  for (int64_t i = 0, n = from.getNumElements(); i < n; ++i)
+    elements.push_back(
+        vector::ExtractOp::create(b, loc, v, delinearize(i, strides)));
+  return vector::FromElementsOp::create(b, loc, type, elements);
+}
+
+/// Runs of the register layout: element e starts a run of `run[e]`
+/// elements that every lane holds at consecutive positions along the
+/// operand tile's `axis` (0: rows, 1: columns), or 0 inside a run.
+SmallVector<int64_t> layoutRuns(const MatrixInstruction &inst,
+                                MatrixOperand operand, int axis,
+                                int64_t maxRun) {
+  int64_t n = inst.elementsPerLane(operand);
+  SmallVector<int64_t> runs(n, 0);
+  for (int64_t e = 0; e < n;) {
+    int64_t run = 1;
+    for (int64_t v = maxRun; v > 1; v /= 2) {
+      if (e % v || e + v > n)
+        continue;
+      bool together = true;
+      for (int64_t lane = 0; lane < inst.waveSize && together; ++lane) {
+        MatrixCoord first = operandCoord(inst, operand, lane, e);
+        for (int64_t j = 1; j < v && together; ++j) {
+          MatrixCoord x = operandCoord(inst, operand, lane, e + j);
+          together = axis == 1 ? (x.row == first.row && x.col == first.col + j)
+                               : (x.col == first.col && x.row == first.row + j);
+        }
+      }
+      if (together) {
+        run = v;
+        break;
+      }
+    }
+    runs[e] = run;
+    e += run;
+  }
+  return runs;
+}
+
+/// The (row, col) that `layout` (a register or row-address layout of the
+/// table) maps `top` to in its row-major `cols`-column tile, in IR: the
+/// layout's offset split as operandCoord splits it.
+std::pair<Value, Value> tileCoordAt(OpBuilder &b, Location loc, Value layout,
+                                    ValueRange top, int64_t cols) {
+  Value off = OffsetOp::create(b, loc, layout, top);
+  Value c = indexConstant(b, loc, cols);
+  return {arith::DivUIOp::create(b, loc, off, c),
+          arith::RemUIOp::create(b, loc, off, c)};
+}
+
+/// How `operand` is read with ldmatrix, or nullptr: the instruction has an
+/// ldmatrix form for its buffer's order (mma.sync's A and B from K-fastest
+/// buffers, B also from an N-fastest one with .trans).
+const LdMatrixLoad *ldmatrixLoad(const Plan &plan, const ContractionTree &t,
+                                 MatrixOperand operand) {
+  const MatrixInstruction &inst = *plan.inst;
+  bool isA = operand == MatrixOperand::A;
+  const Leaf &leaf = isA ? t.a : t.b;
+  if (leaf.bufDims.size() != 2)
+    return nullptr;
+  if (leaf.bufDims.back() == (isA ? t.aK : t.bK))
+    return inst.ldmatrix(operand);
+  if (!isA && inst.ldmatrixBTrans)
+    return &*inst.ldmatrixBTrans;
+  return nullptr;
+}
+
+/// One lane's fragment of A or B with one nvgpu.ldmatrix: each lane gives
+/// the address of one 16-byte row of the stored tile (the table's row
+/// addresses), and the result is the instruction's fragment.
+Value readWithLdMatrix(OpBuilder &b, Location loc, const FragmentContext &cx,
+                       MatrixOperand operand, Value rows, Value rowBase,
+                       Value colBase) {
+  const MatrixInstruction &inst = *cx.plan.inst;
+  bool isA = operand == MatrixOperand::A;
+  const LdMatrixLoad &load = *(isA ? cx.loadA : cx.loadB);
+  const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+  auto [r, c] = tileCoordAt(b, loc, rows, cx.lane, load.cols);
+  // The stored tile's (r, c) is the operand tile's (r, c), or (c, r) for a
+  // B stored N x K; the operand's rows and columns sit at rowPos / colPos of
+  // the load's tile.
+  if (load.storedTransposed)
+    std::swap(r, c);
+  SmallVector<Value> coord(2);
+  int64_t rowPos = isA ? cx.tree.aM : cx.tree.bK;
+  int64_t colPos = isA ? cx.tree.aK : cx.tree.bN;
+  coord[rowPos] = arith::AddIOp::create(b, loc, rowBase, r);
+  coord[colPos] = arith::AddIOp::create(b, loc, colBase, c);
+  Value at =
+      OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord, cx.stage));
+  return nvgpu::LdMatrixOp::create(
+      b, loc, operandType(inst, operand, cx.plan.elementType), leaf.buffer,
+      ValueRange{at}, load.transpose, uint32_t(load.numTiles));
+}
+
+/// One lane's fragment of A or B for instruction tile (`rowBase`,
+/// `colBase`) of the operand tile, read from the leaf's buffer.
+Value readFragment(OpBuilder &b, Location loc, const FragmentContext &cx,
+                   MatrixOperand operand, Value rowBase, Value colBase) {
+  const MatrixInstruction &inst = *cx.plan.inst;
+  bool isA = operand == MatrixOperand::A;
+  if (Value rows = isA ? cx.rowsA : cx.rowsB)
+    return readWithLdMatrix(b, loc, cx, operand, rows, rowBase, colBase);
+  const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+  // Positions of the operand tile's rows and columns in the load's tile.
+  int64_t rowPos = isA ? cx.tree.aM : cx.tree.bK;
+  int64_t colPos = isA ? cx.tree.aK : cx.tree.bN;
+  int axis = leaf.bufDims.back() == colPos ? 1 : 0;
+  Type et = cx.plan.elementType;
+  int64_t cols = inst.tileShape(operand).second;
+  SmallVector<int64_t> runs =
+      layoutRuns(inst, operand, axis, widestVector(et, 16));
+  Value layout = isA ? cx.layoutA : cx.layoutB;
+  SmallVector<Value> elements;
+  for (int64_t e = 0; e < int64_t(runs.size()); e += runs[e]) {
+    auto [r, c] =
+        tileCoordAt(b, loc, layout, {cx.lane, indexConstant(b, loc, e)}, cols);
+    SmallVector<Value> coord(2);
+    coord[rowPos] = arith::AddIOp::create(b, loc, rowBase, r);
+    coord[colPos] = arith::AddIOp::create(b, loc, colBase, c);
+    Value at =
+        OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord, cx.stage));
+    if (runs[e] == 1) {
+      elements.push_back(memref::LoadOp::create(b, loc, leaf.buffer, at));
+      continue;
+    }
+    Value v = vector::LoadOp::create(
+        b, loc, VectorType::get({runs[e]}, et), leaf.buffer, at,
+        /*nontemporal=*/false,
+        workgroupAccessAlignment(runs[e] * elementBytes(et)));
+    for (int64_t j = 0; j < runs[e]; ++j)
+      elements.push_back(vector::ExtractOp::create(b, loc, v, j));
+  }
+  return vector::FromElementsOp::create(b, loc, operandType(inst, operand, et),
+                                        elements);
+}
+
+/// K packing (CK's KPack, Triton's kWidth): the contraction sums over K in
+/// any order, so A and B may both read K through the same permutation. When
+/// every lane of both register layouts holds one run of R consecutive k at
+/// a multiple of R (MFMA f16 / bf16: R = 4, 8 bytes), P consecutive
+/// instruction K steps can take their k from one contiguous run of P * R
+/// per lane: step s of a group reads the tile's k = P * K * group + P * k0
+/// + R * s + e for the lane's k0 + e of the instruction (a bijection of the
+/// group's P * K values), so each lane reads its P fragments as one
+/// 16-byte vector (ds_read_b128 instead of P ds_read_b64). Returns P, 1
+/// when the layouts or the buffers (K fastest, no ldmatrix) do not allow
+/// it.
+int64_t kPack(const FragmentContext &cx) {
+  const Plan &plan = cx.plan;
+  const MatrixInstruction &inst = *plan.inst;
+  if (cx.loadA || cx.loadB)
+    return 1;
+  int64_t run = 0;
+  for (MatrixOperand operand : {MatrixOperand::A, MatrixOperand::B}) {
+    bool isA = operand == MatrixOperand::A;
+    const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+    if (leaf.bufDims.back() != (isA ? cx.tree.aK : cx.tree.bK))
+      return 1;
+    int64_t n = inst.elementsPerLane(operand);
+    int axis = isA ? 1 : 0;
+    if (layoutRuns(inst, operand, axis, n).front() != n || (run && run != n))
+      return 1;
+    run = n;
+    for (int64_t lane = 0; lane < inst.waveSize; ++lane) {
+      MatrixCoord first = operandCoord(inst, operand, lane, 0);
+      if ((isA ? first.col : first.row) % n)
+        return 1;
+    }
+  }
+  int64_t bytes = run * elementBytes(plan.elementType);
+  int64_t pack = bytes < 16 ? 16 / bytes : 1;
+  while (pack > 1 && plan.ks % pack)
+    pack /= 2;
+  return pack;
+}
+
+/// One lane's fragments of A or B for `pack` K steps of instruction tile
+/// (`rowBase`, `colBase`) of the operand tile (the K coordinate the first
+/// step's), read as one vector (kPack).
+SmallVector<Value> readPackedFragments(OpBuilder &b, Location loc,
+                                       const FragmentContext &cx,
+                                       MatrixOperand operand, Value rowBase,
+                                       Value colBase, int64_t pack) {
+  const MatrixInstruction &inst = *cx.plan.inst;
+  bool isA = operand == MatrixOperand::A;
+  const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+  Type et = cx.plan.elementType;
+  int64_t n = inst.elementsPerLane(operand);
+  auto [r, c] = tileCoordAt(b, loc, isA ? cx.layoutA : cx.layoutB,
+                            {cx.lane, indexConstant(b, loc, 0)},
+                            inst.tileShape(operand).second);
+  // The lane's k0 moves to pack * k0.
+  Value p = indexConstant(b, loc, pack);
+  if (isA)
+    c = arith::MulIOp::create(b, loc, c, p);
+  else
+    r = arith::MulIOp::create(b, loc, r, p);
+  SmallVector<Value> coord(2);
+  coord[isA ? cx.tree.aM : cx.tree.bK] =
+      arith::AddIOp::create(b, loc, rowBase, r);
+  coord[isA ? cx.tree.aK : cx.tree.bN] =
+      arith::AddIOp::create(b, loc, colBase, c);
+  Value at =
+      OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord, cx.stage));
+  Value v = vector::LoadOp::create(
+      b, loc, VectorType::get({pack * n}, et), leaf.buffer, at,
+      /*nontemporal=*/false,
+      workgroupAccessAlignment(pack * n * elementBytes(et)));
+  SmallVector<Value> fragments;
+  for (int64_t s = 0; s < pack; ++s) {
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < n; ++e)
+      elements.push_back(vector::ExtractOp::create(b, loc, v, s * n + e));
+    fragments.push_back(vector::FromElementsOp::create(
+        b, loc, operandType(inst, operand, et), elements));
+  }
+  return fragments;
+}
+
+/// One matrix instruction: acc + a * b.
+Value multiply(OpBuilder &b, Location loc, const MatrixInstruction &inst,
+               Value a, Value bv, Value acc) {
+  switch (inst.family) {
+  case MatrixFamily::MFMA:
+    return amdgpu::MFMAOp::create(b, loc, acc.getType(), uint32_t(inst.m),
+                                  uint32_t(inst.n), uint32_t(inst.k),
+                                  uint32_t(1), a, bv, acc);
+  case MatrixFamily::WMMA:
+    return amdgpu::WMMAOp::create(b, loc, acc.getType(), uint32_t(inst.m),
+                                  uint32_t(inst.n), uint32_t(inst.k), a, bv,
+                                  acc);
+  case MatrixFamily::MmaSync:
+    return nvgpu::MmaSyncOp::create(b, loc, a, bv, acc,
+                                    ArrayRef<int64_t>{inst.m, inst.n, inst.k});
+  }
+  llvm_unreachable("unknown matrix family");
+}
+
+} // namespace
+
+FragmentContext FragmentContext::create(OpBuilder &b, Location loc,
+                                        const Plan &plan,
+                                        const ContractionTree &t, Value tid) {
+  const MatrixInstruction &inst = *plan.inst;
+  FragmentContext cx{plan, t,  {}, {},      {},      {}, {},
+                     {},   {}, {}, nullptr, nullptr, {}};
+  Value wave =
+      arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, inst.waveSize));
+  cx.lane =
+      arith::RemUIOp::create(b, loc, tid, indexConstant(b, loc, inst.waveSize));
+  Value wm =
+      arith::DivUIOp::create(b, loc, wave, indexConstant(b, loc, plan.wavesN));
+  Value wn =
+      arith::RemUIOp::create(b, loc, wave, indexConstant(b, loc, plan.wavesN));
+  cx.waveRow =
+      arith::MulIOp::create(b, loc, wm, indexConstant(b, loc, plan.tm));
+  cx.waveCol =
+      arith::MulIOp::create(b, loc, wn, indexConstant(b, loc, plan.tn));
+  cx.layoutA = materializeLayout(b, loc, inst.a);
+  cx.layoutB = materializeLayout(b, loc, inst.b);
+  cx.layoutC = materializeLayout(b, loc, inst.c);
+  cx.loadA = ldmatrixLoad(plan, t, MatrixOperand::A);
+  cx.loadB = ldmatrixLoad(plan, t, MatrixOperand::B);
+  if (cx.loadA)
+    cx.rowsA = materializeLayout(b, loc, cx.loadA->rowAddress);
+  if (cx.loadB)
+    cx.rowsB = materializeLayout(b, loc, cx.loadB->rowAddress);
+  return cx;
+}
+
+SmallVector<Value> tiles::multiplyTile(OpBuilder &b, Location loc,
+                                       const FragmentContext &cx,
+                                       ValueRange accs) {
+  const Plan &plan = cx.plan;
+  const MatrixInstruction &inst = *plan.inst;
+  SmallVector<Value> out(accs);
+  int64_t pack = kPack(cx);
+  for (int64_t group = 0; group < plan.ks; group += pack) {
+    Value k0 = indexConstant(b, loc, group * inst.k);
+    // as[i][s], bs[j][s]: the fragments of K step group + s.
+    SmallVector<SmallVector<Value>> as, bs;
+    for (int64_t i = 0; i < plan.rm; ++i) {
+      Value row = arith::AddIOp::create(b, loc, cx.waveRow,
+                                        indexConstant(b, loc, i * inst.m));
+      as.push_back(pack > 1 ? readPackedFragments(b, loc, cx, MatrixOperand::A,
+                                                  row, k0, pack)
+                            : SmallVector<Value>{readFragment(
+                                  b, loc, cx, MatrixOperand::A, row, k0)});
+    }
+    for (int64_t j = 0; j < plan.rn; ++j) {
+      Value col = arith::AddIOp::create(b, loc, cx.waveCol,
+                                        indexConstant(b, loc, j * inst.n));
+      bs.push_back(pack > 1 ? readPackedFragments(b, loc, cx, MatrixOperand::B,
+                                                  k0, col, pack)
+                            : SmallVector<Value>{readFragment(
+                                  b, loc, cx, MatrixOperand::B, k0, col)});
+    }
+    for (int64_t s = 0; s < pack; ++s)
+      for (int64_t i = 0; i < plan.rm; ++i)
+        for (int64_t j = 0; j < plan.rn; ++j)
+          out[i * plan.rn + j] =
+              multiply(b, loc, inst, as[i][s], bs[j][s], out[i * plan.rn + j]);
+  }
+  return out;
+}
+
+LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
+                                    const FragmentContext &cx,
+                                    ValueRange accs) {
+  StoreOp store = t.epilogue.store;
+  Location loc = store.getLoc();
+  const Plan &plan = cx.plan;
+  const MatrixInstruction &inst = *plan.inst;
+  std::string why;
+  FailureOr<TileAccess> access =
+      traceAccess(b, store, store.getPartition(), store.getIndices(),
+                  /*atomic=*/false, why);
+  if (failed(access))
+    return store.emitOpError() << "cannot be distributed: " << why;
+  // The bias rows and columns, each traced once.
+  SmallVector<TileAccess> biases;
+  for (ContractionTree::Broadcast bc : t.broadcasts) {
+    FailureOr<TileAccess> in =
+        traceAccess(b, bc.load, bc.load.getPartition(), bc.load.getIndices(),
+                    /*atomic=*/false, why);
+    if (failed(in))
+      return bc.load.emitOpError() << "cannot be distributed: " << why;
+    biases.push_back(*in);
+  }
+  int64_t count = inst.cElementsPerLane;
+  int64_t cols = inst.n;
+  for (int64_t i = 0; i < plan.rm; ++i)
+    for (int64_t j = 0; j < plan.rn; ++j) {
+      Value row0 = arith::AddIOp::create(b, loc, cx.waveRow,
+                                         indexConstant(b, loc, i * inst.m));
+      Value col0 = arith::AddIOp::create(b, loc, cx.waveCol,
+                                         indexConstant(b, loc, j * inst.n));
+      // The C tile coordinates of the lane's elements.
+      SmallVector<SmallVector<Value>> at;
+      for (int64_t e = 0; e < count; ++e) {
+        auto [r, c] = tileCoordAt(b, loc, cx.layoutC,
+                                  {cx.lane, indexConstant(b, loc, e)}, cols);
+        at.push_back({arith::AddIOp::create(b, loc, row0, r),
+                      arith::AddIOp::create(b, loc, col0, c)});
+      }
+      Value acc = accs[i * plan.rn + j];
+      Value flat =
+          reshape(b, loc, acc, VectorType::get({count}, b.getF32Type()));
+      auto leafValue = [&](unsigned leaf) -> Value {
+        if (leaf == 0)
+          return flat;
+        ContractionTree::Broadcast bc = t.broadcasts[leaf - 1];
+        const TileAccess &in = biases[leaf - 1];
+        Type et = in.type.getElementType();
+        Value padding = paddingValue(b, loc, et, bc.load.getPadding());
+        SmallVector<Value> elements;
+        for (ArrayRef<Value> tc : at) {
+          // The bias tile's coordinate of C's (row, col).
+          SmallVector<Value> inTile;
+          if (in.type.getRank() == 2)
+            inTile.push_back(bc.along == 1 ? indexConstant(b, loc, 0) : tc[0]);
+          inTile.push_back(bc.along == 1 ? tc[1] : indexConstant(b, loc, 0));
+          elements.push_back(loadElement(b, loc, in,
+                                         tileElementCoord(b, loc, in, inTile),
+                                         bc.load.getMasked(), padding));
+        }
+        return vector::FromElementsOp::create(
+            b, loc, VectorType::get({count}, et), elements);
+      };
+      Value value = evaluateFragment(b, loc, t.epilogue, store.getValue(),
+                                     count, leafValue);
+      for (int64_t e = 0; e < count; ++e) {
+        SmallVector<Value> coord = tileElementCoord(b, loc, *access, at[e]);
+        Value x = vector::ExtractOp::create(b, loc, value, e);
+        storeElement(b, loc, *access, coord, store.getMasked(), x);
+      }
+    }
+  return success();
+}

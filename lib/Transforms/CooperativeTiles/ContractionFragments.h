@@ -1,0 +1,67 @@
+//===- ContractionFragments.h - Tile contractions: fragments ----*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What each lane of a planned tile contraction does with its fragments:
+// reads them from the staged A and B buffers through the instruction's
+// register layouts (MatrixInstructions.h), issues the matrix instructions
+// of a K tile, and after the loop evaluates the epilogue on them and stores
+// its elements of C. The K loop around them is ContractionPipeline.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_CONTRACTIONFRAGMENTS_H
+#define LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_CONTRACTIONFRAGMENTS_H
+
+#include "ContractionPlan.h"
+
+namespace mlir {
+namespace layout {
+namespace tiles {
+
+/// Everything the fragment reads, the matrix instructions and the epilogue
+/// read.
+struct FragmentContext {
+  const Plan &plan;
+  const ContractionTree &tree;
+  Value lane;
+  /// The wave tile's first row and column in the block tile.
+  Value waveRow, waveCol;
+  /// The register layouts of A, B and C as descriptors.
+  Value layoutA, layoutB, layoutC;
+  /// The instruction's ldmatrix row addresses of A and B as descriptors
+  /// (null where A or B is not read with ldmatrix), and the loads.
+  Value rowsA, rowsB;
+  const LdMatrixLoad *loadA = nullptr, *loadB = nullptr;
+  /// The pipeline stage the fragments are read from (null: the buffers
+  /// hold one).
+  Value stage;
+
+  /// The context of thread `tid` (the block's linear thread id): its lane,
+  /// its wave tile's origin and the layouts, built at `b`.
+  static FragmentContext create(OpBuilder &b, Location loc, const Plan &plan,
+                                const ContractionTree &tree, Value tid);
+};
+
+/// The vector type of operand `operand` of the instruction's MLIR op.
+VectorType operandType(const MatrixInstruction &inst, MatrixOperand operand,
+                       Type elementType);
+
+/// The K-tile step: fragments of A and B, RM * RN instructions per K step,
+/// accumulated onto `accs` (the lane's RM * RN fragments of C).
+SmallVector<Value> multiplyTile(OpBuilder &b, Location loc,
+                                const FragmentContext &cx, ValueRange accs);
+
+/// After the loop: each lane evaluates the epilogue on its fragments `accs`
+/// and stores its elements of C, masked at the edges (a diagnostic where
+/// the store or a bias cannot be traced).
+LogicalResult storeFragments(OpBuilder &b, ContractionTree &t,
+                             const FragmentContext &cx, ValueRange accs);
+
+} // namespace tiles
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_CONTRACTIONFRAGMENTS_H

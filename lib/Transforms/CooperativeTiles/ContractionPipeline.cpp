@@ -1,0 +1,358 @@
+//===- ContractionPipeline.cpp - Tile contractions: the K loop ------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The K loop of a planned tile contraction (ContractionPipeline.h): the old
+// loop's other ops cloned into each rebuilt version, the register-prefetch
+// loop, the multistage loop of asynchronous copies (unrolled by the stages
+// where the loop holds nothing else), and the versioning between them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContractionPipeline.h"
+#include "ContractionFragments.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+namespace {
+
+/// The tile program's K loop and what each rebuilt version of it starts
+/// from.
+struct KLoop {
+  ContractionTree &t;
+  FragmentContext cx;
+  /// A's and B's operands (the plan's).
+  ArrayRef<PipelinedOperand> operands;
+  Value tid;
+  int64_t threads;
+  /// The other iter_args' initial values, then the fragments' (the splat).
+  SmallVector<Value> inits;
+  int64_t kept;
+
+  int64_t fragments() const { return cx.plan.rm * cx.plan.rn; }
+  Location loc() const { return t.loop.getLoc(); }
+  /// `x < ub` as the loop compares its induction variable.
+  Value below(OpBuilder &b, Value x) const {
+    return arith::CmpIOp::create(b, loc(),
+                                 t.loop.getUnsignedCmp()
+                                     ? arith::CmpIPredicate::ult
+                                     : arith::CmpIPredicate::slt,
+                                 x, t.loop.getUpperBound());
+  }
+};
+
+/// Whether the old loop's body holds nothing but the loads, the
+/// contraction and the terminator.
+bool onlyContraction(ContractionTree &t) {
+  Operation *ops[] = {t.contract, t.a.load, t.b.load};
+  return llvm::all_of(
+      t.loop.getBody()->without_terminator(),
+      [&](Operation &op) { return llvm::is_contained(ops, &op); });
+}
+
+/// A new loop over the old one's bounds, by `step`, with iter_args
+/// `k.inits` then `extra`, into which the old body's other ops are cloned.
+/// Returns the loop; `yielded` receives the other iter_args' next values.
+scf::ForOp cloneLoop(OpBuilder &b, const KLoop &k, Value step, ValueRange extra,
+                     SmallVector<Value> &yielded) {
+  scf::ForOp old = k.t.loop;
+  SmallVector<Value> inits(k.inits);
+  inits.append(extra.begin(), extra.end());
+  auto loop =
+      scf::ForOp::create(b, k.loc(), old.getLowerBound(), old.getUpperBound(),
+                         step, inits, nullptr, old.getUnsignedCmp());
+  Block *body = loop.getBody();
+  if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
+    body->back().erase();
+  IRMapping map;
+  map.map(old.getInductionVar(), loop.getInductionVar());
+  for (unsigned i = 0, j = 0; i < old.getInitArgs().size(); ++i)
+    if (i != k.t.accIndex)
+      map.map(old.getRegionIterArgs()[i], loop.getRegionIterArgs()[j++]);
+  OpBuilder ib = OpBuilder::atBlockEnd(body);
+  Operation *skip[] = {k.t.contract, k.t.a.load, k.t.b.load};
+  for (Operation &op : old.getBody()->without_terminator())
+    if (!llvm::is_contained(skip, &op))
+      ib.clone(op, map);
+  for (auto [i, v] :
+       llvm::enumerate(old.getBody()->getTerminator()->getOperands()))
+    if (i != k.t.accIndex)
+      yielded.push_back(map.lookupOrDefault(v));
+  return loop;
+}
+
+/// The K loop with register prefetch through one LDS stage (stage 0 of a
+/// buffer of several): each iteration writes the tile the previous one
+/// loaded to LDS, issues the global loads of the next tile, then
+/// multiplies from LDS while they are in flight (the loads of the last
+/// iteration are skipped). Returns the other iter_args' and the fragments'
+/// results.
+FailureOr<SmallVector<Value>> registerLoop(OpBuilder &b, const KLoop &k) {
+  Location loc = k.loc();
+  scf::ForOp old = k.t.loop;
+  FragmentContext cx = k.cx;
+  if (k.operands.front().leaf->stages > 1)
+    cx.stage = indexConstant(b, loc, 0);
+  SmallVector<Value> regs;
+  SmallVector<int64_t> counts;
+  for (const PipelinedOperand &p : k.operands) {
+    FailureOr<SmallVector<Value>> r =
+        loadStagedTile(b, loc, *p.leaf, p.at(old.getLowerBound()), p.staging,
+                       k.tid, k.threads);
+    if (failed(r))
+      return failure();
+    counts.push_back(r->size());
+    regs.append(*r);
+  }
+  SmallVector<Value> yielded;
+  scf::ForOp loop = cloneLoop(b, k, old.getStep(), regs, yielded);
+  OpBuilder ib = OpBuilder::atBlockEnd(loop.getBody());
+  ValueRange args = loop.getRegionIterArgs().drop_front(k.kept);
+  SmallVector<Value> accs(args.take_front(k.fragments()));
+  ValueRange regArgs = args.drop_front(k.fragments());
+  // Every thread has read the previous tile; write this one; barrier.
+  gpu::BarrierOp::create(ib, loc);
+  ValueRange left = regArgs;
+  for (auto [p, n] : llvm::zip_equal(k.operands, counts)) {
+    storeStagedTile(ib, loc, *p.leaf, p.staging, k.tid, k.threads,
+                    left.take_front(n), cx.stage);
+    left = left.drop_front(n);
+  }
+  gpu::BarrierOp::create(ib, loc);
+  // The next tiles' loads, skipped after the last iteration.
+  Value nextIV =
+      arith::AddIOp::create(ib, loc, loop.getInductionVar(), loop.getStep());
+  auto next = scf::IfOp::create(ib, loc, TypeRange(regArgs),
+                                k.below(ib, nextIV), /*withElse=*/true);
+  {
+    OpBuilder tb = next.getThenBodyBuilder();
+    SmallVector<Value> loaded;
+    for (const PipelinedOperand &p : k.operands) {
+      FailureOr<SmallVector<Value>> r = loadStagedTile(
+          tb, loc, *p.leaf, p.at(nextIV), p.staging, k.tid, k.threads);
+      if (failed(r))
+        return failure();
+      loaded.append(*r);
+    }
+    scf::YieldOp::create(tb, loc, loaded);
+    OpBuilder eb = next.getElseBodyBuilder();
+    scf::YieldOp::create(eb, loc, regArgs);
+  }
+  yielded.append(multiplyTile(ib, loc, cx, accs));
+  yielded.append(next.getResults().begin(), next.getResults().end());
+  scf::YieldOp::create(ib, loc, yielded);
+  return SmallVector<Value>(
+      loop.getResults().take_front(k.kept + k.fragments()));
+}
+
+/// The steps of the K loop with `stages` LDS stages filled by asynchronous
+/// copies (asyncLoop).
+struct AsyncSteps {
+  const KLoop &k;
+  int64_t stages;
+  Location loc;
+  Value lb, step;
+
+  explicit AsyncSteps(const KLoop &k)
+      : k(k), stages(k.operands.front().leaf->stages), loc(k.loc()),
+        lb(k.t.loop.getLowerBound()), step(k.t.loop.getStep()) {}
+
+  /// Starts the copies of tile `kt` into stage `stage` (none past the
+  /// last tile) and commits them as one group.
+  LogicalResult issue(OpBuilder &ob, Value kt, Value stage) const {
+    auto ifOp = scf::IfOp::create(ob, loc, k.below(ob, kt), false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    for (const PipelinedOperand &p : k.operands)
+      if (failed(copyStagedTileAsync(tb, loc, *p.leaf, p.at(kt), p.staging,
+                                     k.tid, k.threads, stage)))
+        return failure();
+    NVVM::CpAsyncCommitGroupOp::create(ob, loc);
+    return success();
+  }
+  /// The induction variable `tiles` K tiles after `kt`.
+  Value ahead(OpBuilder &ob, Value kt, int64_t tiles) const {
+    return arith::AddIOp::create(
+        ob, loc, kt,
+        arith::MulIOp::create(ob, loc, step, indexConstant(ob, loc, tiles)));
+  }
+  /// One K step: wait for tile `kt` (in `readStage`), meet the block, start
+  /// the copies of tile kt + stages - 1 into `writeStage`, multiply.
+  FailureOr<SmallVector<Value>> kStep(OpBuilder &ob, Value kt, Value readStage,
+                                      Value writeStage, ValueRange accs) const {
+    NVVM::CpAsyncWaitGroupOp::create(ob, loc, uint32_t(stages - 2));
+    gpu::BarrierOp::create(ob, loc);
+    if (failed(issue(ob, ahead(ob, kt, stages - 1), writeStage)))
+      return failure();
+    FragmentContext cx = k.cx;
+    cx.stage = readStage;
+    return multiplyTile(ob, loc, cx, accs);
+  }
+};
+
+/// The asynchronous K loop of a loop of nothing but the contraction,
+/// unrolled by the stages, so that every stage index is a constant (the
+/// buffers' stage offsets fold into the addresses); each K step past the
+/// first is guarded.
+FailureOr<SmallVector<Value>> unrolledAsyncLoop(OpBuilder &b,
+                                                const AsyncSteps &s) {
+  const KLoop &k = s.k;
+  Location loc = s.loc;
+  int64_t stages = s.stages;
+  SmallVector<Value> none;
+  scf::ForOp loop = cloneLoop(
+      b, k,
+      arith::MulIOp::create(b, loc, s.step, indexConstant(b, loc, stages)), {},
+      none);
+  Block *body = loop.getBody();
+  OpBuilder ib = OpBuilder::atBlockEnd(body);
+  SmallVector<Value> accs(loop.getRegionIterArgs());
+  for (int64_t j = 0; j < stages; ++j) {
+    Value kt =
+        j ? s.ahead(ib, loop.getInductionVar(), j) : loop.getInductionVar();
+    auto at = [&](OpBuilder &ob) {
+      return s.kStep(ob, kt, indexConstant(ob, loc, j),
+                     indexConstant(ob, loc, (j + stages - 1) % stages), accs);
+    };
+    if (j == 0) {
+      FailureOr<SmallVector<Value>> r = at(ib);
+      if (failed(r))
+        return failure();
+      accs = *r;
+      continue;
+    }
+    auto ifOp = scf::IfOp::create(ib, loc, TypeRange(ValueRange(accs)),
+                                  k.below(ib, kt), /*withElse=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    FailureOr<SmallVector<Value>> r = at(tb);
+    if (failed(r))
+      return failure();
+    scf::YieldOp::create(tb, loc, *r);
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    scf::YieldOp::create(eb, loc, accs);
+    accs.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  }
+  scf::YieldOp::create(ib, loc, accs);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// The K loop with `stages` LDS stages filled by asynchronous copies
+/// (cp.async), after the multistage scheme of CUTLASS's sm80 GEMMs: the
+/// prologue starts the copies of the first stages - 1 tiles; iteration i
+/// waits for its own copies of tile i (all but the newest stages - 2
+/// groups), meets the block at a barrier (tile i is then complete, and
+/// every thread has finished reading tile i - 1's stage), starts the
+/// copies of tile i + stages - 1 into that stage, and multiplies tile i.
+/// Every thread commits one group per tile, empty past the last, so that
+/// the wait counts are the same in every iteration.
+FailureOr<SmallVector<Value>> asyncLoop(OpBuilder &b, const KLoop &k) {
+  AsyncSteps s(k);
+  Location loc = s.loc;
+  int64_t stages = s.stages;
+  Value lb = s.lb, step = s.step;
+  for (int64_t j = 0; j + 1 < stages; ++j)
+    if (failed(s.issue(b, s.ahead(b, lb, j), indexConstant(b, loc, j))))
+      return failure();
+  if (onlyContraction(k.t) && k.kept == 0)
+    return unrolledAsyncLoop(b, s);
+  SmallVector<Value> yielded;
+  scf::ForOp loop = cloneLoop(b, k, step, {}, yielded);
+  OpBuilder ib = OpBuilder::atBlockEnd(loop.getBody());
+  Value iv = loop.getInductionVar();
+  Value i = arith::DivUIOp::create(
+      ib, loc, arith::SubIOp::create(ib, loc, iv, lb), step);
+  Value count = indexConstant(ib, loc, stages);
+  Value readStage = arith::RemUIOp::create(ib, loc, i, count);
+  Value writeStage = arith::RemUIOp::create(
+      ib, loc,
+      arith::AddIOp::create(ib, loc, i, indexConstant(ib, loc, stages - 1)),
+      count);
+  SmallVector<Value> accs(
+      loop.getRegionIterArgs().drop_front(k.kept).take_front(k.fragments()));
+  FailureOr<SmallVector<Value>> products =
+      s.kStep(ib, iv, readStage, writeStage, accs);
+  if (failed(products))
+    return failure();
+  yielded.append(*products);
+  scf::YieldOp::create(ib, loc, yielded);
+  // The groups left are empty; nothing stays in flight past the kernel.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  return SmallVector<Value>(loop.getResults());
+}
+
+} // namespace
+
+LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &plan,
+                                     gpu::GPUFuncOp func,
+                                     ArrayRef<int64_t> block) {
+  const MatrixInstruction &inst = *plan.inst;
+  Location loc = t.contract.getLoc();
+  OpBuilder b(t.loop);
+  int64_t threads = block[0] * block[1] * block[2];
+  scf::ForOp old = t.loop;
+  Value tid = linearThreadId(b, loc, block);
+  FragmentContext cx = FragmentContext::create(b, loc, plan, t, tid);
+  KLoop k{t, cx, plan.operands, tid, threads, {}, 0};
+  for (auto [i, v] : llvm::enumerate(old.getInitArgs()))
+    if (i != t.accIndex)
+      k.inits.push_back(v);
+  k.kept = k.inits.size();
+  VectorType fragType = operandType(inst, MatrixOperand::C, plan.elementType);
+  Value zero = arith::ConstantOp::create(
+      b, loc, fragType, DenseElementsAttr::get(fragType, t.init));
+  k.inits.append(k.fragments(), zero);
+  // One buffer per operand, shared by both versions of the loop.
+  for (Leaf *leaf : {&t.a, &t.b})
+    allocateStagingBuffer(func, *leaf, b, plan.stages);
+  FailureOr<SmallVector<Value>> results;
+  Value aligned = allOf(b, loc, plan.alignment);
+  if (plan.stages == 1) {
+    results = registerLoop(b, k);
+  } else if (!aligned) {
+    results = asyncLoop(b, k);
+  } else {
+    // Versioned on the run-time alignment of the operands' rows: copies
+    // need aligned vectors; other rows take the register pipeline.
+    SmallVector<Type> types;
+    for (Value v : k.inits)
+      types.push_back(v.getType());
+    auto ifOp = scf::IfOp::create(b, loc, types, aligned, /*withElse=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    FailureOr<SmallVector<Value>> fast = asyncLoop(tb, k);
+    if (failed(fast))
+      return failure();
+    scf::YieldOp::create(tb, loc, *fast);
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    FailureOr<SmallVector<Value>> slow = registerLoop(eb, k);
+    if (failed(slow))
+      return failure();
+    scf::YieldOp::create(eb, loc, *slow);
+    results = SmallVector<Value>(ifOp.getResults());
+  }
+  if (failed(results))
+    return failure();
+  for (unsigned i = 0, j = 0; i < old.getNumResults(); ++i)
+    if (i != t.accIndex)
+      old.getResult(i).replaceAllUsesWith((*results)[j++]);
+  OpBuilder eb(t.epilogue.store);
+  if (failed(storeFragments(eb, t, cx,
+                            ArrayRef<Value>(*results).drop_front(k.kept))))
+    return failure();
+  t.epilogue.store.erase();
+  for (Operation *op : llvm::reverse(t.epilogue.ops))
+    op->erase();
+  for (ContractionTree::Broadcast bc : t.broadcasts) {
+    bc.op.erase();
+    bc.load.erase();
+  }
+  t.loop.erase();
+  return success();
+}

@@ -1,0 +1,329 @@
+//===- ContractionPlan.cpp - Tile contractions: the decisions -------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// planContraction (ContractionPlan.h): the matrix instruction and wave grid
+// (the attributes `layout.matrix_instruction` and `layout.wave_tile`, else
+// the largest instruction and the most square grid that divide), the
+// operands' buffer order and staging, whether their copies can be
+// asynchronous, and the pipeline's stages (`layout.pipeline_stages`, else
+// as many as the chip's workgroup memory allows, at most 3).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContractionPlan.h"
+
+#include "layout/Evaluator/MatrixInstructions.h"
+#include "layout/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+SmallVector<Value> PipelinedOperand::at(Value iv) const {
+  SmallVector<Value> r;
+  for (auto [v, iv0] : llvm::zip_equal(indices, isIV))
+    r.push_back(iv0 ? iv : v);
+  return r;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The instruction and the waves
+//===----------------------------------------------------------------------===//
+
+MatrixElementKind elementKind(Type t, bool &ok) {
+  ok = t.isF16() || t.isBF16();
+  return t.isBF16() ? MatrixElementKind::BF16 : MatrixElementKind::F16;
+}
+
+/// Fills `plan.wavesM/N`, `tm`, `tn` for `waves` waves and instruction
+/// `inst` (with `waveTile` if given); false if no grid divides.
+bool fitWaves(Plan &plan, const MatrixInstruction &inst, int64_t waves,
+              ArrayRef<int64_t> waveTile) {
+  int64_t best = -1;
+  for (int64_t wm = 1; wm <= waves; ++wm) {
+    if (waves % wm)
+      continue;
+    int64_t wn = waves / wm;
+    if (plan.bm % wm || plan.bn % wn)
+      continue;
+    int64_t tm = plan.bm / wm, tn = plan.bn / wn;
+    if (!waveTile.empty() && (tm != waveTile[0] || tn != waveTile[1]))
+      continue;
+    if (tm % inst.m || tn % inst.n || plan.bk % inst.k)
+      continue;
+    int64_t skew = std::abs(tm - tn);
+    if (best >= 0 && skew >= best)
+      continue;
+    best = skew;
+    plan.wavesM = wm, plan.wavesN = wn, plan.tm = tm, plan.tn = tn;
+  }
+  return best >= 0;
+}
+
+/// The matrix instruction and the wave grid of `t` for `threads` threads
+/// on `chip`; `askedStages` receives `layout.pipeline_stages` (0 when
+/// absent).
+FailureOr<Plan> planInstruction(ContractionTree &t, int64_t threads,
+                                const std::optional<Chip> &chip,
+                                int64_t &askedStages) {
+  vector::ContractionOp contract = t.contract;
+  Plan plan;
+  askedStages = 0;
+  ArrayRef<int64_t> aTile = t.a.side.tile, bTile = t.b.side.tile;
+  ArrayRef<int64_t> cTile = t.epilogue.store.getPartition().getType().getTile();
+  plan.bm = aTile[t.aM];
+  plan.bk = aTile[t.aK];
+  plan.bn = bTile[t.bN];
+  if (cTile.size() != 2 || cTile[0] != plan.bm || cTile[1] != plan.bn)
+    return t.epilogue.store.emitOpError()
+           << "after a tile contraction: the stored tile must be the "
+              "accumulated BM x BN tile";
+  plan.elementType = t.a.side.elementType;
+  bool ok;
+  MatrixElementKind kind = elementKind(plan.elementType, ok);
+  if (!ok || t.b.side.elementType != plan.elementType)
+    return contract.emitOpError()
+           << "in a tile program: A and B must both be f16 or both bf16, "
+              "got "
+           << t.a.side.elementType << " and " << t.b.side.elementType;
+  if (!chip)
+    return contract.emitOpError()
+           << "in a tile program needs the target: run "
+              "-layout-tile-shared-memory with chip=... (-layout-to-rocdl "
+              "and -layout-to-nvvm pass theirs)";
+  SmallVector<const MatrixInstruction *> candidates;
+  for (const MatrixInstruction *inst : getMatrixInstructions(chip->generation))
+    if (inst->inputKind == kind)
+      candidates.push_back(inst);
+  if (candidates.empty())
+    return contract.emitOpError()
+           << "in a tile program: " << chip->name
+           << " has no matrix instruction "
+           << "with " << plan.elementType << " inputs and an f32 accumulator";
+  // The largest instruction first.
+  llvm::stable_sort(candidates, [](auto *x, auto *y) {
+    return x->m * x->n * x->k > y->m * y->n * y->k;
+  });
+  SmallVector<int64_t> shape, waveTile;
+  if (auto attr = contract->getAttrOfType<DenseI64ArrayAttr>(
+          "layout.matrix_instruction"))
+    shape.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  if (auto attr =
+          contract->getAttrOfType<DenseI64ArrayAttr>("layout.wave_tile"))
+    waveTile.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  if (Attribute attr = contract->getAttr("layout.pipeline_stages")) {
+    auto stages = dyn_cast<IntegerAttr>(attr);
+    if (!stages || stages.getInt() < 1 || stages.getInt() > 8)
+      return contract.emitOpError()
+             << "layout.pipeline_stages takes an integer from 1 (register "
+                "prefetch) to 8, got "
+             << attr;
+    askedStages = stages.getInt();
+  }
+  if ((!shape.empty() && shape.size() != 3) ||
+      (!waveTile.empty() && waveTile.size() != 2))
+    return contract.emitOpError()
+           << "layout.matrix_instruction takes [M, N, K] and "
+              "layout.wave_tile [TM, TN]";
+  for (const MatrixInstruction *inst : candidates) {
+    if (!shape.empty() &&
+        (inst->m != shape[0] || inst->n != shape[1] || inst->k != shape[2]))
+      continue;
+    if (threads % inst->waveSize)
+      continue;
+    if (!fitWaves(plan, *inst, threads / inst->waveSize, waveTile))
+      continue;
+    plan.inst = inst;
+    plan.rm = plan.tm / inst->m;
+    plan.rn = plan.tn / inst->n;
+    plan.ks = plan.bk / inst->k;
+    return plan;
+  }
+  InFlightDiagnostic d = contract.emitOpError();
+  d << "in a tile program: the block tile " << plan.bm << "x" << plan.bn << "x"
+    << plan.bk << " (BM x BN x BK) cannot be divided among the " << threads
+    << " threads' waves";
+  if (!waveTile.empty())
+    d << " into wave tiles of " << waveTile[0] << "x" << waveTile[1];
+  d << ": each wave tile must be a multiple of the instruction's M x N and "
+       "BK of its K, for one of";
+  for (const MatrixInstruction *inst : candidates)
+    if (shape.empty() ||
+        (inst->m == shape[0] && inst->n == shape[1] && inst->k == shape[2]))
+      d << " " << inst->mnemonicOn(chip->generation) << " ("
+        << inst->shapeString() << ", wave " << inst->waveSize << ")";
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// The pipeline
+//===----------------------------------------------------------------------===//
+
+/// The order of an operand's buffer (`leaf.bufDims`, unit dimensions
+/// dropped): K fastest, since every register layout holds consecutive K
+/// elements per lane (MatrixInstructions.h) and fragment reads are then
+/// vectors; except a B whose global rows run along N on a chip that reads
+/// B from a K x N tile with ldmatrix.trans, which keeps N fastest so that
+/// the staging writes are whole vectors.
+void orderBuffer(Leaf &leaf, int64_t kPos, bool nFastest) {
+  int64_t last = nFastest ? 1 - kPos : kPos;
+  for (int64_t k : {1 - last, last})
+    if (leaf.side.tile[k] != 1)
+      leaf.bufDims.push_back(k);
+}
+
+/// Whether `load`'s indices are the loop's induction variable or
+/// loop-invariant (then the tiles of later iterations are known ahead).
+bool prefetchable(scf::ForOp loop, LoadOp load) {
+  return llvm::all_of(load.getIndices(), [&](Value v) {
+    return v == loop.getInductionVar() ||
+           !loop.getRegion().isAncestor(v.getParentRegion());
+  });
+}
+
+/// Whether `leaf`'s tile can be copied asynchronously: straight into its
+/// buffer (the global rows run along the buffer's) as copiesAsync vectors.
+bool copiesAsync(const Leaf &leaf, const GlobalAccess &access) {
+  return access.copiesAsync() && leaf.bufDims.back() == leaf.side.contiguous;
+}
+
+/// Analyzes A's and B's global sides, orders their buffers and plans their
+/// staging for `threads` threads (Plan::operands), or a diagnostic.
+LogicalResult planOperands(ContractionTree &t, Plan &plan, int64_t threads,
+                           const CooperativeTileOptions &options) {
+  std::string why;
+  for (Leaf *leaf : {&t.a, &t.b})
+    if (failed(leaf->side.analyze(options.assumeAlignment, why)))
+      return leaf->load.emitOpError() << "cannot be distributed: " << why;
+  const MatrixInstruction &inst = *plan.inst;
+  orderBuffer(t.a, t.aK, /*nFastest=*/false);
+  orderBuffer(t.b, t.bK,
+              /*nFastest=*/inst.ldmatrixBTrans && t.b.side.unitStride &&
+                  t.b.side.contiguous == t.bN);
+  scf::ForOp old = t.loop;
+  for (Leaf *leaf : {&t.a, &t.b}) {
+    if (!prefetchable(old, leaf->load))
+      return leaf->load.emitOpError()
+             << "in a tile contraction: its tile indices must be the loop's "
+                "induction variable or defined outside the loop (the "
+                "software "
+                "pipeline loads the next K tile one step ahead)";
+    FailureOr<StagingMapping> staging =
+        stagingMapping(*leaf, threads, /*transpose=*/true);
+    if (failed(staging))
+      return failure();
+    PipelinedOperand p{
+        leaf, *staging, llvm::to_vector(leaf->load.getIndices()), {}};
+    for (Value v : p.indices)
+      p.isIV.push_back(v == old.getInductionVar());
+    plan.operands.push_back(std::move(p));
+  }
+  return success();
+}
+
+/// Why the operands cannot be copied asynchronously on `chip` (empty: they
+/// can). Traces their first tiles at `b` (before the loop) while the chip
+/// has such copies, collecting the run-time alignment tests of those
+/// traced (Plan::alignment); fails with a diagnostic where a tile cannot be
+/// traced.
+FailureOr<std::string> asyncProblem(OpBuilder &b, ContractionTree &t,
+                                    Plan &plan, const Chip &chip) {
+  std::string notAsync;
+  if (!chip.asyncCopy)
+    notAsync = chip.name + " has no asynchronous copies into workgroup "
+                           "memory";
+  for (const PipelinedOperand &p : plan.operands) {
+    if (!notAsync.empty())
+      break;
+    FailureOr<GlobalAccess> access =
+        tileAccess(b, *p.leaf, p.at(t.loop.getLowerBound()), p.staging.width);
+    if (failed(access))
+      return failure();
+    if (!copiesAsync(*p.leaf, *access))
+      notAsync = std::string(p.leaf == &t.a ? "A" : "B") +
+                 " is not copied as 4-, 8- or 16-byte vectors straight into "
+                 "its buffer (its rows run across the buffer's, or its view "
+                 "does not allow such vectors)";
+    else if (Value test = access->alignment())
+      plan.alignment.push_back(test);
+  }
+  return notAsync;
+}
+
+/// The pipeline's LDS stages on `chip`: `asked` (layout.pipeline_stages,
+/// 0 when absent) when the copies can be asynchronous (`notAsync` empty)
+/// and the stages fit the memory a block may have, else a diagnostic;
+/// without `asked`, as many as fit, at most 3, where the copies can be
+/// asynchronous, else 1.
+FailureOr<int64_t> chooseStages(ContractionTree &t, gpu::GPUFuncOp func,
+                                const Chip &chip, int64_t asked,
+                                StringRef notAsync) {
+  int64_t stageBytes = 0;
+  for (const Leaf *leaf : {&t.a, &t.b})
+    stageBytes += leaf->stageElements() * elementBytes(leaf->side.elementType);
+  // What the kernel already has, placed as the NVVM pipeline places it.
+  int64_t used = layoutWorkgroupBuffers(func).bytes;
+  if (asked == 1)
+    return asked;
+  if (asked > 1) {
+    if (!notAsync.empty())
+      return t.contract.emitOpError()
+             << "in a tile program: layout.pipeline_stages = " << asked
+             << " needs asynchronous copies, but " << notAsync
+             << " (1 stage: register prefetch)";
+    // Stages asked for may take all the memory a block can have (above the
+    // static limit the NVVM pipeline moves the buffers into dynamic shared
+    // memory, whose size the launcher passes).
+    if (asked * stageBytes <= chip.maxBlockBytes - used)
+      return asked;
+    InFlightDiagnostic d = t.contract.emitOpError();
+    d << "in a tile program: layout.pipeline_stages = " << asked << " needs "
+      << asked * stageBytes << " bytes of workgroup memory (A and B tiles of "
+      << stageBytes << " bytes per stage); " << chip.name << " allows "
+      << chip.maxBlockBytes << " bytes per block";
+    if (chip.maxBlockBytes > chip.maxStaticBytes)
+      d << " (" << chip.maxStaticBytes
+        << " statically, the rest as dynamic shared memory)";
+    if (used)
+      d << ", of which the kernel uses " << used;
+    return d;
+  }
+  // The default stays within the static limit, so that a kernel launches
+  // without dynamic shared memory unless its program asks for more: a
+  // kernel marked layout.dynamic_shared_memory (its launcher passes the
+  // size -layout-dynamic-shared-memory exports) may use all a block has.
+  int64_t limit = func->hasAttr(kDynamicSharedMemoryAttr) ? chip.maxBlockBytes
+                                                          : chip.maxStaticBytes;
+  int64_t room = limit - used;
+  int64_t stages =
+      notAsync.empty() ? std::min<int64_t>(3, room / stageBytes) : 1;
+  return stages < 2 ? 1 : stages;
+}
+
+} // namespace
+
+FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
+                                       ArrayRef<int64_t> block,
+                                       const CooperativeTileOptions &options) {
+  int64_t threads = block[0] * block[1] * block[2];
+  int64_t asked = 0;
+  FailureOr<Plan> plan = planInstruction(t, threads, options.chip, asked);
+  if (failed(plan) || failed(planOperands(t, *plan, threads, options)))
+    return failure();
+  // planInstruction found matrix instructions of the chip: there is one.
+  const Chip &chip = *options.chip;
+  OpBuilder b(t.loop);
+  FailureOr<std::string> notAsync = asyncProblem(b, t, *plan, chip);
+  if (failed(notAsync))
+    return failure();
+  FailureOr<int64_t> stages = chooseStages(t, func, chip, asked, *notAsync);
+  if (failed(stages))
+    return failure();
+  plan->stages = *stages;
+  return plan;
+}
