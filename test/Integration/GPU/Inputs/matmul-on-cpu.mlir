@@ -1,19 +1,6 @@
+// The program and checks of matmul-on-cpu-*.test (one test per chip and
+// pipeline, so that lit runs them in parallel).
 // Kernels: one per operand major-ness, element type and epilogue, a K tile of 32, and bias rows and columns.
-// RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx942 -layout-test-gpu-to-loops -layout-to-llvm \
-// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | FileCheck %s
-// RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx942 -layout-xor-swizzle=chip=gfx942 -layout-test-gpu-to-loops -layout-to-llvm \
-// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | FileCheck %s
-// RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx950 -layout-xor-swizzle=chip=gfx950 -layout-test-gpu-to-loops -layout-to-llvm \
-// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | FileCheck %s
-// RUN: layout-opt %s -layout-tile-shared-memory=chip=gfx1100 -layout-test-gpu-to-loops -layout-to-llvm \
-// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | FileCheck %s
-// RUN: layout-opt %s -layout-tile-shared-memory=chip=sm_90 -layout-test-gpu-to-loops -layout-to-llvm \
-// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | FileCheck %s
 
 /// GEMM tile programs distributed by -layout-tile-shared-memory onto each
 /// chip's matrix instructions (gfx942: MFMA 32x32x8, gfx950: MFMA 32x32x16,
