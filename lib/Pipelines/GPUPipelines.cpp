@@ -68,19 +68,29 @@ bool reportBadCommonOptions(OpPassManager &pm, StringRef name,
 
 /// The GPU part both pipelines share, around the target-specific passes
 /// (their options checked by reportBadCommonOptions): distributes
-/// cooperative tile copies
-/// (-layout-tile-shared-memory; a no-op where they already are), lowers the
-/// layout ops, attaches the target
-/// (`attach`), converts the kernels (`convert`, nested in gpu.modules), the
-/// host code, and ends in gpu-module-to-binary. Reports an invalid format
-/// with a failing pass.
+/// cooperative tile copies (-layout-tile-shared-memory; a no-op where they
+/// already are), swizzles workgroup buffers (-layout-xor-swizzle, unless
+/// `swizzle=false`), lowers the layout ops, attaches the target (`attach`),
+/// converts the kernels (`convert`, nested in gpu.modules), the host code,
+/// and ends in gpu-module-to-binary.
+template <typename Options>
 void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
-                    const std::string &format, bool barePtr,
-                    const std::string &toolkit, std::unique_ptr<Pass> attach,
+                    const Options &options, const std::string &toolkit,
+                    std::unique_ptr<Pass> attach,
                     std::unique_ptr<Pass> convert) {
+  const std::string &format = options.format;
+  bool barePtr = options.barePtr;
   layout::LayoutTileSharedMemoryOptions tiles;
   tiles.chip = chip.str();
   pm.addPass(layout::createLayoutTileSharedMemory(tiles));
+  // The headline by default: every workgroup buffer swizzled where a
+  // swizzle is proved to remove its conflicts (a no-op on buffers that
+  // have none, and on code without workgroup memory).
+  if (options.swizzle) {
+    layout::LayoutXorSwizzleOptions swizzle;
+    swizzle.chip = chip.str();
+    pm.addPass(layout::createLayoutXorSwizzle(swizzle));
+  }
   // The target first: the layout lowering picks atomic sync scopes by it.
   pm.addPass(std::move(attach));
   layout::addLayoutLowering(pm);
@@ -122,8 +132,20 @@ void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
     if (!parsed)
       llvm::consumeError(parsed.takeError());
     pm.addPass(std::make_unique<ReportErrorPass>(
-        "-layout-to-rocdl: unknown AMDGPU chip '" + chip +
-        "' (known: " + knownChips().str() + ")"));
+        parsed ? "-layout-to-rocdl: '" + chip +
+                     "' is a CUDA chip (-layout-to-nvvm compiles for it); "
+                     "AMDGPU chips: " +
+                     knownAMDChips().str()
+               : "-layout-to-rocdl: unknown AMDGPU chip '" + chip +
+                     "' (known: " + knownAMDChips().str() + ")"));
+    return;
+  }
+  // gfx942:sramecc+:xnack-: the chip for the passes, the features for the
+  // target attribute (upstream's chipset option takes no features).
+  llvm::Expected<std::string> features = chipTargetFeatures(chip);
+  if (!features) {
+    pm.addPass(std::make_unique<ReportErrorPass>(
+        "-layout-to-rocdl: " + llvm::toString(features.takeError())));
     return;
   }
   std::string error;
@@ -133,14 +155,15 @@ void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
     return;
   }
   GpuROCDLAttachTargetOptions attach;
-  attach.chip = chip;
+  attach.chip = parsed->name;
+  attach.features = *features;
   attach.optLevel = options.optLevel;
   attach.wave64Flag = parsed->waveSize == 64;
   ConvertGpuOpsToROCDLOpsOptions convert;
-  convert.chipset = chip;
+  convert.chipset = parsed->name;
   convert.useBarePtrCallConv = options.barePtr;
-  addGpuPipeline(pm, "layout-to-rocdl", chip, options.format, options.barePtr,
-                 toolkit, createGpuROCDLAttachTarget(attach),
+  addGpuPipeline(pm, "layout-to-rocdl", parsed->name, options, toolkit,
+                 createGpuROCDLAttachTarget(attach),
                  createConvertGpuOpsToROCDLOps(convert));
 }
 
@@ -151,12 +174,19 @@ void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
     return;
   std::string chip = options.chip;
   llvm::Expected<Chip> parsed = parseChip(chip);
-  if (!parsed || !parsed->isNVIDIA()) {
+  if (!parsed || !parsed->isNVIDIA() || parsed->name != chip) {
     if (!parsed)
       llvm::consumeError(parsed.takeError());
     pm.addPass(std::make_unique<ReportErrorPass>(
-        "-layout-to-nvvm: unknown CUDA chip '" + chip +
-        "' (known: " + knownChips().str() + ")"));
+        !parsed ? "-layout-to-nvvm: unknown CUDA chip '" + chip +
+                      "' (known: " + knownNVIDIAChips().str() + ")"
+        : parsed->isAMD()
+            ? "-layout-to-nvvm: '" + chip +
+                  "' is an AMDGPU chip (-layout-to-rocdl compiles for it); "
+                  "CUDA chips: " +
+                  knownNVIDIAChips().str()
+            : "-layout-to-nvvm: '" + chip +
+                  "': CUDA chips take no target-id features"));
     return;
   }
   std::string error;
@@ -170,7 +200,7 @@ void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
   attach.optLevel = options.optLevel;
   ConvertGpuOpsToNVVMOpsOptions convert;
   convert.useBarePtrCallConv = options.barePtr;
-  addGpuPipeline(pm, "layout-to-nvvm", chip, options.format, options.barePtr,
-                 toolkit, createGpuNVVMAttachTarget(attach),
+  addGpuPipeline(pm, "layout-to-nvvm", chip, options, toolkit,
+                 createGpuNVVMAttachTarget(attach),
                  createConvertGpuOpsToNVVMOps(convert));
 }

@@ -49,10 +49,15 @@ void layout::registerLayoutPipelines() {
   PassPipelineRegistration<LayoutToROCDLOptions>(
       "layout-to-rocdl",
       "Lower layout IR in gpu.modules to a gpu.binary holding an AMDGPU code "
-      "object",
+      "object: tile programs distributed, workgroup buffers swizzled (proved "
+      "conflict-free; swizzle=false keeps them as written), chip gfx942 "
+      "unless given",
       buildLayoutToROCDLPipeline);
   PassPipelineRegistration<LayoutToNVVMOptions>(
       "layout-to-nvvm",
-      "Lower layout IR in gpu.modules to a gpu.binary holding a CUDA cubin",
+      "Lower layout IR in gpu.modules to a gpu.binary holding a CUDA cubin: "
+      "tile programs distributed, workgroup buffers swizzled (proved "
+      "conflict-free; swizzle=false keeps them as written), chip sm_90 "
+      "unless given",
       buildLayoutToNVVMPipeline);
 }

@@ -15,9 +15,38 @@
 using namespace mlir;
 using namespace mlir::layout;
 
+llvm::StringRef mlir::layout::knownAMDChips() {
+  return "gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, "
+         "gfx1150 ... gfx1153";
+}
+
+llvm::StringRef mlir::layout::knownNVIDIAChips() { return "sm_50 ... sm_90a"; }
+
 llvm::StringRef mlir::layout::knownChips() {
   return "gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, "
          "gfx1150 ... gfx1153, sm_50 ... sm_90a";
+}
+
+llvm::Expected<std::string>
+mlir::layout::chipTargetFeatures(llvm::StringRef name) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  name.split(parts, ':');
+  std::string features;
+  for (llvm::StringRef part : llvm::drop_begin(parts)) {
+    // A target-id feature is a name followed by + (on) or - (off) (LLVM
+    // AMDGPU usage, "Target ID").
+    if (part.size() < 2 || (part.back() != '+' && part.back() != '-'))
+      return llvm::createStringError(
+          llvm::formatv("chip '{0}': target-id feature '{1}' must be a name "
+                        "followed by + or - (as in gfx942:sramecc+:xnack-)",
+                        name, part)
+              .str());
+    if (!features.empty())
+      features += ",";
+    features += part.back();
+    features += part.drop_back().str();
+  }
+  return features;
 }
 
 static bool isDigit(char c) { return c >= '0' && c <= '9'; }

@@ -9,9 +9,13 @@
 // RUN: not layout-opt %s -layout-to-nvvm="chip=sm_90 cuda-path=%t.none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CUDAPATH
 // RUN: not layout-opt %s -layout-tile-shared-memory=assume-alignment=3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALIGN3
 // RUN: not layout-opt %s -layout-tile-shared-memory=assume-alignment=-16 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALIGNNEG
+// RUN: not layout-opt %s -layout-to-rocdl=chip=sm_90 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROCDL-CUDA
+// RUN: not layout-opt %s -layout-to-nvvm=chip=gfx942 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NVVM-AMD
+// RUN: not layout-opt %s -layout-to-rocdl=chip=gfx942:xnack -o /dev/null 2>&1 | FileCheck %s --check-prefix=FEATURE
+// RUN: not layout-opt %s -layout-to-nvvm=chip=sm_90:xnack+ -o /dev/null 2>&1 | FileCheck %s --check-prefix=NVVM-FEATURE
 
-// ROCDL: error: -layout-to-rocdl: unknown AMDGPU chip 'gfx9999' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
-// NVVM: error: -layout-to-nvvm: unknown CUDA chip 'sm_9x' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153, sm_50 ... sm_90a)
+// ROCDL: error: -layout-to-rocdl: unknown AMDGPU chip 'gfx9999' (known: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153){{$}}
+// NVVM: error: -layout-to-nvvm: unknown CUDA chip 'sm_9x' (known: sm_50 ... sm_90a){{$}}
 // FORMAT: error: -layout-to-rocdl: format must be bin, isa, llvm or fatbin, got 'elf'
 // ROCMPATH: error: -layout-to-rocdl: rocm-path '{{.*}}.none' has no amdgcn/bitcode/ockl.bc (the AMDGPU device libraries) and no llvm/bin/ld.lld
 // NOLIBS: error: -layout-to-rocdl: cannot find the AMDGPU device libraries (amdgcn/bitcode/ockl.bc; Debian package rocm-device-libs); install them, or pass rocm-path=<dir> with amdgcn/bitcode and llvm/bin/ld.lld
@@ -29,3 +33,10 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+/// A chip of the other backend is named as such, with this backend's list.
+// ROCDL-CUDA: error: -layout-to-rocdl: 'sm_90' is a CUDA chip (-layout-to-nvvm compiles for it); AMDGPU chips: gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100 ... gfx1103, gfx1150 ... gfx1153{{$}}
+// NVVM-AMD: error: -layout-to-nvvm: 'gfx942' is an AMDGPU chip (-layout-to-rocdl compiles for it); CUDA chips: sm_50 ... sm_90a{{$}}
+/// A target-id feature needs its + or -; CUDA chips have none.
+// FEATURE: error: -layout-to-rocdl: chip 'gfx942:xnack': target-id feature 'xnack' must be a name followed by + or - (as in gfx942:sramecc+:xnack-)
+// NVVM-FEATURE: error: -layout-to-nvvm: 'sm_90:xnack+': CUDA chips take no target-id features

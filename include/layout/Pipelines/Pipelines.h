@@ -39,12 +39,21 @@ struct GpuPipelineOptions : public PassPipelineOptions<Derived> {
   ::mlir::detail::PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("Optimization level: 0, 1, 2 or 3"),
       llvm::cl::init(3)};
+  ::mlir::detail::PassOptions::Option<bool> swizzle{
+      *this, "swizzle",
+      llvm::cl::desc("Run -layout-xor-swizzle after the tile pass, so that "
+                     "every workgroup buffer gets the swizzle proved to "
+                     "remove its bank conflicts (default true; false keeps "
+                     "the layouts as written)"),
+      llvm::cl::init(true)};
 };
 
 struct LayoutToROCDLOptions : public GpuPipelineOptions<LayoutToROCDLOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("AMDGPU chip: gfx90a, gfx942, "
-                                          "gfx950, gfx1100, ..."),
+                                          "gfx950, gfx1100, ..., with "
+                                          "target-id features as in "
+                                          "gfx942:xnack- (default gfx942)"),
                            llvm::cl::init("gfx942")};
   Option<std::string> rocmPath{
       *this, "rocm-path",
@@ -54,9 +63,11 @@ struct LayoutToROCDLOptions : public GpuPipelineOptions<LayoutToROCDLOptions> {
 };
 
 struct LayoutToNVVMOptions : public GpuPipelineOptions<LayoutToNVVMOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("CUDA chip: sm_80, sm_90, ..."),
-                           llvm::cl::init("sm_90")};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("CUDA chip: sm_80, sm_90, sm_90a, ... "
+                     "(default sm_90)"),
+      llvm::cl::init("sm_90")};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit with bin/ptxas (default: $CUDA_PATH, "

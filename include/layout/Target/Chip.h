@@ -103,8 +103,16 @@ int64_t smallestStaticWorkgroupBytes();
 /// groups of this many consecutive threads run together on every target.
 unsigned smallestWaveSize();
 
-/// The chips parseChip knows, for diagnostics.
+/// The chips parseChip knows, for diagnostics: all of them, the AMDGPU
+/// ones, the CUDA ones.
 llvm::StringRef knownChips();
+llvm::StringRef knownAMDChips();
+llvm::StringRef knownNVIDIAChips();
+
+/// The LLVM target features of the target-id feature suffix of `name`
+/// ("+sramecc,-xnack" of "gfx942:sramecc+:xnack-"; "" without one), or an
+/// error naming a malformed feature.
+llvm::Expected<std::string> chipTargetFeatures(llvm::StringRef name);
 
 /// Parses a chip name ("gfx942", "gfx942:sramecc+:xnack-", "gfx1100",
 /// "sm_90", "sm_90a"); an error naming the known chips otherwise.
