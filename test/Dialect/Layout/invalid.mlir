@@ -902,6 +902,27 @@ func.func @f(%p: !layout.partition_view<4x8xi32, tile = [2, 2]>, %i: index) {
 
 // -----
 
+/// an unmasked load of 32x32 tiles of a static 16x16 view: the tile reaches
+/// past the end (the silent out-of-bounds tile of issue 38)
+func.func @f(%p: !layout.partition_view<16x16xf32, tile = [32, 32]>, %i: index) {
+  // expected-error @+1 {{'layout.load' op is unmasked, but along dimension 0 the view's extent 16 is not a multiple of the tile's 32: tile 0 reads 16 elements past the end; add 'masked' (or index only tiles inside the view with constants)}}
+  %r = layout.load %p[%i, %i] : !layout.partition_view<16x16xf32, tile = [32, 32]> -> vector<32x32xf32>
+  return
+}
+
+// -----
+
+/// an unmasked store whose constant index names the last, partial tile
+func.func @f(%p: !layout.partition_view<4x11xf32, tile = [2, 4]>, %v: vector<2x4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'layout.store' op is unmasked, but along dimension 1 the view's extent 11 is not a multiple of the tile's 4: tile 2 writes 1 elements past the end; add 'masked' (or index only tiles inside the view with constants)}}
+  layout.store %v, %p[%c1, %c2] : vector<2x4xf32>, !layout.partition_view<4x11xf32, tile = [2, 4]>
+  return
+}
+
+// -----
+
 /// padding without masked
 func.func @f(%p: !layout.partition_view<4x8xf32, tile = [2, 2]>, %i: index) {
   // expected-error @+1 {{'layout.load' op padding(pos_inf) needs 'masked': an unmasked load reads every element}}

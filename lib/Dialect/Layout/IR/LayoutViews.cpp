@@ -8,6 +8,7 @@
 #include "layout/Evaluator/Partition.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -238,6 +239,33 @@ static LogicalResult verifyAccess(Operation *op, PartitionViewType type,
   return success();
 }
 
+/// An unmasked access of a partition whose static extent its tiles do not
+/// divide: the last tile along that dimension reaches past the view's end,
+/// and without a mask the lowering would read or write there. A constant
+/// tile index whose tile lies inside the view is fine; any other index may
+/// name the last tile. Run-time extents are the user's promise (views.md).
+static LogicalResult verifyTilesInside(Operation *op, PartitionViewType type,
+                                       ValueRange indices, bool isLoad) {
+  for (auto [k, extent, tile, index] :
+       llvm::enumerate(type.getShape(), type.getTile(), indices)) {
+    if (ShapedType::isDynamic(extent) || extent % tile == 0)
+      continue;
+    APInt value;
+    if (matchPattern(index, m_ConstantInt(&value)) &&
+        (value.getSExtValue() + 1) * tile <= extent)
+      continue;
+    int64_t tiles = llvm::divideCeil(extent, tile);
+    return op->emitOpError()
+           << "is unmasked, but along dimension " << k << " the view's extent "
+           << extent << " is not a multiple of the tile's " << tile << ": tile "
+           << tiles - 1 << " " << (isLoad ? "reads" : "writes") << " "
+           << tiles * tile - extent
+           << " elements past the end; add 'masked' (or index only tiles "
+              "inside the view with constants)";
+  }
+  return success();
+}
+
 LogicalResult LoadOp::inferReturnTypes(MLIRContext *ctx,
                                        std::optional<Location> loc, Adaptor a,
                                        SmallVectorImpl<Type> &types) {
@@ -258,6 +286,9 @@ LogicalResult LoadOp::verify() {
   if (failed(verifyAccess(*this, type, getIndices().size(), getType(), "result",
                           getOrder(), getScope(), /*isLoad=*/true)))
     return failure();
+  if (!getMasked() &&
+      failed(verifyTilesInside(*this, type, getIndices(), /*isLoad=*/true)))
+    return failure();
   if (std::optional<Padding> padding = getPadding()) {
     if (!getMasked())
       return emitOpError() << "padding(" << stringifyPadding(*padding)
@@ -272,7 +303,12 @@ LogicalResult LoadOp::verify() {
 }
 
 LogicalResult StoreOp::verify() {
-  return verifyAccess(*this, getPartition().getType(), getIndices().size(),
-                      getValue().getType(), "value", getOrder(), getScope(),
-                      /*isLoad=*/false);
+  if (failed(verifyAccess(*this, getPartition().getType(), getIndices().size(),
+                          getValue().getType(), "value", getOrder(), getScope(),
+                          /*isLoad=*/false)))
+    return failure();
+  if (!getMasked())
+    return verifyTilesInside(*this, getPartition().getType(), getIndices(),
+                             /*isLoad=*/false);
+  return success();
 }

@@ -617,7 +617,11 @@ def Layout_LoadOp : Layout_Op<"load", [MemoryEffects<[MemRead]>,
     shape and the view's element type.
 
     * Unmasked, every element of the tile must be in bounds and valid
-      (otherwise the behaviour is undefined, as in the seed).
+      (otherwise the behaviour is undefined, as in the seed). Where a static
+      extent is not a multiple of the tile, the last tile reaches past the
+      view's end: an unmasked access is an error unless its index there is
+      a constant naming a tile inside the view. Run-time extents are the
+      user's promise.
     * `masked`: elements outside the view's extents, and elements at
       invalid descriptor coordinates (a pad), are not read and take the
       padding value: `padding(zero)` (the default), `neg_zero`, `nan`,
@@ -657,7 +661,9 @@ def Layout_StoreOp : Layout_Op<"store", [MemoryEffects<[MemWrite]>]> {
     view. The value must be a vector of the tile's shape and the view's
     element type.
 
-    * Unmasked, every element of the tile must be in bounds and valid.
+    * Unmasked, every element of the tile must be in bounds and valid; as
+      for `layout.load`, an unmasked store of a tile that may reach past a
+      static extent is an error.
     * `masked`: nothing is written outside the view's extents or at invalid
       descriptor coordinates.
     * `atomic(order, scope)`: one atomic store per element, of memory order
