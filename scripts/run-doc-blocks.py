@@ -8,7 +8,10 @@ with build/bin and /usr/lib/llvm-22/bin):
           may use what an earlier one defined). A line `EXPR  # VALUE`
           whose VALUE is a Python literal is checked: EXPR must equal VALUE
           (NumPy arrays element by element, NaN equal to NaN).
-  mlir    the block is a whole file: `layout-opt` must parse and verify it.
+  mlir    the block is a whole file: `layout-opt` must parse and verify it;
+          after `<!-- doc-test: pipeline: ARGS -->` it must also compile
+          with those passes (`layout-opt block.mlir ARGS`), the pipeline
+          the text says it goes through.
   sh      run with `bash -e`.
   json    parsed.
   text, or no language: diagrams and shown output, not run.
@@ -37,15 +40,18 @@ def blocks(path):
     """(first line number, language, source, skip reason) of each fenced
     block."""
     out, cur, start, lang, skip, pending = [], None, 0, "", None, None
-    header = None
+    header = pipeline = None
     with open(path) as f:
         for n, line in enumerate(f, 1):
             stripped = line.strip()
             if cur is None:
                 m = re.match(r"<!-- doc-test: skip: (.+?) -->", stripped)
                 d = re.match(r"<!-- doc-test: declarations: (\S+) -->", stripped)
+                q = re.match(r"<!-- doc-test: pipeline: (.+?) -->", stripped)
                 if m:
                     pending = m.group(1)
+                elif q:
+                    pipeline = q.group(1)
                 elif d:
                     header = d.group(1)
                 elif stripped.startswith("```"):
@@ -53,6 +59,8 @@ def blocks(path):
                     skip, pending = pending, None
                     if header:
                         lang, skip, header = "declarations:" + header, None, None
+                    if pipeline and lang == "mlir":
+                        lang, pipeline = "mlir:" + pipeline, None
                 elif stripped:
                     pending = None if not stripped.startswith("<!--") else pending
             elif stripped == "```":
@@ -150,11 +158,12 @@ def run_tool(path, start, lang, source, scratch):
         except ValueError as e:
             sys.exit("%s: %s" % (where, e))
         return
-    if lang == "mlir":
+    if lang.split(":", 1)[0] == "mlir":
         name = os.path.join(scratch, "block.mlir")
         with open(name, "w") as f:
             f.write(source)
-        cmd = ["layout-opt", name, "-o", os.devnull]
+        passes = lang.split(":", 1)[1].split() if ":" in lang else []
+        cmd = ["layout-opt", name] + passes + ["-o", os.devnull]
     else:
         cmd = ["bash", "-e", "-c", source]
     try:
@@ -201,7 +210,7 @@ def main():
             elif lang.startswith("declarations:"):
                 check_declarations(path, start, lang.split(":", 1)[1], source)
                 ran += 1
-            elif lang in ("mlir", "sh", "json"):
+            elif lang in ("mlir", "sh", "json") or lang.startswith("mlir:"):
                 run_tool(path, start, lang, source, scratch)
                 ran += 1
             else:

@@ -67,7 +67,8 @@ bool reportBadCommonOptions(OpPassManager &pm, StringRef name,
 }
 
 /// The GPU part both pipelines share, around the target-specific passes
-/// (their options checked by reportBadCommonOptions): distributes
+/// (their options checked by reportBadCommonOptions): inlines helper
+/// functions (addLayoutInlining), distributes
 /// cooperative tile copies (-layout-tile-shared-memory; a no-op where they
 /// already are), swizzles workgroup buffers (-layout-xor-swizzle, unless
 /// `swizzle=false`), lowers the layout ops, attaches the target (`attach`),
@@ -80,6 +81,7 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
                     std::unique_ptr<Pass> convert) {
   const std::string &format = options.format;
   bool barePtr = options.barePtr;
+  layout::addLayoutInlining(pm);
   layout::LayoutTileSharedMemoryOptions tiles;
   tiles.chip = chip.str();
   pm.addPass(layout::createLayoutTileSharedMemory(tiles));

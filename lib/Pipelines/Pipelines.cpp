@@ -14,6 +14,10 @@
 
 using namespace mlir;
 
+void layout::addLayoutInlining(OpPassManager &pm) {
+  pm.addPass(createInlinerPass({}, [](OpPassManager &) {}));
+}
+
 void layout::addLayoutLowering(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(layout::createConvertLayoutToVector());
@@ -28,6 +32,7 @@ void layout::addLayoutLowering(OpPassManager &pm) {
 }
 
 void layout::buildLayoutToLLVMPipeline(OpPassManager &pm) {
+  addLayoutInlining(pm);
   addLayoutLowering(pm);
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());

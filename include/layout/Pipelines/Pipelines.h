@@ -13,6 +13,13 @@
 namespace mlir {
 namespace layout {
 
+/// Inlines every call (MLIR's -inline, with no simplification pipeline):
+/// helper functions that take views, partitions or descriptors become part
+/// of their callers, where the lowerings can trace their views to memory.
+/// Private helpers left without calls are erased. The pipelines run it
+/// first.
+void addLayoutInlining(OpPassManager &pm);
+
 /// The part every pipeline shares: canonicalize, lower the layout ops
 /// (-convert-layout-to-vector, -convert-layout-to-affine), affine and
 /// vector transfers to SCF, strided metadata, and SCF to CF.

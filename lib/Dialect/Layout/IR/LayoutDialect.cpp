@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <tuple>
@@ -193,7 +194,26 @@ template <typename AttrT> static constexpr bool matchesTransformKind() {
 // Dialect
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Lets -inline inline functions that take or return descriptors, views and
+/// partitions: every layout op computes from its operands (descriptors,
+/// offsets, views) or is a plain memory access (loads, stores, atomics), has
+/// no region, and means the same in any function, so all may be inlined.
+/// The lowerings trace a view to its memref; a helper function's view
+/// argument is traceable once the helper is inlined into its caller.
+struct LayoutInlinerInterface final : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void LayoutDialect::initialize() {
+  addInterfaces<LayoutInlinerInterface>();
   addOperations<
 #define GET_OP_LIST
 #include "layout/Dialect/Layout/IR/LayoutOps.cpp.inc"
