@@ -142,21 +142,48 @@ DenseSet<Value> bank::overriddenValues(
   return result;
 }
 
+/// The phase rule of `access` as a remark says it.
+static std::string describePhases(const Chip &chip,
+                                  const SharedAccess &access) {
+  Chip::PhaseRule rule = chip.phaseRule(access.accessBytes, access.kind);
+  if (!access.activeLanes)
+    return rule.description;
+  // Only the phases with an active lane count (ldmatrix .x1 / .x2).
+  size_t active = llvm::count_if(rule.phases, [&](ArrayRef<unsigned> p) {
+    return llvm::any_of(p, [&](unsigned l) { return l < access.activeLanes; });
+  });
+  return llvm::formatv("{0} phases of {1} lanes", active,
+                       rule.phases.front().size());
+}
+
+/// The cases (residue combinations) of `symbols`, or std::nullopt with
+/// `why` when there are more than the thread evaluations allow.
+static std::optional<int64_t> countCases(ArrayRef<SymbolInfo> symbols,
+                                         int64_t threads, std::string &why) {
+  int64_t cases = 1;
+  for (const SymbolInfo &s : symbols) {
+    // cases * threads stays at most kMaxThreadEvaluations, so checking a
+    // symbol's residues against it first keeps the product from
+    // overflowing.
+    if (s.residues() <= kMaxThreadEvaluations)
+      cases *= s.residues();
+    if (s.residues() > kMaxThreadEvaluations ||
+        cases * threads > kMaxThreadEvaluations) {
+      why = llvm::formatv("it needs more than {0} cases of the block ids and "
+                          "iterations ({1} threads each)",
+                          kMaxThreadEvaluations / threads, threads)
+                .str();
+      return std::nullopt;
+    }
+  }
+  return cases;
+}
+
 ConflictProof mlir::layout::proveConflicts(
     const Chip &chip, const SharedAccess &access, ProofSession &session,
     ArrayRef<std::pair<Value, const Descriptor *>> overrides) {
   ConflictProof proof;
-  Chip::PhaseRule rule = chip.phaseRule(access.accessBytes, access.kind);
-  proof.phases = rule.description;
-  if (access.activeLanes) {
-    // Only the phases with an active lane count (ldmatrix .x1 / .x2).
-    size_t active = llvm::count_if(rule.phases, [&](ArrayRef<unsigned> p) {
-      return llvm::any_of(p,
-                          [&](unsigned l) { return l < access.activeLanes; });
-    });
-    proof.phases = llvm::formatv("{0} phases of {1} lanes", active,
-                                 rule.phases.front().size());
-  }
+  proof.phases = describePhases(chip, access);
   AccessGeometry g;
   if (std::string why = accessGeometry(access, g); !why.empty()) {
     proof.why = why;
@@ -179,24 +206,13 @@ ConflictProof mlir::layout::proveConflicts(
   // Evaluate every case; a case that asks for a finer split restarts with
   // it (each split multiplies a symbol's modulus, so this ends).
   for (int attempt = 0; attempt < 16; ++attempt) {
-    int64_t cases = 1;
-    for (const SymbolInfo &s : state.symbols) {
-      // cases * threads stays at most kMaxThreadEvaluations, so checking a
-      // symbol's residues against it first keeps the product from
-      // overflowing.
-      if (s.residues() <= kMaxThreadEvaluations)
-        cases *= s.residues();
-      if (s.residues() > kMaxThreadEvaluations ||
-          cases * threads > kMaxThreadEvaluations) {
-        proof.why =
-            llvm::formatv("it needs more than {0} cases of the block ids and "
-                          "iterations ({1} threads each)",
-                          kMaxThreadEvaluations / threads, threads)
-                .str();
-        memo->lanes.clear();
-        return proof;
-      }
+    std::optional<int64_t> counted =
+        countCases(state.symbols, threads, proof.why);
+    if (!counted) {
+      memo->lanes.clear();
+      return proof;
     }
+    int64_t cases = *counted;
     ConflictProof result = proof;
     bool restart = false;
     SmallVector<int64_t> residues;
