@@ -335,24 +335,28 @@ SmallVector<Value> tiles::multiplyTile(OpBuilder &b, Location loc,
   int64_t pack = kPack(cx);
   for (int64_t group = 0; group < plan.ks; group += pack) {
     Value k0 = indexConstant(b, loc, group * inst.k);
-    // as[i][s], bs[j][s]: the fragments of K step group + s.
-    SmallVector<SmallVector<Value>> as, bs;
-    for (int64_t i = 0; i < plan.rm; ++i) {
-      Value row = arith::AddIOp::create(b, loc, cx.waveRow,
-                                        indexConstant(b, loc, i * inst.m));
-      as.push_back(pack > 1 ? readPackedFragments(b, loc, cx, MatrixOperand::A,
-                                                  row, k0, pack)
-                            : SmallVector<Value>{readFragment(
-                                  b, loc, cx, MatrixOperand::A, row, k0)});
-    }
-    for (int64_t j = 0; j < plan.rn; ++j) {
-      Value col = arith::AddIOp::create(b, loc, cx.waveCol,
-                                        indexConstant(b, loc, j * inst.n));
-      bs.push_back(pack > 1 ? readPackedFragments(b, loc, cx, MatrixOperand::B,
-                                                  k0, col, pack)
-                            : SmallVector<Value>{readFragment(
-                                  b, loc, cx, MatrixOperand::B, k0, col)});
-    }
+    // The fragments of `operand` for each of the wave's `count` tiles
+    // along M (A) or N (B), `step` apart from `base`: [tile][s] for K step
+    // group + s.
+    auto fragments = [&](MatrixOperand operand, int64_t count, Value base,
+                         int64_t step) {
+      SmallVector<SmallVector<Value>> result;
+      for (int64_t t = 0; t < count; ++t) {
+        Value at = arith::AddIOp::create(b, loc, base,
+                                         indexConstant(b, loc, t * step));
+        Value row = operand == MatrixOperand::A ? at : k0;
+        Value col = operand == MatrixOperand::A ? k0 : at;
+        result.push_back(
+            pack > 1 ? readPackedFragments(b, loc, cx, operand, row, col, pack)
+                     : SmallVector<Value>{
+                           readFragment(b, loc, cx, operand, row, col)});
+      }
+      return result;
+    };
+    SmallVector<SmallVector<Value>> as =
+        fragments(MatrixOperand::A, plan.rm, cx.waveRow, inst.m);
+    SmallVector<SmallVector<Value>> bs =
+        fragments(MatrixOperand::B, plan.rn, cx.waveCol, inst.n);
     for (int64_t s = 0; s < pack; ++s)
       for (int64_t i = 0; i < plan.rm; ++i)
         for (int64_t j = 0; j < plan.rn; ++j)
