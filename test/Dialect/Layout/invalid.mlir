@@ -548,7 +548,7 @@ func.func @f() {
 /// an unknown transform
 func.func @f() {
   %p = layout.packed [4] : !layout.desc<4>
-  // expected-error @+1 {{unknown attribute `flatten` in dialect `layout`}}
+  // expected-error @+1 {{unknown attribute `flatten` in dialect `layout` (the transforms: pass_through, pad, left_pad, right_pad, embed, merge, unmerge, replicate, freeze, offset, slice, modulo, xor, rotate, swizzle, sunder)}}
   %t = layout.transform %p [#layout.flatten<[4]> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
   return
 }
@@ -1336,3 +1336,59 @@ func.func @offset_multiple_index(%x: index {layout.offset_multiple = 4 : i64}) {
 func.func @unknown_fact(%x: index {layout.multiple = 4 : i64}) {
   return
 }
+
+// -----
+
+/// a missing parameter: the message names it and the signature
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected 3 parameters: #layout.pad<length, left, right>; 'right' is missing}}
+  %t = layout.transform %p [#layout.pad<4, 1> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<6>
+  return
+}
+
+// -----
+
+/// a malformed parameter
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected 3 parameters: #layout.pad<length, left, right>; parameter 'left': expected integer value}}
+  %t = layout.transform %p [#layout.pad<4, x, 1> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<6>
+  return
+}
+
+// -----
+
+/// a missing comma
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected 2 parameters: #layout.offset<upper_length, offset>; expected ',' after 'upper_length'}}
+  %t = layout.transform %p [#layout.offset<2 1> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<2>
+  return
+}
+
+// -----
+
+/// one parameter too many
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected 2 parameters: #layout.embed<upper_lengths, coefficients>, got more}}
+  %t = layout.transform %p [#layout.embed<[2], [1], [3]> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<2>
+  return
+}
+
+// -----
+
+/// a misspelt transform: the nearest name
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{unknown attribute `pass_thru` in dialect `layout`; did you mean `pass_through`?}}
+  %t = layout.transform %p [#layout.pass_thru<4> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// a missing parameter outside layout.transform (an alias)
+// expected-error @+1 {{expected 4 parameters: #layout.swizzle<bits, base, shift, length>; 'shift' is missing}}
+#bad = #layout.swizzle<3, 4>
