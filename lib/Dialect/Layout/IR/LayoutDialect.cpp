@@ -194,8 +194,7 @@ template <typename AttrT> static constexpr bool matchesTransformKind() {
 // that name the expected parameter and the nearest transform
 //===----------------------------------------------------------------------===//
 
-/// The parameter names of `kind`'s attribute (`length, left, right`).
-static StringRef parameterList(TransformKind kind) {
+StringRef mlir::layout::getTransformParameterList(TransformKind kind) {
   switch (kind) {
 #define TRANSFORM_KIND(Name, ...)                                              \
   case TransformKind::Name:                                                    \
@@ -250,12 +249,13 @@ static std::string unknownTransformMessage(StringRef name) {
 static std::string describeSyntaxError(TransformKind kind, StringRef spec,
                                        const char *&at, StringRef original) {
   SmallVector<StringRef> names;
-  parameterList(kind).split(names, ", ");
+  getTransformParameterList(kind).split(names, ", ");
   std::string msg;
   llvm::raw_string_ostream os(msg);
   os << "expected " << names.size()
      << (names.size() == 1 ? " parameter: " : " parameters: ") << "#layout."
-     << stringifyTransformKind(kind) << "<" << parameterList(kind) << ">";
+     << stringifyTransformKind(kind) << "<" << getTransformParameterList(kind)
+     << ">";
   size_t lt = spec.find('<');
   if (lt == StringRef::npos || at <= spec.data() + lt) {
     os << "; " << original;

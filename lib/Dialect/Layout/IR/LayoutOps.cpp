@@ -151,24 +151,70 @@ static LogicalResult verifyDynamicList(Operation *op, StringRef name,
   return success();
 }
 
+/// Folds the constant operands of a `?` list into its static entries:
+/// returns the new list and operands, or nothing when none is constant.
+static std::optional<std::pair<SmallVector<int64_t>, SmallVector<Value>>>
+foldConstantOperands(ArrayRef<int64_t> values, ValueRange operands);
+
+/// Refuses a run-time operand that is a constant in the range reserved for
+/// run-time values (every length, stride and transform argument that may be
+/// a run-time value must be non-negative, so such a constant is always
+/// wrong, and it cannot be written into the op).
+static LogicalResult verifyNoReservedConstant(Operation *op,
+                                              ValueRange operands) {
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    APInt c;
+    if (matchPattern(operand, m_ConstantInt(&c)) && isDynamic(c.getSExtValue()))
+      return op->emitOpError() << "run-time operand " << i
+                               << " is the constant " << c.getSExtValue()
+                               << ", in the range reserved for run-time values";
+  }
+  return success();
+}
+
+/// Checks a base with its constant operands written in (what the
+/// canonicalizer makes of it), or reports the evaluator's error at the op.
+static LogicalResult verifyConstantOperands(Operation *op,
+                                            llvm::Expected<Descriptor> desc) {
+  if (!desc)
+    return op->emitOpError() << "with its constant operands written in: "
+                             << llvm::toString(desc.takeError());
+  return success();
+}
+
 LogicalResult NaiveOp::verify() {
   if (failed(verifyDynamicList(*this, "lengths", getLengths(),
                                getDynamicLengths())) ||
       failed(verifyDynamicList(*this, "strides", getStrides(),
-                               getDynamicStrides())))
+                               getDynamicStrides())) ||
+      failed(verifyBase(*this, getDescriptor(), getType())) ||
+      failed(verifyNoReservedConstant(*this, getOperands())))
     return failure();
-  return verifyBase(*this, getDescriptor(), getType());
+  auto lengths = foldConstantOperands(getLengths(), getDynamicLengths());
+  auto strides = foldConstantOperands(getStrides(), getDynamicStrides());
+  if (!lengths && !strides)
+    return success();
+  std::optional<int64_t> space;
+  if (std::optional<uint64_t> s = getSpace())
+    space = static_cast<int64_t>(*s);
+  return verifyConstantOperands(
+      *this,
+      Descriptor::naive(lengths ? lengths->first : getLengths(),
+                        strides ? strides->first : getStrides(),
+                        static_cast<int64_t>(getOffset().value_or(0)), space));
 }
 
 LogicalResult PackedOp::verify() {
   if (failed(verifyDynamicList(*this, "lengths", getLengths(),
-                               getDynamicLengths())))
+                               getDynamicLengths())) ||
+      failed(verifyBase(*this, Descriptor::packed(getLengths()), getType())) ||
+      failed(verifyNoReservedConstant(*this, getOperands())))
     return failure();
-  return verifyBase(*this, Descriptor::packed(getLengths()), getType());
+  if (auto lengths = foldConstantOperands(getLengths(), getDynamicLengths()))
+    return verifyConstantOperands(*this, Descriptor::packed(lengths->first));
+  return success();
 }
 
-/// Folds the constant operands of a `?` list into its static entries:
-/// returns the new list and operands, or nothing when none is constant.
 static std::optional<std::pair<SmallVector<int64_t>, SmallVector<Value>>>
 foldConstantOperands(ArrayRef<int64_t> values, ValueRange operands) {
   SmallVector<int64_t> newValues;
@@ -355,6 +401,19 @@ LogicalResult TransformOp::verify() {
     return emitOpError() << "result type " << getType()
                          << " does not match the transforms' upper lengths "
                          << formatSizeList(*newLengths);
+  // A run-time argument given by a constant must keep the stage valid: the
+  // canonicalizer writes it in, and the lowered index ops fold with it.
+  if (failed(verifyNoReservedConstant(*this, getArgs())))
+    return failure();
+  Stage entries = getStageEntries();
+  SmallVector<Value> kept;
+  if (!layout::detail::writeConstantArgs(entries, getArgs(), kept))
+    return success();
+  llvm::Expected<SmallVector<int64_t>> constantLengths =
+      Descriptor::checkStage(getSource().getType().getLengths(), entries);
+  if (!constantLengths)
+    return emitOpError() << "with its constant run-time arguments written in: "
+                         << llvm::toString(constantLengths.takeError());
   return success();
 }
 
