@@ -138,9 +138,56 @@ void check(llvm::Error error) {
     throw std::invalid_argument(llvm::toString(std::move(error)));
 }
 
+/// Refuses a value in the range reserved for run-time values (Transform.h's
+/// `?` and slots, from -2^63): Python gives static values, and such a value
+/// would silently become a run-time one. `name` is the parameter's.
+void checkStatic(llvm::StringRef name, llvm::ArrayRef<int64_t> values,
+                 bool isList = false) {
+  for (auto [j, v] : llvm::enumerate(values))
+    if (isDynamic(v))
+      throw std::invalid_argument(
+          "'" + name.str() + "'" +
+          (isList ? " entry " + std::to_string(j) : "") + " is " +
+          std::to_string(v) +
+          ", in the range reserved for run-time values (-2^63 to -2^63 + "
+          "2^16 - 1)");
+}
+
+/// `t` after the evaluator's checks. A value in the range reserved for
+/// run-time values (Transform.h's `?` and slots, from -2^63) would make the
+/// transform a run-time one; Python gives static values, so it is refused,
+/// naming the parameter as the attribute's syntax does.
 Transform verified(Transform t) {
+  llvm::SmallVector<llvm::StringRef> names;
+  getTransformParameterList(t.getKind()).split(names, ", ");
+  for (unsigned i = 0; i < t.getNumArgs(); ++i) {
+    TransformArg arg = t.getArg(i);
+    if (arg.isListArg())
+      checkStatic(names[i], arg.getList(), /*isList=*/true);
+    else
+      checkStatic(names[i], arg.getScalar());
+  }
   check(t.verify());
   return t;
+}
+
+/// Checks that `coord` is a top coordinate of `d`: one index per dim, each
+/// in [0, length) (the evaluator's results outside are unspecified, and
+/// huge ones wrap).
+void checkCoordinate(const Descriptor &d, llvm::ArrayRef<int64_t> coord) {
+  if (coord.size() != d.getRank())
+    throw std::invalid_argument("expected " + std::to_string(d.getRank()) +
+                                " indices, got " +
+                                std::to_string(coord.size()));
+  for (auto [i, c] : llvm::enumerate(coord)) {
+    int64_t length = d.getLengths()[i];
+    if (c < 0 || c >= length)
+      throw py::index_error("index " + std::to_string(i) +
+                            " of the coordinate is " + std::to_string(c) +
+                            ", outside the length " + std::to_string(length) +
+                            " of dim " + std::to_string(i) + " (0 <= index < " +
+                            std::to_string(length) + ")");
+  }
 }
 
 std::vector<int64_t> toVector(llvm::ArrayRef<int64_t> values) {
@@ -239,8 +286,11 @@ py::array_t<T> mapCoordinates(const Descriptor &d, const py::handle &array,
   auto *in = static_cast<const int64_t *>(info.ptr);
   auto *o = static_cast<T *>(out.request().ptr);
   size_t n = out.size(), rank = d.getRank();
-  for (size_t i = 0; i < n; ++i)
-    o[i] = fn(llvm::ArrayRef<int64_t>(in + i * rank, rank));
+  for (size_t i = 0; i < n; ++i) {
+    llvm::ArrayRef<int64_t> coord(in + i * rank, rank);
+    checkCoordinate(d, coord);
+    o[i] = fn(coord);
+  }
   return out;
 }
 
@@ -391,23 +441,21 @@ PYBIND11_MODULE(_layout_opt, m) {
       .def(
           "offset",
           [](const Descriptor &d, const V &coord) {
-            if (coord.size() != d.getRank())
-              throw std::invalid_argument(
-                  "expected " + std::to_string(d.getRank()) + " indices, got " +
-                  std::to_string(coord.size()));
+            checkCoordinate(d, coord);
             return d.offset(coord);
           },
-          py::arg("coord"), "The element offset of a top coordinate.")
+          py::arg("coord"),
+          "The element offset of a top coordinate (IndexError outside the "
+          "lengths).")
       .def(
           "valid",
           [](const Descriptor &d, const V &coord) {
-            if (coord.size() != d.getRank())
-              throw std::invalid_argument(
-                  "expected " + std::to_string(d.getRank()) + " indices, got " +
-                  std::to_string(coord.size()));
+            checkCoordinate(d, coord);
             return d.valid(coord);
           },
-          py::arg("coord"), "Whether a top coordinate is valid (not padding).")
+          py::arg("coord"),
+          "Whether a top coordinate is valid (not padding); IndexError "
+          "outside the lengths.")
       .def(
           "vector_run",
           [](const Descriptor &d) {
@@ -588,6 +636,8 @@ PYBIND11_MODULE(_layout_opt, m) {
   m.def(
       "naive",
       [](const V &l, const V &s, I off, std::optional<I> space) {
+        checkStatic("lengths", l, /*isList=*/true);
+        checkStatic("strides", s, /*isList=*/true);
         return unwrap(Descriptor::naive(l, s, off,
                                         space ? std::optional<int64_t>(*space)
                                               : std::optional<int64_t>()));
@@ -598,7 +648,11 @@ PYBIND11_MODULE(_layout_opt, m) {
       "make_naive_tensor_descriptor); `space` defaults to the least element "
       "space.");
   m.def(
-      "packed", [](const V &l) { return unwrap(Descriptor::packed(l)); },
+      "packed",
+      [](const V &l) {
+        checkStatic("lengths", l, /*isList=*/true);
+        return unwrap(Descriptor::packed(l));
+      },
       py::arg("lengths"),
       "layout.packed: a row-major descriptor of these lengths.");
   m.def(

@@ -32,6 +32,7 @@ config.substitutions.append(
 config.substitutions.append(
     ("%tile_program_count", lit_config.params.get("tile_program_count", "300")))
 config.substitutions.append(("%layout_tools_dir", config.layout_tools_dir))
+config.substitutions.append(("%layout_version", config.layout_version))
 config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 
 tool_dirs = [config.layout_tools_dir, config.llvm_tools_dir]

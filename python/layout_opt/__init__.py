@@ -135,7 +135,9 @@ class View:
         inside = _np.all((coords >= 0) & (coords < _np.array(self.shape)),
                         axis=-1)
         if self.descriptor is not None:
-            clipped = _np.where(coords < 0, 0, coords)
+            # Clipped into the lengths (valids refuses the others, which
+            # `inside` already excludes).
+            clipped = _np.clip(coords, 0, _np.array(self.shape) - 1)
             inside &= self.descriptor.valids(clipped)
         return inside
 

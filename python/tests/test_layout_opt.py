@@ -375,3 +375,65 @@ def test_vector_run_against_brute_force():
     assert q.vector_run() == (1, 0) == _brute_run(q)
     with pytest.raises(ValueError):
         a.offset_divisor(0)
+
+
+# --- issue 38: values the evaluator would take for something else ----------
+
+RESERVED = -2**63  # Transform.h's kDynamic: a run-time value ('?') in the IR
+
+
+def test_reserved_values_are_refused():
+    # Each turned into a run-time '?' before (the descriptor printed an
+    # undefined args(%dyn0), and offset([3]) gave 0).
+    cases = [
+        (lambda: lo.pass_through(RESERVED), "'length'"),
+        (lambda: lo.pad(4, RESERVED, 0), "'left'"),
+        (lambda: lo.pad(4, 0, RESERVED), "'right'"),
+        (lambda: lo.left_pad(4, RESERVED), "'left'"),
+        (lambda: lo.right_pad(RESERVED, 1), "'length'"),
+        (lambda: lo.offset(4, RESERVED), "'offset'"),
+        (lambda: lo.slice(8, RESERVED, 4), "'begin'"),
+        (lambda: lo.modulo(RESERVED, 4), "'modulus'"),
+        (lambda: lo.freeze(RESERVED), "'value'"),
+        (lambda: lo.freeze(RESERVED + 5), "'value'"),  # a numbered slot
+        (lambda: lo.embed([2, 3], [RESERVED, 1]), "'coefficients' entry 0"),
+        (lambda: lo.unmerge([4, RESERVED]), "'upper_lengths' entry 1"),
+        (lambda: lo.packed([RESERVED, 4]), "'lengths' entry 0"),
+        (lambda: lo.naive([4], [RESERVED]), "'strides' entry 0"),
+    ]
+    for make, name in cases:
+        with pytest.raises(ValueError) as info:
+            make()
+        message = str(info.value)
+        assert name in message, message
+        assert "reserved for run-time values" in message, message
+        assert str(RESERVED)[:10] in message, message
+    # The first value past the reserved range is an ordinary (invalid)
+    # negative number, refused by the evaluator's own check.
+    with pytest.raises(ValueError, match="'value' must be non-negative"):
+        lo.freeze(RESERVED + 2**16)
+
+
+def test_coordinates_must_be_inside_the_lengths():
+    d = lo.packed([2, 3, 4])
+    assert d.offset([1, 2, 3]) == 1 * 12 + 2 * 4 + 3
+    # Evaluated before: the issue's offset([-1, 0, 0]) of a 2x2x3 descriptor
+    # gave -6 with valid() True, and huge indices wrapped.
+    for bad, index, length in (([-1, 0, 0], 0, 2), ([0, 3, 0], 1, 3),
+                               ([0, 0, 2**62], 2, 4), ([0, 0, -2**63], 2, 4)):
+        for method in (d.offset, d.valid):
+            with pytest.raises(IndexError) as info:
+                method(bad)
+            message = str(info.value)
+            assert ("index %d of the coordinate is %d" % (index, bad[index])
+                    in message), message
+            assert "length %d" % length in message, message
+    with pytest.raises(IndexError, match="index 1 of the coordinate is 3"):
+        d.offsets(np.array([[0, 0, 0], [1, 3, 0]]))
+    with pytest.raises(IndexError, match="index 0 of the coordinate is -1"):
+        d.valids(np.array([[-1, 0, 0]]))
+    # A padded descriptor's top lengths include the padding.
+    p = lo.packed([4]).transform([(lo.pad(4, 1, 1), [0], [0])])
+    assert [p.valid([i]) for i in range(6)] == [False] + [True] * 4 + [False]
+    with pytest.raises(IndexError, match="outside the length 6"):
+        p.valid([6])

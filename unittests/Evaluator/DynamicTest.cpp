@@ -129,4 +129,39 @@ TEST(DynamicTest, RandomChainsInstantiateToThemselves) {
   EXPECT_GT(dynamicChains, 250);
 }
 
+/// The int64 algebra whose run-time parameters take given values (slot n is
+/// `values[n]`).
+struct SlotValues : Int64Algebra {
+  using Param = int64_t;
+  llvm::ArrayRef<int64_t> values;
+  explicit SlotValues(llvm::ArrayRef<int64_t> values) : values(values) {}
+  Param param(int64_t raw) {
+    return isDynamic(raw) ? values[slotOf(raw)] : raw;
+  }
+  Param paramMul(Param x, Param y) { return x * y; }
+  Param paramAdd(Param x, Param y) { return x + y; }
+  Param paramSub(Param x, Param y) { return x - y; }
+  Value valueOf(Param p) { return p; }
+};
+
+// formulas::elementSpaceSize of a chain made partly run-time, at the values
+// it was made from, is the element space the constructors computed for the
+// static chain (Descriptor::naive / packed / aligned, with their own
+// arithmetic).
+TEST(DynamicTest, ElementSpaceSizeAtValuesIsTheStaticOne) {
+  std::mt19937_64 rng(38);
+  int runTimeSpaces = 0;
+  for (int n = 0; n < 300; ++n) {
+    Descriptor d = chains::randomDescriptor(rng);
+    SmallVector<int64_t> values;
+    Descriptor dyn = chains::dynamize(d, rng, 50, values);
+    runTimeSpaces += isDynamic(dyn.getElementSpaceSize());
+    SlotValues a(values);
+    EXPECT_EQ(formulas::elementSpaceSize(dyn, a), d.getElementSpaceSize())
+        << d.str() << "\n"
+        << dyn.str();
+  }
+  EXPECT_GT(runTimeSpaces, 50);
+}
+
 } // namespace

@@ -261,6 +261,26 @@ llvm::SmallVector<Param<A>, 4> baseStrides(const Descriptor &d, A &a) {
   return params(a, d.getBaseStrides());
 }
 
+/// The element space size of `d` (the number of elements its buffer must
+/// hold; the transforms do not change it) in `A`'s parameters. A static size
+/// (static lengths and strides, a naive base's `space`, an aligned base) is
+/// Descriptor::getElementSpaceSize(); with run-time lengths or strides it is
+/// the least space, `offset + 1 + sum (len_i - 1) * stride_i`, which for a
+/// packed base (row-major strides) is `prod len_i`.
+template <typename A> Param<A> elementSpaceSize(const Descriptor &d, A &a) {
+  using Ops = detail::ParamOps<A>;
+  if (!isDynamic(d.getElementSpaceSize()))
+    return param(a, d.getElementSpaceSize());
+  assert(!d.hasExplicitSpace() && d.getBaseKind() != BaseKind::Aligned &&
+         "only a base without `space` has a run-time element space");
+  llvm::SmallVector<Param<A>, 4> strides = baseStrides(d, a);
+  Param<A> space = param(a, d.getBaseOffset() + 1);
+  for (auto [len, stride] : llvm::zip_equal(d.getBaseLengths(), strides))
+    space = Ops::add(
+        a, space, Ops::mul(a, Ops::sub(a, param(a, len), param(a, 1)), stride));
+  return space;
+}
+
 /// CuTe's swizzle `u xor ((u >> S) & (((1 << B) - 1) << M))`, a negative S
 /// shifting left. The masked field is written with floor division and
 /// remainder by powers of two (exact in two's complement; the verifier keeps

@@ -76,6 +76,7 @@ public:
   }
   AffineExpr paramMul(AffineExpr x, AffineExpr y) { return x * y; }
   AffineExpr paramAdd(AffineExpr x, AffineExpr y) { return x + y; }
+  AffineExpr paramSub(AffineExpr x, AffineExpr y) { return x - y; }
   AffineExpr valueOf(AffineExpr p) { return p; }
   AffineExpr mul(AffineExpr x, AffineExpr c) { return x * c; }
   AffineExpr floorDiv(AffineExpr x, AffineExpr d) {
@@ -338,16 +339,14 @@ struct LowerUpper final : LowerIndexOp<UpperOp> {
   }
 };
 
-struct LowerElementSpaceSize final : OpRewritePattern<ElementSpaceSizeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ElementSpaceSizeOp op,
-                                PatternRewriter &rewriter) const override {
-    llvm::Expected<Descriptor> d = traceDescriptor(op.getDesc());
-    if (!d)
-      return rewriter.notifyMatchFailure(op, llvm::toString(d.takeError()));
-    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(
-        op, d->getElementSpaceSize());
-    return success();
+/// The element space size: a constant, or the base's formula over its
+/// run-time lengths and strides (the map's symbols).
+struct LowerElementSpaceSize final : LowerIndexOp<ElementSpaceSizeOp> {
+  using LowerIndexOp::LowerIndexOp;
+  SmallVector<Value> build(ElementSpaceSizeOp op, const Descriptor &d,
+                           AffineAlgebra &a) const override {
+    return {
+        a.materialize(formulas::value(a, formulas::elementSpaceSize(d, a)))};
   }
 };
 
@@ -543,10 +542,6 @@ struct ConvertLayoutToAffinePass final
       if (!d) {
         op->emitOpError() << "cannot be lowered: "
                           << llvm::toString(d.takeError());
-      } else if (isa<ElementSpaceSizeOp>(op) && d->isDynamic()) {
-        op->emitOpError() << "cannot be lowered: the element space of a "
-                             "descriptor with run-time values is not "
-                             "computed yet";
       } else if (llvm::Error e = d->checkInvertible()) {
         op->emitOpError() << "cannot be lowered: the descriptor is not "
                              "invertible: "

@@ -95,3 +95,34 @@ func.func @element_space() -> index {
   %n = layout.element_space_size %d : !layout.desc<3x4>
   return %n : index
 }
+
+// -----
+
+/// layout.element_space_size with run-time lengths and strides (issue 38):
+/// the base's least space `offset + 1 + sum (len_i - 1) * stride_i` over the
+/// map's symbols, whatever the stages above the base. packed [%n, 4]:
+/// (n - 1) * 4 + 3 + 1 = 4n; packed [%n, %m, 3] under a merge: (n - 1) * 3m
+/// + (m - 1) * 3 + 2 + 1 = 3nm; naive [%n, 8] strides [%ld, 1] offset 3:
+/// 3 + 1 + (n - 1) * ld + 7; a given `space` stays the constant.
+// CHECK-DAG: #[[PACKED:.*]] = affine_map<()[s0] -> (s0 * 4)>
+// CHECK-DAG: #[[MERGED:.*]] = affine_map<()[s0, s1] -> ((s0 - 1) * (s1 * 3) + (s1 - 1) * 3 + 3)>
+// CHECK-DAG: #[[NAIVE:.*]] = affine_map<()[s0, s1] -> ((s0 - 1) * s1 + 11)>
+// CHECK-LABEL: func @element_space_runtime
+// CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index, %[[LD:.*]]: index)
+// CHECK-DAG: %[[P:.*]] = affine.apply #[[PACKED]]()[%[[N]]]
+// CHECK-DAG: %[[Q:.*]] = affine.apply #[[MERGED]]()[%[[N]], %[[M]]]
+// CHECK-DAG: %[[R:.*]] = affine.apply #[[NAIVE]]()[%[[N]], %[[LD]]]
+// CHECK-DAG: %[[S:.*]] = arith.constant 100 : index
+// CHECK: return %[[P]], %[[Q]], %[[R]], %[[S]]
+func.func @element_space_runtime(%n: index, %m: index, %ld: index) -> (index, index, index, index) {
+  %p = layout.packed [%n, 4] : !layout.desc<?x4>
+  %sp = layout.element_space_size %p : !layout.desc<?x4>
+  %q = layout.packed [%n, %m, 3] : !layout.desc<?x?x3>
+  %qm = layout.transform %q [#layout.merge<[?, ?, 3]> : [0, 1, 2] -> [0]] args(%n, %m) : !layout.desc<?x?x3> -> !layout.desc<?>
+  %sq = layout.element_space_size %qm : !layout.desc<?>
+  %r = layout.naive [%n, 8] strides [%ld, 1] offset 3 : !layout.desc<?x8>
+  %sr = layout.element_space_size %r : !layout.desc<?x8>
+  %s = layout.naive [%n, 8] strides [%ld, 1] space 100 : !layout.desc<?x8>
+  %ss = layout.element_space_size %s : !layout.desc<?x8>
+  return %sp, %sq, %sr, %ss : index, index, index, index
+}

@@ -72,11 +72,3 @@ func.func @upper_runtime_strides(%s: index, %o: index) -> index {
   return %u#0 : index
 }
 
-// -----
-
-func.func @element_space_runtime(%n: index) -> index {
-  %d = layout.packed [%n, 8] : !layout.desc<?x8>
-  // expected-error @+1 {{'layout.element_space_size' op cannot be lowered: the element space of a descriptor with run-time values is not computed yet}}
-  %s = layout.element_space_size %d : !layout.desc<?x8>
-  return %s : index
-}

@@ -548,7 +548,7 @@ func.func @f() {
 /// an unknown transform
 func.func @f() {
   %p = layout.packed [4] : !layout.desc<4>
-  // expected-error @+1 {{unknown attribute `flatten` in dialect `layout`}}
+  // expected-error @+1 {{unknown attribute `flatten` in dialect `layout` (the transforms: pass_through, pad, left_pad, right_pad, embed, merge, unmerge, replicate, freeze, offset, slice, modulo, xor, rotate, swizzle, sunder)}}
   %t = layout.transform %p [#layout.flatten<[4]> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
   return
 }
@@ -1355,5 +1355,139 @@ func.func @offset_multiple_index(%x: index {layout.offset_multiple = 4 : i64}) {
 
 // expected-error @+1 {{'func.func' op unknown layout argument attribute 'layout.multiple'}}
 func.func @unknown_fact(%x: index {layout.multiple = 4 : i64}) {
+  return
+}
+
+// -----
+
+/// a missing parameter: the message names it and the signature
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected 3 parameters: #layout.pad<length, left, right>; 'right' is missing}}
+  %t = layout.transform %p [#layout.pad<4, 1> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<6>
+  return
+}
+
+// -----
+
+/// a malformed parameter
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected 3 parameters: #layout.pad<length, left, right>; parameter 'left': expected integer value}}
+  %t = layout.transform %p [#layout.pad<4, x, 1> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<6>
+  return
+}
+
+// -----
+
+/// a missing comma
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected 2 parameters: #layout.offset<upper_length, offset>; expected ',' after 'upper_length'}}
+  %t = layout.transform %p [#layout.offset<2 1> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<2>
+  return
+}
+
+// -----
+
+/// one parameter too many
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{expected 2 parameters: #layout.embed<upper_lengths, coefficients>, got more}}
+  %t = layout.transform %p [#layout.embed<[2], [1], [3]> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<2>
+  return
+}
+
+// -----
+
+/// a misspelt transform: the nearest name
+func.func @f() {
+  %p = layout.packed [4] : !layout.desc<4>
+  // expected-error @+1 {{unknown attribute `pass_thru` in dialect `layout`; did you mean `pass_through`?}}
+  %t = layout.transform %p [#layout.pass_thru<4> : [0] -> [0]] : !layout.desc<4> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// a missing parameter outside layout.transform (an alias)
+// expected-error @+1 {{expected 4 parameters: #layout.swizzle<bits, base, shift, length>; 'shift' is missing}}
+#bad = #layout.swizzle<3, 4>
+
+// -----
+
+/// Divisibility facts: a negative multiple (the i64 is read signed).
+func.func @assume_negative(%x: index) -> index {
+  // expected-error @+1 {{'layout.assume_multiple' op 'multiple' must be positive, got -4}}
+  %y = layout.assume_multiple %x, -4 : index
+  return %y : index
+}
+
+// -----
+
+func.func @assume_minus_one(%x: index) -> index {
+  // expected-error @+1 {{'layout.assume_multiple' op 'multiple' must be positive, got -1}}
+  %y = layout.assume_multiple %x, -1 : index
+  return %y : index
+}
+
+// -----
+
+func.func @assume_int64_min(%x: index) -> index {
+  // expected-error @+1 {{'layout.assume_multiple' op 'multiple' must be positive, got -9223372036854775808}}
+  %y = layout.assume_multiple %x, -9223372036854775808 : index
+  return %y : index
+}
+
+// -----
+
+/// A constant run-time argument that breaks the transform's rule: the stage
+/// with it written in is checked as a static one.
+func.func @constant_arg_breaks_pad() {
+  %cm2 = arith.constant -2 : index
+  %p = layout.packed [8] : !layout.desc<8>
+  // expected-error @+1 {{'layout.transform' op with its constant run-time arguments written in: transform 0 (#layout.pad<8, -2, 1>) 'left' must be non-negative, got -2}}
+  %t = layout.transform %p [#layout.pad<8, ?, 1> : [0] -> [0]] args(%cm2) : !layout.desc<8> -> !layout.desc<?>
+  return
+}
+
+// -----
+
+/// A constant run-time argument in the range reserved for run-time values.
+func.func @constant_arg_reserved() {
+  %min = arith.constant -9223372036854775808 : index
+  %p = layout.packed [8] : !layout.desc<8>
+  // expected-error @+1 {{'layout.transform' op run-time operand 0 is the constant -9223372036854775808, in the range reserved for run-time values}}
+  %t = layout.transform %p [#layout.offset<4, ?> : [0] -> [0]] args(%min) : !layout.desc<8> -> !layout.desc<4>
+  return
+}
+
+// -----
+
+/// A constant run-time length of a packed base that breaks its rule.
+func.func @constant_packed_length() {
+  %cm2 = arith.constant -2 : index
+  // expected-error @+1 {{'layout.packed' op with its constant operands written in: 'lengths' entry 0 must be positive, got -2}}
+  %p = layout.packed [%cm2, 4] : !layout.desc<?x4>
+  return
+}
+
+// -----
+
+/// A constant run-time stride of a naive base that breaks its rule.
+func.func @constant_naive_stride(%n: index) {
+  %cm1 = arith.constant -1 : index
+  // expected-error @+1 {{'layout.naive' op with its constant operands written in: 'strides' entry 0 must be non-negative, got -1}}
+  %p = layout.naive [%n, 4] strides [%cm1, 1] : !layout.desc<?x4>
+  return
+}
+
+// -----
+
+/// A constant run-time length in the range reserved for run-time values.
+func.func @constant_packed_reserved() {
+  %min = arith.constant -9223372036854775808 : index
+  // expected-error @+1 {{'layout.packed' op run-time operand 0 is the constant -9223372036854775808, in the range reserved for run-time values}}
+  %p = layout.packed [%min, 4] : !layout.desc<?x4>
   return
 }

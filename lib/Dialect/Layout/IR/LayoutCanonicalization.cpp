@@ -161,8 +161,8 @@ struct SimplifyChain final : OpRewritePattern<TransformOp> {
 /// A run-time argument given by a constant becomes static:
 /// `#layout.unmerge<[?, 32]> ... args(%c4)` is `#layout.unmerge<[4, 32]>`.
 /// The result type keeps its `?`s (isCompatibleLengths), so no user
-/// changes; a constant that would make a transform invalid is left alone
-/// (the program is wrong at run time, not the IR).
+/// changes. A constant that would make a transform invalid is refused by
+/// the verifier (TransformOp::verify), so it never reaches this pattern.
 struct FoldConstantArgs final : OpRewritePattern<TransformOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(TransformOp op,
@@ -173,21 +173,7 @@ struct FoldConstantArgs final : OpRewritePattern<TransformOp> {
     if (entries.empty())
       return failure();
     SmallVector<Value> kept;
-    size_t next = 0;
-    bool changed = false;
-    for (StageEntry &e : entries)
-      e.transform.mapDynamic([&](int64_t v) {
-        Value arg = op.getArgs()[next++];
-        APInt c;
-        if (matchPattern(arg, m_ConstantInt(&c)) &&
-            !isDynamic(c.getSExtValue())) {
-          changed = true;
-          return c.getSExtValue();
-        }
-        kept.push_back(arg);
-        return v;
-      });
-    if (!changed)
+    if (!layout::detail::writeConstantArgs(entries, op.getArgs(), kept))
       return failure();
     llvm::Expected<SmallVector<int64_t>> lengths = Descriptor::checkStage(
         cast<DescType>(op.getSource().getType()).getLengths(), entries);
@@ -207,6 +193,27 @@ struct FoldConstantArgs final : OpRewritePattern<TransformOp> {
 };
 
 } // namespace
+
+bool mlir::layout::detail::writeConstantArgs(Stage &entries, ValueRange args,
+                                             SmallVectorImpl<Value> &kept) {
+  size_t next = 0;
+  bool changed = false;
+  for (StageEntry &e : entries)
+    e.transform.mapDynamic([&](int64_t v) {
+      if (next >= args.size())
+        return v;
+      Value arg = args[next++];
+      APInt c;
+      if (matchPattern(arg, m_ConstantInt(&c)) &&
+          !isDynamic(c.getSExtValue())) {
+        changed = true;
+        return c.getSExtValue();
+      }
+      kept.push_back(arg);
+      return v;
+    });
+  return changed;
+}
 
 void TransformOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {

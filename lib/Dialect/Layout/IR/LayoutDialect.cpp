@@ -191,6 +191,153 @@ template <typename AttrT> static constexpr bool matchesTransformKind() {
 #include "layout/Dialect/Layout/IR/LayoutTypes.cpp.inc"
 
 //===----------------------------------------------------------------------===//
+// Parsing the transform attributes: the generated parsers, with diagnostics
+// that name the expected parameter and the nearest transform
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::layout::getTransformParameterList(TransformKind kind) {
+  switch (kind) {
+#define TRANSFORM_KIND(Name, ...)                                              \
+  case TransformKind::Name:                                                    \
+    return Name##Attr::parameterList;
+#include "layout/Evaluator/TransformKinds.def"
+  }
+  llvm_unreachable("unknown transform kind");
+}
+
+/// The transform kind spelled `mnemonic`, if any.
+static std::optional<TransformKind> kindOfMnemonic(StringRef mnemonic) {
+  for (unsigned i = 0; i < kNumTransformKinds; ++i)
+    if (stringifyTransformKind(TransformKind(i)) == mnemonic)
+      return TransformKind(i);
+  return std::nullopt;
+}
+
+/// "unknown attribute `name` ..." with the nearest transform mnemonic (by
+/// edit distance) when one is close, else the list of them.
+static std::string unknownTransformMessage(StringRef name) {
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  os << "unknown attribute `" << name << "` in dialect `layout`";
+  StringRef best;
+  unsigned bestDistance = ~0u;
+  for (unsigned i = 0; i < kNumTransformKinds; ++i) {
+    StringRef candidate = stringifyTransformKind(TransformKind(i));
+    unsigned d = name.edit_distance(candidate, /*AllowReplacements=*/true);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  // Close: at most a third of the longer name differs.
+  if (bestDistance <=
+      std::max<size_t>(1, std::max(name.size(), best.size()) / 3)) {
+    os << "; did you mean `" << best << "`?";
+    return msg;
+  }
+  os << " (the transforms: ";
+  for (unsigned i = 0; i < kNumTransformKinds; ++i)
+    os << (i ? ", " : "") << stringifyTransformKind(TransformKind(i));
+  os << ")";
+  return msg;
+}
+
+/// Says which parameter of `#layout.<kind><...>` a syntax error at `at`
+/// concerns, and moves `at` to that parameter when it was read but refused.
+/// `spec` is the attribute's text after `#layout.` (the buffer `at` points
+/// into); `original` is the parser's message. The parameter is found by
+/// counting the top-level commas between `<` and `at`.
+static std::string describeSyntaxError(TransformKind kind, StringRef spec,
+                                       const char *&at, StringRef original) {
+  SmallVector<StringRef> names;
+  getTransformParameterList(kind).split(names, ", ");
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  os << "expected " << names.size()
+     << (names.size() == 1 ? " parameter: " : " parameters: ") << "#layout."
+     << stringifyTransformKind(kind) << "<" << getTransformParameterList(kind)
+     << ">";
+  size_t lt = spec.find('<');
+  if (lt == StringRef::npos || at <= spec.data() + lt) {
+    os << "; " << original;
+    return msg;
+  }
+  size_t index = 0;
+  int depth = 0;
+  const char *paramStart = nullptr;
+  for (const char *p = spec.data() + lt + 1; p < at && p < spec.end(); ++p) {
+    char c = *p;
+    if (c == '[' || c == '(')
+      ++depth;
+    else if (c == ']' || c == ')')
+      --depth;
+    if (c == ',' && depth == 0) {
+      ++index;
+      paramStart = nullptr;
+    } else if (!llvm::isSpace(c) && !paramStart) {
+      paramStart = p;
+    }
+  }
+  bool atEnd = at >= spec.end() || *at == '>';
+  auto name = [&](size_t i) { return "'" + names[i].str() + "'"; };
+  if (index >= names.size() ||
+      (paramStart && depth == 0 && original.starts_with("expected '>'")))
+    return msg + ", got more";
+  if (!paramStart && atEnd)
+    return msg + "; " + name(index) + " is missing";
+  if (paramStart && depth == 0 && original.starts_with("expected ','"))
+    return msg + (atEnd ? "; " + name(index + 1) + " is missing"
+                        : "; expected ',' after " + name(index));
+  // The parameter itself is malformed or refused.
+  if (paramStart && depth == 0)
+    at = paramStart;
+  return msg + "; parameter " + name(index) + ": " + original.str();
+}
+
+Attribute LayoutDialect::parseAttribute(DialectAsmParser &parser,
+                                        Type type) const {
+  SMLoc start = parser.getCurrentLocation();
+  StringRef spec = parser.getFullSymbolSpec();
+  StringRef mnemonic;
+  Attribute attr;
+  SmallVector<Diagnostic> captured;
+  OptionalParseResult result;
+  {
+    ScopedDiagnosticHandler capture(getContext(), [&](Diagnostic &diag) {
+      captured.push_back(std::move(diag));
+      return success();
+    });
+    result = generatedAttributeParser(parser, &mnemonic, type, attr);
+  }
+  if (!result.has_value()) {
+    parser.emitError(start) << unknownTransformMessage(mnemonic);
+    return {};
+  }
+  SMLoc at = parser.getCurrentLocation();
+  std::optional<TransformKind> kind = kindOfMnemonic(
+      spec.take_until([](char c) { return c == '<' || llvm::isSpace(c); }));
+  // A syntax error stops before the end of the attribute's text; the
+  // verifier's errors (the whole text was read) pass through as they are.
+  bool syntaxError = failed(*result) && kind && !captured.empty() &&
+                     (at.getPointer() < spec.end() || !spec.contains('<'));
+  if (!syntaxError) {
+    for (Diagnostic &diag : captured)
+      getContext()->getDiagEngine().emit(std::move(diag));
+    return attr;
+  }
+  const char *errorAt = std::min(at.getPointer(), spec.end());
+  std::string msg =
+      describeSyntaxError(*kind, spec, errorAt, captured.front().str());
+  parser.emitError(SMLoc::getFromPointer(errorAt)) << msg;
+  return {};
+}
+
+void LayoutDialect::printAttribute(Attribute attr,
+                                   DialectAsmPrinter &printer) const {
+  (void)generatedAttributePrinter(attr, printer);
+}
+
+//===----------------------------------------------------------------------===//
 // Dialect
 //===----------------------------------------------------------------------===//
 

@@ -184,9 +184,10 @@ mlir::layout::knownMemRefMultiples(Value memref) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult AssumeMultipleOp::verify() {
-  if (getMultiple() <= 0)
-    return emitOpError() << "'multiple' must be positive, got "
-                         << getMultiple();
+  // The attribute is an i64; its ODS getter reads it unsigned.
+  int64_t multiple = getMultipleAttr().getInt();
+  if (multiple <= 0)
+    return emitOpError() << "'multiple' must be positive, got " << multiple;
   return success();
 }
 

@@ -85,6 +85,10 @@ class Layout_TransformAttr<string name, string attrMnemonic>
     /// This attribute's row of TransformKinds.def.
     static constexpr ::mlir::layout::TransformKind transformKind =
         ::mlir::layout::TransformKind::}] # name # [{;
+    /// The names of the parameters, in order (the parse diagnostics show
+    /// them as `#layout.<mnemonic><...>`).
+    static constexpr ::llvm::StringLiteral parameterList = "}]
+        # parameterNames # [{";
   }];
   let extraClassDefinition = [{
     static_assert(::mlir::layout::detail::matchesTransformKind<$cppClass>(),

@@ -50,7 +50,15 @@ def Layout_Dialect : Dialect {
       reject descriptors whose element space or intermediate bounds overflow.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
-  let useDefaultAttributePrinterParser = 1;
+  // parseAttribute wraps the generated parser to name the expected
+  // parameter and the nearest transform (LayoutDialect.cpp).
+  let useDefaultAttributePrinterParser = 0;
+  let extraClassDeclaration = [{
+    ::mlir::Attribute parseAttribute(::mlir::DialectAsmParser &parser,
+                                     ::mlir::Type type) const override;
+    void printAttribute(::mlir::Attribute attr,
+                        ::mlir::DialectAsmPrinter &printer) const override;
+  }];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let hasRegionArgAttrVerify = 1;

@@ -43,6 +43,10 @@ ParseResult parseIntegerList(AsmParser &parser,
                              SmallVectorImpl<int64_t> &values);
 } // namespace detail
 
+/// The names of the parameters of `kind`'s attribute, in order, as its ODS
+/// declares them: "length, left, right" for `#layout.pad`.
+StringRef getTransformParameterList(TransformKind kind);
+
 /// Builds the attribute of `transform` (the inverse of
 /// TransformAttrInterface::getTransform).
 TransformAttrInterface getTransformAttr(MLIRContext *context,

@@ -54,6 +54,15 @@ llvm::Expected<ViewOp> traceView(Value tensorView);
 llvm::Expected<PartitionOp> tracePartition(Value partition);
 
 namespace detail {
+/// Writes into `entries` (a `layout.transform`'s stage) each run-time
+/// argument whose operand, `args[n]` for the n-th, is a constant; `kept`
+/// receives the operands that stay run-time values, in order. A constant in
+/// the range reserved for run-time values (isDynamic) stays one. Returns
+/// whether any was written in. The canonicalizer folds with it and the
+/// verifier checks the stage it gives.
+bool writeConstantArgs(Stage &entries, ValueRange args,
+                       SmallVectorImpl<Value> &kept);
+
 /// The error of an op's inferReturnTypes at `loc`, prefixed as the op's own
 /// errors are ("'layout.partition' op ..."). Without a location the caller
 /// asked for no report (MLIR's emitOptionalError convention): the

@@ -409,7 +409,9 @@ def Layout_ElementSpaceSizeOp : Layout_Op<"element_space_size", [Pure]> {
     The element space size of the descriptor's base (transforms do not change
     the buffer): `1 + sum (len_i - 1) * stride_i` for `layout.naive`,
     `prod len_i` for `layout.packed`, `len_0 * stride_0` for
-    `layout.aligned`. Folds to a constant whenever the chain is known.
+    `layout.aligned`. Folds to a constant whenever the chain is known and
+    static; with run-time lengths or strides, `-convert-layout-to-affine`
+    computes it from them (`layout.packed [%n, 4]` holds `%n * 4`).
 
     ```mlir
     %n = layout.element_space_size %t : !layout.desc<2x2x3>
