@@ -12,7 +12,7 @@ LIT=/usr/lib/llvm-22/bin/lit
 log="$(mktemp)"
 # Every test has a time limit (lit's --timeout needs python3-psutil): a test
 # that hangs fails as "Timed Out" instead of stalling the run.
-"$LIT" -v --timeout="${LAYOUT_TEST_TIMEOUT:-900}" "$BUILD_DIR/test" \
+"$LIT" -v --time-tests --timeout="${LAYOUT_TEST_TIMEOUT:-300}" "$BUILD_DIR/test" \
   "$BUILD_DIR/test/Unit" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 count() { grep -E "^ *$1 *: +[0-9]+" "$log" | awk -F: '{print $2}' | awk '{print $1}' | head -1; }
