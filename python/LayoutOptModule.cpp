@@ -214,30 +214,7 @@ void addDescriptorFunction(PyModule &m, const std::string &name,
       b, loc, name, b.getFunctionType(args, {b.getIndexType(), b.getI1Type()}));
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  auto baseType = DescType::get(&ctx, d.getBaseLengths());
-  Value desc;
-  switch (d.getBaseKind()) {
-  case BaseKind::Packed:
-    desc = PackedOp::create(b, loc, baseType,
-                            b.getDenseI64ArrayAttr(d.getBaseLengths()));
-    break;
-  case BaseKind::Aligned:
-    desc = AlignedOp::create(b, loc, baseType,
-                             b.getDenseI64ArrayAttr(d.getBaseLengths()),
-                             b.getI64IntegerAttr(d.getBaseAlign()));
-    break;
-  case BaseKind::Naive:
-    desc = NaiveOp::create(
-        b, loc, baseType, b.getDenseI64ArrayAttr(d.getBaseLengths()),
-        b.getDenseI64ArrayAttr(d.getBaseStrides()),
-        d.getBaseOffset() ? b.getI64IntegerAttr(d.getBaseOffset())
-                          : IntegerAttr(),
-        d.hasExplicitSpace() ? b.getI64IntegerAttr(d.getElementSpaceSize())
-                             : IntegerAttr());
-    break;
-  }
-  for (const Stage &stage : d.getStages())
-    desc = TransformOp::create(b, loc, desc, stage);
+  Value desc = buildDescriptor(b, loc, d);
   Value off = OffsetOp::create(b, loc, desc, entry->getArguments());
   Value valid = ValidOp::create(b, loc, desc, entry->getArguments());
   func::ReturnOp::create(b, loc, ValueRange{off, valid});

@@ -36,14 +36,9 @@ VectorType tiles::operandType(const MatrixInstruction &inst,
 
 namespace {
 
-/// A register layout as IR: the packed base and its stages.
+/// A register layout as IR (its packed base and its stages).
 Value materializeLayout(OpBuilder &b, Location loc, const Descriptor &d) {
-  MLIRContext *ctx = b.getContext();
-  Value desc = PackedOp::create(b, loc, DescType::get(ctx, d.getBaseLengths()),
-                                b.getDenseI64ArrayAttr(d.getBaseLengths()));
-  for (const Stage &stage : d.getStages())
-    desc = TransformOp::create(b, loc, desc, stage);
-  return desc;
+  return buildDescriptor(b, loc, d);
 }
 
 /// `v` with the elements in the same (row-major) order as `type`, by

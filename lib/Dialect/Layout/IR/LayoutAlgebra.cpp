@@ -171,14 +171,7 @@ struct MaterializeAlgebra final : RewritePattern {
     // verifier could not check leaves the op alone).
     if (DescType::get(ctx, d->getLengths()) != op->getResult(0).getType())
       return failure();
-    Value v =
-        NaiveOp::create(rewriter, loc, DescType::get(ctx, d->getBaseLengths()),
-                        rewriter.getDenseI64ArrayAttr(d->getBaseLengths()),
-                        rewriter.getDenseI64ArrayAttr(d->getBaseStrides()),
-                        IntegerAttr(), IntegerAttr());
-    for (const Stage &stage : d->getStages())
-      v = TransformOp::create(rewriter, loc, v, stage);
-    rewriter.replaceOp(op, v);
+    rewriter.replaceOp(op, buildDescriptor(rewriter, loc, *d));
     return success();
   }
 };

@@ -509,6 +509,35 @@ baseDescriptor(Operation *baseOp, SmallVectorImpl<Value> *runTime) {
   return d;
 }
 
+Value mlir::layout::buildDescriptor(OpBuilder &b, Location loc,
+                                    const Descriptor &d) {
+  auto baseType = DescType::get(b.getContext(), d.getBaseLengths());
+  Value desc;
+  switch (d.getBaseKind()) {
+  case BaseKind::Packed:
+    desc = PackedOp::create(b, loc, baseType,
+                            b.getDenseI64ArrayAttr(d.getBaseLengths()));
+    break;
+  case BaseKind::Aligned:
+    desc = AlignedOp::create(b, loc, baseType,
+                             b.getDenseI64ArrayAttr(d.getBaseLengths()),
+                             b.getI64IntegerAttr(d.getBaseAlign()));
+    break;
+  case BaseKind::Naive:
+    desc = NaiveOp::create(
+        b, loc, baseType, b.getDenseI64ArrayAttr(d.getBaseLengths()),
+        b.getDenseI64ArrayAttr(d.getBaseStrides()),
+        d.getBaseOffset() ? b.getI64IntegerAttr(d.getBaseOffset())
+                          : IntegerAttr(),
+        d.hasExplicitSpace() ? b.getI64IntegerAttr(d.getElementSpaceSize())
+                             : IntegerAttr());
+    break;
+  }
+  for (const Stage &stage : d.getStages())
+    desc = TransformOp::create(b, loc, desc, stage);
+  return desc;
+}
+
 llvm::Expected<Descriptor>
 mlir::layout::traceDescriptor(Value desc, SmallVectorImpl<Value> *runTime) {
   static thread_local unsigned depth = 0;

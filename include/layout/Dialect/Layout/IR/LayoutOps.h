@@ -35,6 +35,12 @@ namespace layout {
 llvm::Expected<Descriptor>
 traceDescriptor(Value desc, SmallVectorImpl<Value> *runTime = nullptr);
 
+/// The inverse of traceDescriptor for a static descriptor: `d` as IR at
+/// `b`'s insertion point, its base op (`layout.packed`, `layout.aligned` or
+/// `layout.naive` with its offset and an explicit space, as `d` has them)
+/// and one `layout.transform` per stage. Returns the last value.
+Value buildDescriptor(OpBuilder &b, Location loc, const Descriptor &d);
+
 /// Whether a descriptor type's lengths `type` hold the lengths `computed`:
 /// equal, except that a `?` in the type may stand for a static length.
 bool isCompatibleLengths(ArrayRef<int64_t> computed, ArrayRef<int64_t> type);
