@@ -659,10 +659,11 @@ class Kernel:
         return m
 
     def compile(self, chip, format="bin"):
-        """The CodeObject for `chip` (gfx942, sm_90, ...): the tile passes,
-        then -layout-to-rocdl / -layout-to-nvvm."""
+        """The CodeObject for `chip` (gfx942, sm_90, ...): -layout-to-rocdl /
+        -layout-to-nvvm, which run the tile passes themselves (lower()'s
+        passes; the pipelines swizzle by default)."""
         target = target_of(chip)
-        binary = self.lower(chip).compile(target, chip, format)
+        binary = self.build().compile(target, chip, format)
         return CodeObject(binary, target, chip, self.name)
 
     def grid(self, *args):
