@@ -27,6 +27,8 @@
 //   [PTX]  PTX ISA, section 9.7.14.5.8 "Matrix Fragments for mma.m16n8k16
 //          with floating point type" (9.7.13.x in older versions); the
 //          formulas were checked on an H100 (sm_90).
+//   [WGMMA] PTX ISA, section 9.7.15.5.1.1 "Register Fragments", "Matrix D":
+//          the accumulator fragments of wgmma .m64nNk16 with f32 D.
 //   [LDM]  PTX ISA, section 9.7.14.5.15 "Warp-level matrix load
 //          instruction: ldmatrix" (9.7.13.4.15 in older versions), and
 //          MLIR's mlir/lib/Dialect/NVGPU/Utils/MMAUtils.cpp,
@@ -61,6 +63,8 @@ StringRef mlir::layout::stringifyMatrixFamily(MatrixFamily family) {
     return "WMMA";
   case MatrixFamily::MmaSync:
     return "MmaSync";
+  case MatrixFamily::Wgmma:
+    return "Wgmma";
   }
   llvm_unreachable("unknown matrix family");
 }
@@ -219,6 +223,21 @@ static Descriptor mmaSyncC() {
                    makeEntry(T::unmerge({4, 2}), {1}, {2, 3})},
                   {makeEntry(T::merge({8, 4}), {1, 2}, {0}),
                    makeEntry(T::merge({2, 2}), {0, 3}, {1})});
+}
+
+/// wgmma .m64nNk16 D (64 x N, f32) [WGMMA]: warp w = lane / 32 of the
+/// warpgroup holds rows 16 w .. 16 w + 15 as mma.sync's C does its 16 rows,
+/// repeated every 8 columns: with g = (lane % 32) / 4, t = lane % 4 and
+/// element e = 4 c + 2 r + v, row = 16 w + 8 r + g, col = 8 c + 2 t + v
+/// ("row = (warp in warpgroup) * 16 + groupID (+ 8 for d[i], i % 4 >= 2);
+/// col = 8 (i / 4) + threadID_in_group * 2 + (i & 1)").
+static Descriptor wgmmaC(int64_t n) {
+  // Digits: (w, r, g, c, t, v).
+  return fragment(64, n,
+                  {makeEntry(T::unmerge({4, 2, 8}), {0}, {0, 1, 2}),
+                   makeEntry(T::unmerge({n / 8, 4, 2}), {1}, {3, 4, 5})},
+                  {makeEntry(T::merge({4, 8, 4}), {0, 2, 4}, {0}),
+                   makeEntry(T::merge({n / 8, 2, 2}), {3, 1, 5}, {1})});
 }
 
 // ldmatrix [LDM]: `ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` reads 8x8
@@ -390,7 +409,8 @@ static MatrixInstruction mmaSync(StringRef mnemonic, MatrixElementKind kind) {
                            /*bElementsPerLane=*/4,
                            /*cElementsPerLane=*/4,
                            /*abReplication=*/1,
-                           bit(ChipGeneration::SM80),
+                           bit(ChipGeneration::SM80) |
+                               bit(ChipGeneration::SM90A),
                            std::move(op),
                            mmaSyncA(),
                            mmaSyncB(),
@@ -399,6 +419,39 @@ static MatrixInstruction mmaSync(StringRef mnemonic, MatrixElementKind kind) {
                            mmaSyncLdMatrixB(),
                            mmaSyncLdMatrixBTrans()};
 }
+
+/// wgmma.mma_async m64nNk16, a warpgroup of 128 lanes, A and B from
+/// workgroup memory through matrix descriptors (WarpgroupMma.h): the
+/// project's layout.warpgroup_mma, whose accumulator is vector<N/2 x f32>.
+static MatrixInstruction wgmma(StringRef mnemonic, int64_t n,
+                               MatrixElementKind kind) {
+  MatrixOpSpelling op;
+  op.opName = "layout.warpgroup_mma";
+  op.cShape = {n / 2};
+  return MatrixInstruction{mnemonic,
+                           /*cdna2Mnemonic=*/"",
+                           MatrixFamily::Wgmma,
+                           /*m=*/64,
+                           n,
+                           /*k=*/16,
+                           kind,
+                           /*waveSize=*/128,
+                           /*aElementsPerLane=*/0,
+                           /*bElementsPerLane=*/0,
+                           /*cElementsPerLane=*/n / 2,
+                           /*abReplication=*/1,
+                           bit(ChipGeneration::SM90A),
+                           std::move(op),
+                           llvm::cantFail(Descriptor::packed({64, 16})),
+                           llvm::cantFail(Descriptor::packed({16, n})),
+                           wgmmaC(n),
+                           /*ldmatrixA=*/std::nullopt,
+                           /*ldmatrixB=*/std::nullopt};
+}
+
+/// The N of the wgmma instructions in the table (PTX allows every multiple
+/// of 8 up to 256; the powers of two cover the block tiles planned here).
+static constexpr int64_t kWgmmaN[] = {256, 128, 64, 32, 16, 8};
 
 static std::vector<MatrixInstruction> buildTable() {
   using K = MatrixElementKind;
@@ -425,6 +478,21 @@ static std::vector<MatrixInstruction> buildTable() {
       mmaSync("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", K::F16));
   table.push_back(
       mmaSync("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", K::BF16));
+  // The mnemonic's N is the instruction's; the table keeps the strings.
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> r;
+    for (StringRef kind : {"f16", "bf16"})
+      for (int64_t n : kWgmmaN)
+        r.push_back(llvm::formatv("wgmma.mma_async.sync.aligned.m64n{0}k16."
+                                  "f32.{1}.{1}",
+                                  n, kind)
+                        .str());
+    return r;
+  }();
+  size_t name = 0;
+  for (K kind : {K::F16, K::BF16})
+    for (int64_t n : kWgmmaN)
+      table.push_back(wgmma(names[name++], n, kind));
   return table;
 }
 
@@ -511,6 +579,8 @@ MatrixCoord mlir::layout::operandCoord(const MatrixInstruction &inst,
   assert(lane >= 0 && lane < inst.waveSize && "lane out of range");
   assert(element >= 0 && element < inst.elementsPerLane(operand) &&
          "element out of range");
+  assert((operand == MatrixOperand::C || !inst.operandsInWorkgroupMemory()) &&
+         "wgmma's lanes hold no A or B");
   int64_t cols = inst.tileShape(operand).second;
   int64_t offset = inst.layout(operand).offset({lane, element});
   return {offset / cols, offset % cols};

@@ -95,6 +95,11 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
   }
   // The target first: the layout lowering picks atomic sync scopes by it.
   pm.addPass(std::move(attach));
+  // wgmma reads the operands' descriptors, which the layout lowering
+  // consumes: first.
+  if (name == "layout-to-nvvm")
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        layout::createLayoutWarpgroupMmaToNVVM());
   layout::addLayoutLowering(pm);
   pm.addNestedPass<gpu::GPUModuleOp>(
       layout::createLayoutLowerVectorShapeCasts());

@@ -67,13 +67,15 @@ static std::optional<ChipGeneration> classify(llvm::StringRef chip) {
   rest = chip;
   // sm_<major><minor> with an optional "a" (architecture-specific) suffix.
   if (rest.consume_front("sm_")) {
-    rest.consume_back("a");
+    bool archSpecific = rest.consume_back("a");
     unsigned sm;
     if (rest.size() != 2 || !isDigit(rest[0]) || !isDigit(rest[1]) ||
         rest.getAsInteger(10, sm))
       return std::nullopt;
     if (sm >= 50 && sm < 80)
       return ChipGeneration::SM50;
+    if (sm == 90 && archSpecific)
+      return ChipGeneration::SM90A;
     if (sm >= 80 && sm <= 90)
       return ChipGeneration::SM80;
   }
@@ -122,7 +124,8 @@ llvm::Expected<Chip> mlir::layout::parseChip(llvm::StringRef name) {
     facts(32, 32, 64 * 1024);
     break;
   case ChipGeneration::SM50:
-  case ChipGeneration::SM80: {
+  case ChipGeneration::SM80:
+  case ChipGeneration::SM90A: {
     // CUDA C++ Programming Guide, "Shared Memory" of compute capabilities
     // 5.x-9.x: 32 banks of 4 bytes, a warp of 32 lanes. "Technical
     // Specifications per Compute Capability": static allocations at most
@@ -131,8 +134,9 @@ llvm::Expected<Chip> mlir::layout::parseChip(llvm::StringRef name) {
     // older opt-ins are not modeled: 48 KB). PTX ISA "cp.async": sm_80
     // and later.
     facts(32, 32, 48 * 1024);
-    if (*generation == ChipGeneration::SM80) {
+    if (*generation != ChipGeneration::SM50) {
       chip.asyncCopy = true;
+      chip.warpgroupMma = *generation == ChipGeneration::SM90A;
       llvm::StringRef sm = base.drop_front(3);
       chip.maxBlockBytes = sm.starts_with("80") || sm.starts_with("87")
                                ? 163 * 1024
@@ -147,7 +151,8 @@ llvm::Expected<Chip> mlir::layout::parseChip(llvm::StringRef name) {
 
 /// One chip of each generation.
 static constexpr llvm::StringLiteral kGenerationChips[] = {
-    "gfx90a", "gfx942", "gfx950", "gfx1100", "sm_70", "sm_80", "sm_90"};
+    "gfx90a", "gfx942", "gfx950", "gfx1100",
+    "sm_70",  "sm_80",  "sm_90",  "sm_90a"};
 
 int64_t mlir::layout::smallestStaticWorkgroupBytes() {
   int64_t least = INT64_MAX;
@@ -165,7 +170,8 @@ unsigned mlir::layout::smallestWaveSize() {
 
 bool Chip::isAMD() const {
   return generation != ChipGeneration::SM50 &&
-         generation != ChipGeneration::SM80;
+         generation != ChipGeneration::SM80 &&
+         generation != ChipGeneration::SM90A;
 }
 
 //===----------------------------------------------------------------------===//
@@ -303,6 +309,7 @@ Chip::PhaseRule Chip::phaseRule(unsigned accessBytes,
     return rule;
   case ChipGeneration::SM50:
   case ChipGeneration::SM80:
+  case ChipGeneration::SM90A:
     break;
   }
   llvm_unreachable("NVIDIA chips return above");

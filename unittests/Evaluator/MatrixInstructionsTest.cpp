@@ -86,9 +86,23 @@ MatrixCoord mmaSyncFormula(MatrixOperand op, int64_t lane, int64_t i) {
   return {i < 2 ? groupID : groupID + 8, threadID_in_group * 2 + (i & 1)};
 }
 
+/// wgmma .m64nNk16 D, PTX ISA 9.7.15.5.1.1 "Matrix D": the warpgroup's
+/// warp w holds rows 16 w ..; in it, row = groupID + 8 for d[i] with i % 4
+/// >= 2, col = (i / 4) * 8 + threadID_in_group * 2 + (i & 1).
+MatrixCoord wgmmaFormula(MatrixOperand op, int64_t lane, int64_t i) {
+  if (op != MatrixOperand::C)
+    return {-1, -1};
+  int64_t warp = lane / 32, groupID = (lane % 32) >> 2,
+          threadID_in_group = lane % 4;
+  return {16 * warp + groupID + (i % 4 >= 2 ? 8 : 0),
+          (i / 4) * 8 + threadID_in_group * 2 + (i & 1)};
+}
+
 MatrixCoord isaFormula(const MatrixInstruction &inst, MatrixOperand op,
                        int64_t lane, int64_t element) {
   switch (inst.family) {
+  case MatrixFamily::Wgmma:
+    return wgmmaFormula(op, lane, element);
   case MatrixFamily::MFMA:
     return mfmaFormula(inst.m, inst.k, op, lane, element);
   case MatrixFamily::WMMA:
@@ -111,9 +125,11 @@ std::vector<std::string> mnemonics(StringRef chip) {
 }
 
 TEST(MatrixInstructionsTest, LayoutsMatchIsaFormulas) {
-  ASSERT_EQ(getMatrixInstructions().size(), 12u);
+  ASSERT_EQ(getMatrixInstructions().size(), 24u);
   for (const MatrixInstruction &inst : getMatrixInstructions()) {
     for (MatrixOperand op : kOperands) {
+      if (op != MatrixOperand::C && inst.operandsInWorkgroupMemory())
+        continue;
       const Descriptor &d = inst.layout(op);
       auto [rows, cols] = inst.tileShape(op);
       EXPECT_EQ(d.getLengths(), (llvm::ArrayRef<int64_t>{
@@ -150,6 +166,8 @@ TEST(MatrixInstructionsTest, EveryElementHeldReplicationTimes) {
               inst.family == MatrixFamily::WMMA ? 2 : 1);
     EXPECT_EQ(inst.replication(MatrixOperand::C), 1);
     for (MatrixOperand op : kOperands) {
+      if (op != MatrixOperand::C && inst.operandsInWorkgroupMemory())
+        continue;
       auto [rows, cols] = inst.tileShape(op);
       EXPECT_EQ(inst.waveSize * inst.elementsPerLane(op),
                 rows * cols * inst.replication(op))
@@ -183,6 +201,8 @@ TEST(MatrixInstructionsTest, InverseFindsTheHolder) {
   // element holding a tile element. A replicated one is refused.
   for (const MatrixInstruction &inst : getMatrixInstructions()) {
     for (MatrixOperand op : kOperands) {
+      if (op != MatrixOperand::C && inst.operandsInWorkgroupMemory())
+        continue;
       const Descriptor &d = inst.layout(op);
       llvm::Error err = d.checkInvertible();
       if (inst.replication(op) != 1) {
@@ -218,8 +238,16 @@ TEST(MatrixInstructionsTest, ChipAvailability) {
   EXPECT_EQ(mnemonics("gfx1151"), rdna3);
   V sm80 = {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"};
-  for (StringRef chip : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"})
+  for (StringRef chip : {"sm_80", "sm_86", "sm_89", "sm_90"})
     EXPECT_EQ(mnemonics(chip), sm80) << chip.str();
+  // sm_90a adds warpgroup MMA, m64nNk16 for N = 256 ... 8.
+  V sm90a = sm80;
+  for (StringRef kind : {"f16", "bf16"})
+    for (int n : {256, 128, 64, 32, 16, 8})
+      sm90a.push_back(("wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
+                       "k16.f32." + kind + "." + kind)
+                          .str());
+  EXPECT_EQ(mnemonics("sm_90a"), sm90a);
   for (StringRef chip : {"", "gfx908", "gfx94", "gfx9420", "gfx1200", "gfx110",
                          "sm_75", "sm_100", "sm_9", "sm_90x", "h100"})
     EXPECT_TRUE(getMatrixInstructions(chip).empty()) << chip.str();
@@ -282,8 +310,13 @@ TEST(MatrixInstructionsTest, FindAndSpellings) {
         p *= s;
       return p;
     };
-    EXPECT_EQ(product(inst.op.aShape), inst.aElementsPerLane);
-    EXPECT_EQ(product(inst.op.bShape), inst.bElementsPerLane);
+    if (inst.operandsInWorkgroupMemory()) {
+      EXPECT_TRUE(inst.op.aShape.empty() && inst.op.bShape.empty());
+      EXPECT_EQ(inst.aElementsPerLane + inst.bElementsPerLane, 0);
+    } else {
+      EXPECT_EQ(product(inst.op.aShape), inst.aElementsPerLane);
+      EXPECT_EQ(product(inst.op.bShape), inst.bElementsPerLane);
+    }
     EXPECT_EQ(product(inst.op.cShape), inst.cElementsPerLane);
     StringRef kind = stringifyMatrixElementKind(inst.inputKind);
     EXPECT_TRUE(inst.mnemonic.contains(("_" + kind).str()) ||

@@ -105,4 +105,31 @@ def LayoutBF16MmaSyncToNVVM : Pass<"layout-bf16-mma-sync-to-nvvm"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def LayoutWarpgroupMmaToNVVM : Pass<"layout-warpgroup-mma-to-nvvm"> {
+  let summary = "Lower layout.warpgroup_mma to wgmma.mma_async with matrix "
+                "descriptors derived from the operands' layouts";
+  let description = [{
+    Each `layout.warpgroup_mma` becomes `nvvm.wgmma.mma_async` (sm_90a):
+    the swizzle mode, majorness and leading / stride byte offsets of A's
+    and B's shared-memory matrix descriptors are read off the operands'
+    layout descriptors (`matchWgmmaOperand`, WarpgroupMma.h), which proves
+    element by element that the hardware's canonical layout reads what the
+    descriptor says; the start address is the buffer's address plus
+    `layout.offset` of the origin. A descriptor that matches no swizzle
+    mode, a run-time descriptor, or a buffer whose base is not known to be
+    aligned to the mode's 256, 512 or 1024 bytes gets a diagnostic at the
+    op. The accumulator crosses as the LLVM struct the NVVM op takes. MLIR
+    22's `nvgpu.warpgroup.mma` is not used: it takes only the 128-byte
+    swizzle, K-major A with K-major B, and descriptors built from a TMA
+    tensor map (docs/hopper.md).
+
+    Runs before the layout ops are lowered (it emits `layout.offset`).
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // LAYOUT_CONVERSION_PASSES_TD

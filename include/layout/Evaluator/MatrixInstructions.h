@@ -7,7 +7,9 @@
 //
 // The one table of the matrix instructions the project targets (f16 / bf16
 // inputs, f32 accumulation): AMD MFMA (gfx90a, gfx942, gfx950), AMD WMMA
-// (gfx11) and NVIDIA mma.sync m16n8k16 (sm_8x, sm_9x).
+// (gfx11), NVIDIA mma.sync m16n8k16 (sm_8x, sm_9x) and NVIDIA warpgroup MMA
+// wgmma.mma_async m64nNk16 (sm_90a), whose A and B come from workgroup
+// memory through matrix descriptors (WarpgroupMma.h) instead of registers.
 //
 // "Register layouts are layouts": each operand's register layout is a
 // `Descriptor` with top coordinate (lane, element) whose offset is the linear
@@ -39,7 +41,7 @@ namespace mlir {
 namespace layout {
 
 /// The instruction families.
-enum class MatrixFamily : uint8_t { MFMA, WMMA, MmaSync };
+enum class MatrixFamily : uint8_t { MFMA, WMMA, MmaSync, Wgmma };
 
 /// The input (A and B) element kinds; every instruction here accumulates in
 /// f32.
@@ -57,7 +59,8 @@ llvm::StringRef stringifyMatrixOperand(MatrixOperand operand);
 
 /// What the MLIR 22 op that issues the instruction needs spelled out.
 struct MatrixOpSpelling {
-  /// "amdgpu.mfma", "amdgpu.wmma" or "nvgpu.mma.sync".
+  /// "amdgpu.mfma", "amdgpu.wmma", "nvgpu.mma.sync" or
+  /// "layout.warpgroup_mma".
   llvm::StringRef opName;
   /// The operand vector shapes: `vector<4xf16>` is {4}; nvgpu.mma.sync's
   /// (registers x elements per register) `vector<4x2xf16>` is {4, 2}. C is
@@ -131,9 +134,11 @@ struct MatrixInstruction {
   MatrixFamily family;
   int64_t m, n, k;
   MatrixElementKind inputKind;
-  /// Lanes of the wave (64 for MFMA, 32 for gfx11 WMMA and mma.sync).
+  /// Lanes of the wave (64 for MFMA, 32 for gfx11 WMMA and mma.sync, 128:
+  /// the warpgroup of 4 warps for wgmma).
   int64_t waveSize;
-  /// Elements of A, B and C each lane holds.
+  /// Elements of A, B and C each lane holds (A and B: 0 for wgmma, which
+  /// reads them from workgroup memory).
   int64_t aElementsPerLane, bElementsPerLane, cElementsPerLane;
   /// How many (lane, element) pairs hold each element of A and of B (2 for
   /// gfx11 WMMA, whose half-waves hold copies; 1 otherwise). C is never
@@ -143,7 +148,9 @@ struct MatrixInstruction {
   unsigned generations;
   MatrixOpSpelling op;
   /// (lane, element) -> offset in the row-major A (M x K), B (K x N) and
-  /// C (M x N) tile; top lengths [waveSize, elements per lane].
+  /// C (M x N) tile; top lengths [waveSize, elements per lane]. For wgmma,
+  /// whose lanes hold no A or B, `a` and `b` are the packed operand tiles
+  /// themselves ([M, K], [K, N]): see operandsInWorkgroupMemory.
   Descriptor a, b, c;
   /// How nvgpu.ldmatrix loads A and B (mma.sync only; std::nullopt for the
   /// others, which have no such instruction).
@@ -154,6 +161,11 @@ struct MatrixInstruction {
   std::optional<LdMatrixLoad> ldmatrixBTrans;
 
   const Descriptor &layout(MatrixOperand operand) const;
+  /// Whether A and B are read from workgroup memory through matrix
+  /// descriptors (wgmma) instead of held by the lanes.
+  bool operandsInWorkgroupMemory() const {
+    return family == MatrixFamily::Wgmma;
+  }
   /// ldmatrixA or ldmatrixB, or nullptr (C, or no ldmatrix load).
   const LdMatrixLoad *ldmatrix(MatrixOperand operand) const;
   /// (rows, cols) of the operand tile: A (M, K), B (K, N), C (M, N).

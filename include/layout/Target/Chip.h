@@ -35,7 +35,9 @@ enum class ChipGeneration : uint8_t {
   CDNA4, ///< gfx950
   RDNA3, ///< gfx1100 ... gfx1103, gfx1150 ... gfx1153
   SM50,  ///< sm_50 ... sm_75 (no cp.async, no mma.sync m16n8k16)
-  SM80,  ///< sm_80 ... sm_90a
+  SM80,  ///< sm_80 ... sm_90 (cp.async, mma.sync m16n8k16)
+  SM90A, ///< sm_90a: also warpgroup MMA (wgmma.mma_async), which only the
+         ///< architecture-specific target has (PTX ISA, "wgmma": sm_90a)
 };
 
 /// How a workgroup-memory access uses the banks: the phase rules differ.
@@ -66,6 +68,9 @@ struct Chip {
   /// Lanes copy global memory into workgroup memory asynchronously (PTX
   /// cp.async, sm_80 and later).
   bool asyncCopy;
+  /// Warpgroups of 4 warps issue wgmma.mma_async from workgroup-memory
+  /// matrix descriptors (sm_90a).
+  bool warpgroupMma = false;
 
   bool isAMD() const;
   /// The bank-wide word holding byte `byteAddress`: floor(byte / bankBytes).

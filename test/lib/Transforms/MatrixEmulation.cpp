@@ -6,6 +6,8 @@
 
 #include "MatrixEmulation.h"
 
+#include "layout/Dialect/Layout/IR/LayoutOps.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,7 +22,8 @@ using namespace mlir::layout;
 using namespace mlir::layout::test;
 
 bool test::isMatrixInstruction(Operation *op) {
-  return isa<amdgpu::MFMAOp, amdgpu::WMMAOp, nvgpu::MmaSyncOp>(op);
+  return isa<amdgpu::MFMAOp, amdgpu::WMMAOp, nvgpu::MmaSyncOp, WarpgroupMmaOp>(
+      op);
 }
 
 bool test::isWaveCollective(Operation *op) {
@@ -131,7 +134,24 @@ void multiplyAccumulate(OpBuilder &b, Location loc,
 
 } // namespace
 
+/// The table's wgmma of `op`'s N and element type, or nullptr after a
+/// diagnostic.
+static const MatrixInstruction *wgmmaOf(WarpgroupMmaOp op) {
+  Type input = cast<MemRefType>(op.getA().getType()).getElementType();
+  MatrixElementKind kind =
+      input.isBF16() ? MatrixElementKind::BF16 : MatrixElementKind::F16;
+  for (const MatrixInstruction &inst : getMatrixInstructions())
+    if (inst.family == MatrixFamily::Wgmma && inst.inputKind == kind &&
+        inst.n == op.getShape()[1])
+      return &inst;
+  op.emitError() << "has no emulation: no wgmma 64x" << op.getShape()[1]
+                 << "x16 with " << input << " inputs in the table";
+  return nullptr;
+}
+
 const MatrixInstruction *test::matrixInstructionOf(Operation *op) {
+  if (auto wgmma = dyn_cast<WarpgroupMmaOp>(op))
+    return wgmmaOf(wgmma);
   OpShape shape = shapeOf(op);
   Type input = getElementTypeOrSelf(op->getOperand(0).getType());
   std::optional<MatrixElementKind> kind;
@@ -257,4 +277,104 @@ void test::emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
       d = vector::ShapeCastOp::create(b, loc, resultType, d);
     laneResult(b, lane, d);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Warpgroup MMA
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `body(builder, iv)` in an scf.for from 0 to `n`.
+void forEach(OpBuilder &b, Location loc, int64_t n,
+             function_ref<void(OpBuilder &, Value)> body) {
+  scf::ForOp::create(b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, n),
+                     indexConstant(b, loc, 1), ValueRange{},
+                     [&](OpBuilder &fb, Location, Value iv, ValueRange) {
+                       body(fb, iv);
+                       scf::YieldOp::create(fb, loc);
+                     });
+}
+
+/// Reads an operand tile (rows x cols, the instruction's A or B) from its
+/// workgroup buffer through its descriptor into the f32 host `tile`:
+/// element (r, c) at the origin moved by r along dims[0], c along dims[1].
+void readOperand(OpBuilder &b, Location loc, Value buffer, Value desc,
+                 ValueRange origin, ArrayRef<int64_t> dims, int64_t rows,
+                 int64_t cols, Value tile) {
+  forEach(b, loc, rows, [&](OpBuilder &rb, Value r) {
+    forEach(rb, loc, cols, [&](OpBuilder &cb, Value c) {
+      SmallVector<Value> at(origin);
+      at[dims[0]] = arith::AddIOp::create(cb, loc, at[dims[0]], r);
+      at[dims[1]] = arith::AddIOp::create(cb, loc, at[dims[1]], c);
+      Value off = OffsetOp::create(cb, loc, desc, at);
+      Value x = memref::LoadOp::create(cb, loc, buffer, off);
+      x = arith::ExtFOp::create(cb, loc, cb.getF32Type(), x);
+      memref::StoreOp::create(cb, loc, x, tile, ValueRange{r, c});
+    });
+  });
+}
+
+/// The (row, col) of C that lane `lane`'s element `e` holds, by the
+/// table's layout `layout` (materialized) of a tile of `cols` columns.
+std::pair<Value, Value> cCoord(OpBuilder &b, Location loc, Value layout,
+                               Value lane, Value e, int64_t cols) {
+  Value off = OffsetOp::create(b, loc, layout, ValueRange{lane, e});
+  Value n = indexConstant(b, loc, cols);
+  return {arith::DivUIOp::create(b, loc, off, n),
+          arith::RemUIOp::create(b, loc, off, n)};
+}
+
+} // namespace
+
+void test::emulateWarpgroupMma(OpBuilder &b, Location loc, Operation *op,
+                               const MatrixInstruction &inst, MatrixTiles tiles,
+                               LaneOperandAt laneOperand,
+                               LaneResultAt laneResult) {
+  auto mma = cast<WarpgroupMmaOp>(op);
+  Value lane0 = indexConstant(b, loc, 0);
+  // Operand numbers: acc, a, a_desc, a_origin..., b, b_desc, b_origin....
+  unsigned aOrigin = 3, rankA = mma.getAOrigin().size();
+  unsigned bBuf = aOrigin + rankA, rankB = mma.getBOrigin().size();
+  auto origin = [&](unsigned first, unsigned rank) {
+    SmallVector<Value> o;
+    for (unsigned i = 0; i < rank; ++i)
+      o.push_back(laneOperand(b, first + i, lane0));
+    return o;
+  };
+  readOperand(b, loc, laneOperand(b, 1, lane0), laneOperand(b, 2, lane0),
+              origin(aOrigin, rankA), mma.getADims(), inst.m, inst.k, tiles.a);
+  readOperand(b, loc, laneOperand(b, bBuf, lane0),
+              laneOperand(b, bBuf + 1, lane0), origin(bBuf + 2, rankB),
+              mma.getBDims(), inst.k, inst.n, tiles.b);
+  Value layoutC = buildDescriptor(b, loc, inst.c);
+  // C from the lanes.
+  forEach(b, loc, inst.waveSize, [&](OpBuilder &lb, Value lane) {
+    Value regs = laneOperand(lb, 0, lane);
+    forEach(lb, loc, inst.cElementsPerLane, [&](OpBuilder &eb, Value e) {
+      auto [r, c] = cCoord(eb, loc, layoutC, lane, e, inst.n);
+      Value x = vector::ExtractOp::create(eb, loc, regs, OpFoldResult(e));
+      memref::StoreOp::create(eb, loc, x, tiles.c, ValueRange{r, c});
+    });
+  });
+  multiplyAccumulate(b, loc, inst, tiles.a, tiles.b, tiles.c);
+  // D to the lanes.
+  auto type = cast<VectorType>(mma.getResult().getType());
+  forEach(b, loc, inst.waveSize, [&](OpBuilder &lb, Value lane) {
+    Value zeros = arith::ConstantOp::create(
+        lb, loc, type, DenseElementsAttr::get(type, lb.getF32FloatAttr(0)));
+    auto fill = scf::ForOp::create(
+        lb, loc, indexConstant(lb, loc, 0),
+        indexConstant(lb, loc, inst.cElementsPerLane),
+        indexConstant(lb, loc, 1), ValueRange{zeros},
+        [&](OpBuilder &eb, Location, Value e, ValueRange acc) {
+          auto [r, c] = cCoord(eb, loc, layoutC, lane, e, inst.n);
+          Value x = memref::LoadOp::create(eb, loc, tiles.c, ValueRange{r, c});
+          scf::YieldOp::create(
+              eb, loc,
+              vector::InsertOp::create(eb, loc, x, acc[0], OpFoldResult(e))
+                  .getResult());
+        });
+    laneResult(lb, lane, fill.getResult(0));
+  });
 }

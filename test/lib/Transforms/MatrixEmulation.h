@@ -12,6 +12,12 @@
 // layouts. A test kernel that puts an element in the wrong lane computes a
 // wrong product.
 //
+// layout.warpgroup_mma (wgmma) runs once per warpgroup of 128 lanes: its A
+// and B are read from the workgroup buffers through their layout
+// descriptors (what the op says it multiplies), C and D through the
+// table's register layout; the lowering to NVVM proves separately that the
+// hardware's matrix descriptors read what the layout descriptors say.
+//
 // nvgpu.ldmatrix, the warp-collective load of mma.sync fragments, is
 // emulated from the PTX ISA's description of ldmatrix, *not* from the
 // table's LdMatrixLoad: a kernel that loads fragments with it and
@@ -54,6 +60,10 @@ using LaneOperand =
     function_ref<Value(OpBuilder &, unsigned operand, int64_t lane)>;
 /// Receives one lane's result.
 using LaneResult = function_ref<void(OpBuilder &, int64_t lane, Value)>;
+/// The same for a lane number computed at run time (a loop over lanes).
+using LaneOperandAt =
+    function_ref<Value(OpBuilder &, unsigned operand, Value lane)>;
+using LaneResultAt = function_ref<void(OpBuilder &, Value lane, Value)>;
 
 /// Host f32 tiles for A, B and C of one instruction, reused by every
 /// emulation of it (each overwrites them).
@@ -73,6 +83,16 @@ MatrixTiles allocateMatrixTiles(OpBuilder &b, Location loc,
 void emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
                               const MatrixInstruction &inst, MatrixTiles tiles,
                               LaneOperand laneOperand, LaneResult laneResult);
+
+/// Emits one warpgroup's layout.warpgroup_mma `op` (an instruction `inst`
+/// of family Wgmma) on the host with loops over the lanes and elements:
+/// A's element (m, k) is the buffer's element at layout.offset of its
+/// descriptor at the origin moved by (m, k) along `a_dims` (lane 0's
+/// origin; every lane passes the same), B's likewise; C is gathered from
+/// and D scattered to the lanes through the table's register layout.
+void emulateWarpgroupMma(OpBuilder &b, Location loc, Operation *op,
+                         const MatrixInstruction &inst, MatrixTiles tiles,
+                         LaneOperandAt laneOperand, LaneResultAt laneResult);
 
 /// Emits one warp's nvgpu.ldmatrix `op` on the host with the semantics of
 /// PTX ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16: matrix j's row

@@ -32,7 +32,8 @@
 // synchronous ones, zero-filling past `srcElements`, and their group
 // commits and waits (nvvm.cp.async.commit.group / wait.group) go: the CPU
 // run checks what a pipeline copies where, not that it waits long enough
-// (the GPU runs check that).
+// (the GPU runs check that). wgmma's fences, commits and waits
+// (nvvm.wgmma.*) go too: layout.warpgroup_mma runs synchronously.
 //
 // A test pass: it lives in test/lib and only layout-opt registers it.
 //
@@ -254,6 +255,26 @@ LogicalResult KernelToLoops::emitWavePiece(OpBuilder &b, Operation *op) {
   }
   const MatrixInstruction *inst = matrixInstructionOf(op);
   OpBuilder atEntry = OpBuilder::atBlockBegin(entry);
+  if (inst->family == MatrixFamily::Wgmma) {
+    auto laneAt = [&](OpBuilder &lb, Value lane) -> Value {
+      return arith::AddIOp::create(lb, loc, first, lane);
+    };
+    auto operandAt = [&](OpBuilder &lb, unsigned operand, Value lane) -> Value {
+      Value v = op->getOperand(operand);
+      if (!plan.storageOf(v))
+        return base.lookup(v);
+      return memref::LoadOp::create(lb, loc, bufferOf(v), laneAt(lb, lane));
+    };
+    auto resultAt = [&](OpBuilder &lb, Value lane, Value d) {
+      if (plan.keptValues().contains(result))
+        memref::StoreOp::create(lb, loc, d, keptBuffer.lookup(result),
+                                laneAt(lb, lane));
+    };
+    emulateWarpgroupMma(b, loc, op, *inst,
+                        allocateMatrixTiles(atEntry, loc, *inst), operandAt,
+                        resultAt);
+    return success();
+  }
   emulateMatrixInstruction(b, loc, op, *inst,
                            allocateMatrixTiles(atEntry, loc, *inst),
                            laneOperand, laneResult);
@@ -375,7 +396,8 @@ void KernelToLoops::synchronizeAsyncCopies() {
   SmallVector<Operation *> ops;
   kernel.walk([&](Operation *op) {
     if (isa<nvgpu::DeviceAsyncCopyOp, NVVM::CpAsyncCommitGroupOp,
-            NVVM::CpAsyncWaitGroupOp>(op))
+            NVVM::CpAsyncWaitGroupOp, NVVM::WgmmaFenceAlignedOp,
+            NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {

@@ -723,4 +723,63 @@ def Layout_AssumeMultipleOp : Layout_Op<"assume_multiple",
   let hasCanonicalizer = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Matrix instructions on workgroup-memory operands
+//===----------------------------------------------------------------------===//
+
+def Layout_WarpgroupMmaOp : Layout_Op<"warpgroup_mma",
+    [MemoryEffects<[MemRead]>, AttrSizedOperandSegments,
+     AllTypesMatch<["acc", "result"]>]> {
+  let summary = "One warpgroup's matrix multiply-accumulate whose A and B "
+                "are tiles of workgroup buffers laid out by descriptors";
+  let description = [{
+    Hopper's warpgroup MMA (`wgmma.mma_async` m64nNk16, sm_90a) as a layout
+    op: the 128 threads of a warpgroup (4 consecutive warps starting at a
+    multiple of 4) compute `D = A * B + C` with f32 accumulation, where A is
+    the 64 x 16 (M x K) tile of workgroup buffer `a` whose element (m, k)
+    is at `layout.offset %a_desc[origin + m e_M + k e_K]` (the descriptor's
+    top coordinate `a_origin` moved by m along top dimension `a_dims[0]`
+    and k along `a_dims[1]`), and B the 16 x N (K x N) tile of `b` likewise
+    (`b_dims` = [K dimension, N dimension]). C and D are the lanes'
+    fragments in the register layout of the table of matrix instructions
+    (`vector<N/2 x f32>`, MatrixInstructions.h, family Wgmma). `shape` is
+    [64, N, 16].
+
+    The buffers' layouts stay descriptors: the lowering to NVVM
+    (`-layout-warpgroup-mma-to-nvvm`) derives the hardware's swizzle mode,
+    majorness and the leading / stride byte offsets of wgmma's matrix
+    descriptors from them and proves, element by element for every origin a
+    multiple of (64 or N, 16) in every leading coordinate, that the
+    hardware's canonical layout reads what the descriptor says; a layout
+    that matches no hardware mode is refused there. The origins the program
+    passes must be such multiples (the op's promise, as an unmasked
+    access's bounds are). Each thread passes the same origins.
+
+    ```mlir
+    %d = layout.warpgroup_mma %c, %a[%da : %s, %m0, %k0], %b[%db : %s, %k0, %n0]
+         {shape = array<i64: 64, 128, 16>, a_dims = array<i64: 1, 2>,
+          b_dims = array<i64: 1, 2>}
+         : memref<24576xf16, #gpu.address_space<workgroup>>, !layout.desc<3x128x64>,
+           memref<24576xf16, #gpu.address_space<workgroup>>, !layout.desc<3x64x128>,
+           vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       MemRefRankOf<[F16, BF16], [1]>:$a,
+                       Layout_DescType:$a_desc, Variadic<Index>:$a_origin,
+                       MemRefRankOf<[F16, BF16], [1]>:$b,
+                       Layout_DescType:$b_desc, Variadic<Index>:$b_origin,
+                       DenseI64ArrayAttr:$shape,
+                       DenseI64ArrayAttr:$a_dims,
+                       DenseI64ArrayAttr:$b_dims);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `[` $a_desc `:` $a_origin `]` `,`
+    $b `[` $b_desc `:` $b_origin `]` attr-dict `:` type($a) `,`
+    qualified(type($a_desc)) `,` type($b) `,` qualified(type($b_desc)) `,`
+    type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // LAYOUT_OPS_TD

@@ -1,0 +1,255 @@
+//===- WarpgroupMma.cpp - wgmma operands in workgroup memory --------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// WarpgroupMma.h's facts, each next to its source.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Evaluator/WarpgroupMma.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <string>
+
+using namespace mlir::layout;
+
+const SharedSwizzleMode &mlir::layout::sharedSwizzleMode(SharedSwizzle mode) {
+  // PTX 9.7.15.5.1 "Swizzling modes": the pattern repeats every 8 rows of
+  // the swizzle width (256, 512, 1024 bytes); 9.7.15.5.1.2: layout type 1
+  // = 128B, 2 = 64B, 3 = 32B, 0 = interleave. CUDA Driver API,
+  // CUtensorMapSwizzle: CU_TENSOR_MAP_SWIZZLE_NONE = 0, _32B, _64B, _128B.
+  static const SharedSwizzleMode modes[] = {
+      {SharedSwizzle::None, "none", 16, 0, 16, 0, 0},
+      {SharedSwizzle::B32, "32B", 32, 1, 256, 3, 1},
+      {SharedSwizzle::B64, "64B", 64, 2, 512, 2, 2},
+      {SharedSwizzle::B128, "128B", 128, 3, 1024, 1, 3},
+  };
+  return modes[static_cast<unsigned>(mode)];
+}
+
+std::optional<SharedSwizzle>
+mlir::layout::widestSharedSwizzle(int64_t rowBytes) {
+  for (SharedSwizzle mode :
+       {SharedSwizzle::B128, SharedSwizzle::B64, SharedSwizzle::B32})
+    if (rowBytes > 0 && rowBytes % sharedSwizzleMode(mode).rowBytes == 0)
+      return mode;
+  return std::nullopt;
+}
+
+int64_t mlir::layout::applySharedSwizzle(SharedSwizzle mode, int64_t address) {
+  int64_t bits = sharedSwizzleMode(mode).xorBits;
+  return address ^ (((address >> 7) & ((int64_t(1) << bits) - 1)) << 4);
+}
+
+int64_t mlir::layout::wgmmaCanonicalOffset(SharedSwizzle mode,
+                                           OperandMajor major, int64_t lbo,
+                                           int64_t sbo, int64_t elementBytes,
+                                           int64_t mn, int64_t k) {
+  int64_t w = sharedSwizzleMode(mode).rowBytes;
+  int64_t kBytes = k * elementBytes, mnBytes = mn * elementBytes;
+  if (major == OperandMajor::K) {
+    // ((8, m), (T, 2k)) : ((W, SBO), (1, LBO)) in bytes, a row of 8 rows of
+    // W bytes; the interleaved mode's K steps of 16 bytes go LBO apart.
+    int64_t rows = (mn / 8) * sbo + (mn % 8) * w;
+    if (mode == SharedSwizzle::None)
+      return rows + (kBytes / 16) * lbo + kBytes % 16;
+    return rows + kBytes;
+  }
+  if (mode == SharedSwizzle::None)
+    return (mnBytes / 16) * sbo + mnBytes % 16 + (k / 8) * lbo + (k % 8) * 16;
+  // ((W, m), (8, k)) : ((1, LBO), (W, SBO)) in bytes: an atom of W bytes of
+  // M or N by 8 rows of K, atoms LBO apart along M / N, 8-row groups of K
+  // SBO apart.
+  return (mnBytes / w) * lbo + mnBytes % w + (k / 8) * sbo + (k % 8) * w;
+}
+
+std::optional<std::string>
+mlir::layout::wgmmaStagingProblem(int64_t rows, int64_t cols,
+                                  int64_t elementBytes) {
+  if (rows % 8)
+    return llvm::formatv("its {0} rows are not a multiple of 8 (the swizzle "
+                         "pattern's)",
+                         rows)
+        .str();
+  if (!widestSharedSwizzle(cols * elementBytes))
+    return llvm::formatv("its contiguous rows of {0} bytes are not a multiple "
+                         "of 32 (the narrowest swizzle mode's)",
+                         cols * elementBytes)
+        .str();
+  return std::nullopt;
+}
+
+Descriptor mlir::layout::wgmmaStagingLayout(int64_t stages, int64_t rows,
+                                            int64_t cols,
+                                            int64_t elementBytes) {
+  using T = Transform;
+  SharedSwizzle mode = *widestSharedSwizzle(cols * elementBytes);
+  const SharedSwizzleMode &m = sharedSwizzleMode(mode);
+  int64_t atom = m.rowBytes / elementBytes, atoms = cols / atom;
+  int64_t total = stages * cols * rows;
+  // The byte swizzle on element offsets: 16-byte chunks are 16 /
+  // elementBytes elements.
+  int64_t base = llvm::Log2_64(uint64_t(16 / elementBytes));
+  Descriptor d =
+      llvm::cantFail(Descriptor::packed({stages, atoms, rows, atom}));
+  llvm::cantFail(d.addStage(
+      {makeEntry(T::merge({stages, atoms, rows, atom}), {0, 1, 2, 3}, {0})}));
+  llvm::cantFail(
+      d.addStage({makeEntry(T::swizzle(m.xorBits, base, 3, total), {0}, {0})}));
+  llvm::cantFail(d.addStage(
+      {makeEntry(T::unmerge({stages, atoms, rows, atom}), {0}, {0, 1, 2, 3})}));
+  // (stage, row, column) -> (stage, atom, row, column in atom).
+  Stage top;
+  if (stages > 1)
+    top.push_back(makeEntry(T::passThrough(stages), {0}, {0}));
+  else
+    top.push_back(makeEntry(T::freeze(0), {0}, {}));
+  int64_t s = stages > 1 ? 1 : 0;
+  top.push_back(makeEntry(T::passThrough(rows), {2}, {s}));
+  top.push_back(makeEntry(T::merge({atoms, atom}), {1, 3}, {s + 1}));
+  llvm::cantFail(d.addStage(top));
+  return d;
+}
+
+uint64_t WgmmaMatrixDescriptor::encodeWithoutStart() const {
+  auto field = [](int64_t bytes) { return uint64_t(bytes >> 4) & 0x3FFF; };
+  return field(leadingByteOffset) << 16 | field(strideByteOffset) << 32 |
+         sharedSwizzleMode(swizzle).wgmmaLayoutType << 62;
+}
+
+uint64_t WgmmaMatrixDescriptor::encode(int64_t startAddress) const {
+  return encodeWithoutStart() | (uint64_t(startAddress >> 4) & 0x3FFF);
+}
+
+//===----------------------------------------------------------------------===//
+// Matching a descriptor
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The most origins matchWgmmaOperand proves (every one of a buffer's
+/// pipeline stages and instruction tiles is far fewer).
+constexpr int64_t kMaxOrigins = 1024;
+
+/// The origins matchWgmmaOperand proves, in order.
+llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
+origins(llvm::ArrayRef<int64_t> lengths, int64_t mnDim, int64_t kDim,
+        int64_t mnExtent) {
+  llvm::SmallVector<llvm::SmallVector<int64_t, 4>> result{
+      llvm::SmallVector<int64_t, 4>(lengths.size(), 0)};
+  for (int64_t dim = 0, e = lengths.size(); dim < e; ++dim) {
+    int64_t step = dim == mnDim ? mnExtent : dim == kDim ? 16 : 1;
+    int64_t extent = dim == mnDim ? mnExtent : dim == kDim ? 16 : 1;
+    llvm::SmallVector<llvm::SmallVector<int64_t, 4>> next;
+    for (const auto &o : result)
+      for (int64_t x = 0; x + extent <= lengths[dim]; x += step) {
+        next.push_back(o);
+        next.back()[dim] = x;
+        if (int64_t(next.size()) > kMaxOrigins)
+          return next;
+      }
+    result = std::move(next);
+  }
+  return result;
+}
+
+/// Why `layout` does not read what `d` says at `origins` (empty: it does).
+std::string disproof(const Descriptor &d, const WgmmaOperandLayout &layout,
+                     llvm::ArrayRef<llvm::SmallVector<int64_t, 4>> origins,
+                     int64_t mnDim, int64_t kDim, int64_t mnExtent,
+                     int64_t eb) {
+  for (const auto &origin : origins) {
+    int64_t start = d.offset(origin) * eb;
+    if (start % 16)
+      return llvm::formatv("the tile at ({0:$[, ]}) starts at byte {1}, not "
+                           "a multiple of 16",
+                           llvm::make_range(origin.begin(), origin.end()),
+                           start)
+          .str();
+    llvm::SmallVector<int64_t, 4> top(origin);
+    for (int64_t mn = 0; mn < mnExtent; ++mn)
+      for (int64_t k = 0; k < 16; ++k) {
+        top[mnDim] = origin[mnDim] + mn;
+        top[kDim] = origin[kDim] + k;
+        int64_t want = d.offset(top) * eb;
+        int64_t got = applySharedSwizzle(
+            layout.swizzle,
+            start + wgmmaCanonicalOffset(layout.swizzle, layout.major,
+                                         layout.lbo, layout.sbo, eb, mn, k));
+        if (!d.valid(top) || got != want)
+          return llvm::formatv("element ({0}, {1}) of the tile at ({2:$[, ]}) "
+                               "is at byte {3}; the hardware reads byte {4}",
+                               mn, k,
+                               llvm::make_range(origin.begin(), origin.end()),
+                               want, got)
+              .str();
+      }
+  }
+  return "";
+}
+
+} // namespace
+
+llvm::Expected<WgmmaOperandLayout>
+mlir::layout::matchWgmmaOperand(const Descriptor &d, int64_t mnDim,
+                                int64_t kDim, int64_t mnExtent,
+                                int64_t elementBytes) {
+  auto error = [](const llvm::Twine &msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+  };
+  if (d.isDynamic())
+    return error("its descriptor has run-time lengths or arguments");
+  llvm::ArrayRef<int64_t> lengths = d.getLengths();
+  if (lengths[mnDim] < mnExtent || lengths[kDim] < 16)
+    return error(llvm::formatv("its descriptor is {0} x {1} along the "
+                               "instruction's dimensions, less than {2} x 16",
+                               lengths[mnDim], lengths[kDim], mnExtent));
+  auto all = origins(lengths, mnDim, kDim, mnExtent);
+  llvm::SmallVector<int64_t, 4> o0(lengths.size(), 0);
+  auto step = [&](int64_t dim, int64_t by) {
+    llvm::SmallVector<int64_t, 4> t(o0);
+    t[dim] = by;
+    return (d.offset(t) - d.offset(o0)) * elementBytes;
+  };
+  WgmmaOperandLayout layout;
+  if (step(kDim, 1) == elementBytes)
+    layout.major = OperandMajor::K;
+  else if (step(mnDim, 1) == elementBytes)
+    layout.major = OperandMajor::MN;
+  else
+    return error("neither its K nor its M / N dimension is contiguous (wgmma "
+                 "reads K-major or MN-major tiles)");
+  std::string why;
+  for (SharedSwizzle mode :
+       {SharedSwizzle::B128, SharedSwizzle::B64, SharedSwizzle::B32}) {
+    const SharedSwizzleMode &m = sharedSwizzleMode(mode);
+    layout.swizzle = mode;
+    if (layout.major == OperandMajor::K) {
+      layout.lbo = 16; // unused by the swizzled K-major layouts
+      layout.sbo = step(mnDim, 8);
+    } else {
+      int64_t atom = m.rowBytes / elementBytes;
+      layout.lbo = mnExtent > atom ? step(mnDim, atom) : 16;
+      layout.sbo = step(kDim, 8);
+    }
+    std::string no;
+    if (layout.lbo <= 0 || layout.sbo <= 0 || layout.lbo % 16 ||
+        layout.sbo % 16 || layout.lbo >= (1 << 18) || layout.sbo >= (1 << 18))
+      no = llvm::formatv("leading / stride byte offsets {0} / {1} are not "
+                         "positive multiples of 16 below 2^18",
+                         layout.lbo, layout.sbo)
+               .str();
+    else
+      no = disproof(d, layout, all, mnDim, kDim, mnExtent, elementBytes);
+    if (no.empty())
+      return layout;
+    why += (why.empty() ? "" : "; ") + m.name.str() + ": " + no;
+  }
+  return error("it matches no swizzle mode of wgmma (" + why + ")");
+}

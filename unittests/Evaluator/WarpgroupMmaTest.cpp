@@ -1,0 +1,138 @@
+//===- WarpgroupMmaTest.cpp - wgmma operand facts -------------------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Checks WarpgroupMma.h against the PTX ISA's statements, restated here
+// independently: the two encodings of the swizzle modes, the descriptor's
+// bit fields, and that the canonical layouts of the swizzled modes with
+// dense strides are CuTe's Swizzle<B, 4, 3> over a row-major tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layout/Evaluator/WarpgroupMma.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace mlir::layout;
+
+namespace {
+
+constexpr SharedSwizzle kSwizzled[] = {SharedSwizzle::B32, SharedSwizzle::B64,
+                                       SharedSwizzle::B128};
+
+TEST(WarpgroupMmaTest, ModeEncodings) {
+  // PTX 9.7.15.5.1.2: "layout type: 0 interleave, 1 128B, 2 64B, 3 32B";
+  // CUtensorMapSwizzle: NONE 0, 32B 1, 64B 2, 128B 3.
+  EXPECT_EQ(sharedSwizzleMode(SharedSwizzle::B128).wgmmaLayoutType, 1u);
+  EXPECT_EQ(sharedSwizzleMode(SharedSwizzle::B64).wgmmaLayoutType, 2u);
+  EXPECT_EQ(sharedSwizzleMode(SharedSwizzle::B32).wgmmaLayoutType, 3u);
+  EXPECT_EQ(sharedSwizzleMode(SharedSwizzle::None).wgmmaLayoutType, 0u);
+  EXPECT_EQ(sharedSwizzleMode(SharedSwizzle::B128).tmaSwizzle, 3u);
+  EXPECT_EQ(sharedSwizzleMode(SharedSwizzle::B32).tmaSwizzle, 1u);
+  for (SharedSwizzle m : kSwizzled)
+    EXPECT_EQ(sharedSwizzleMode(m).alignment,
+              8 * sharedSwizzleMode(m).rowBytes);
+  EXPECT_EQ(widestSharedSwizzle(128), SharedSwizzle::B128);
+  EXPECT_EQ(widestSharedSwizzle(256), SharedSwizzle::B128);
+  EXPECT_EQ(widestSharedSwizzle(64), SharedSwizzle::B64);
+  EXPECT_EQ(widestSharedSwizzle(96), SharedSwizzle::B32);
+  EXPECT_EQ(widestSharedSwizzle(16), std::nullopt);
+}
+
+TEST(WarpgroupMmaTest, DescriptorBits) {
+  WgmmaMatrixDescriptor d{/*lbo=*/16, /*sbo=*/1024, SharedSwizzle::B128};
+  // start 0x400 >> 4 = 0x40 in bits 0-13, LBO 1 in 16-29, SBO 64 in 32-45,
+  // 128B = 1 in 62-63.
+  EXPECT_EQ(d.encode(0x400), (uint64_t(1) << 62) | (uint64_t(64) << 32) |
+                                 (uint64_t(1) << 16) | 0x40u);
+  EXPECT_EQ(d.encode(0x400) & ~uint64_t(0x3FFF), d.encodeWithoutStart());
+}
+
+// Dense strides (SBO = 8 rows of the mode's width): the K-major canonical
+// layout of a tile whose rows are one swizzle row wide is the row-major
+// tile, and the swizzle is CuTe's Swizzle<B, 4, 3>: 16-byte chunk c of row
+// r goes to chunk c xor (r mod 2^B) within its 8-row atom... for 128B;
+// narrower rows take the row-of-128-bytes bits, so two or four rows share
+// one xor value.
+TEST(WarpgroupMmaTest, SwizzledKMajorIsSwizzledRowMajor) {
+  for (SharedSwizzle m : kSwizzled) {
+    int64_t w = sharedSwizzleMode(m).rowBytes,
+            bits = sharedSwizzleMode(m).xorBits;
+    int64_t cols = w / 2, rows = 64;
+    std::set<int64_t> seen;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) {
+        int64_t canonical =
+            wgmmaCanonicalOffset(m, OperandMajor::K, 0, 8 * w, 2, r, c);
+        int64_t rowMajor = r * w + 2 * c;
+        ASSERT_EQ(canonical, rowMajor) << sharedSwizzleMode(m).name.str();
+        int64_t chunk = (rowMajor / 16) % (1 << bits);
+        int64_t line = (rowMajor / 128) % (1 << bits);
+        int64_t want = rowMajor - chunk * 16 + (chunk ^ line) * 16;
+        ASSERT_EQ(applySharedSwizzle(m, rowMajor), want);
+        seen.insert(applySharedSwizzle(m, rowMajor));
+      }
+    EXPECT_EQ(int64_t(seen.size()), rows * cols);
+    EXPECT_EQ(*seen.rbegin(), rows * w - 2);
+  }
+}
+
+// MN-major, 128B: an atom is 64 f16 of M or N by 8 rows of K; atoms LBO
+// apart along M / N, 8-row groups SBO apart along K. A 16 x 128 (K x N) B
+// tile stored as two atoms-columns of 16 K rows: LBO = 16 * 128 bytes.
+TEST(WarpgroupMmaTest, MnMajorAtoms) {
+  std::set<int64_t> seen;
+  for (int64_t k = 0; k < 16; ++k)
+    for (int64_t n = 0; n < 128; ++n) {
+      int64_t off = wgmmaCanonicalOffset(SharedSwizzle::B128, OperandMajor::MN,
+                                         /*lbo=*/2048, /*sbo=*/1024, 2, n, k);
+      EXPECT_EQ(off, (n / 64) * 2048 + k * 128 + (n % 64) * 2);
+      seen.insert(applySharedSwizzle(SharedSwizzle::B128, off));
+    }
+  EXPECT_EQ(seen.size(), 16u * 128u);
+}
+
+// The staging layouts the tile pass gives wgmma's buffers are read by the
+// mode and offsets matchWgmmaOperand derives, for every stage and tile.
+TEST(WarpgroupMmaTest, StagingLayoutsMatch) {
+  struct Case {
+    int64_t stages, rows, cols;
+    bool kMajor;
+    SharedSwizzle mode;
+    int64_t lbo, sbo;
+  };
+  // A 128 x 64 K-major; B 32 x 128 (K x N) N-major; A 64 x 32 (64B).
+  for (Case c : {Case{3, 128, 64, true, SharedSwizzle::B128, 16, 1024},
+                 Case{2, 32, 128, false, SharedSwizzle::B128, 32 * 128, 1024},
+                 Case{1, 64, 32, true, SharedSwizzle::B64, 16, 512},
+                 Case{2, 16, 64, false, SharedSwizzle::B128, 16, 1024}}) {
+    Descriptor d = wgmmaStagingLayout(c.stages, c.rows, c.cols, 2);
+    int64_t s = c.stages > 1 ? 1 : 0;
+    // K-major: rows are M (or N), columns K; N-major: rows K, columns N.
+    int64_t mnDim = c.kMajor ? s : s + 1, kDim = c.kMajor ? s + 1 : s;
+    int64_t mnExtent = c.kMajor ? 64 : c.cols;
+    llvm::Expected<WgmmaOperandLayout> l =
+        matchWgmmaOperand(d, mnDim, kDim, mnExtent, 2);
+    ASSERT_TRUE(static_cast<bool>(l)) << llvm::toString(l.takeError());
+    EXPECT_EQ(l->swizzle, c.mode);
+    EXPECT_EQ(l->major, c.kMajor ? OperandMajor::K : OperandMajor::MN);
+    EXPECT_EQ(l->lbo, c.lbo);
+    EXPECT_EQ(l->sbo, c.sbo);
+    EXPECT_EQ(d.getElementSpaceSize(), c.stages * c.rows * c.cols);
+  }
+}
+
+// A tile the hardware cannot read as laid out: row-major without the xor.
+TEST(WarpgroupMmaTest, UnswizzledTileIsRefused) {
+  Descriptor d = llvm::cantFail(Descriptor::packed({64, 64}));
+  llvm::Expected<WgmmaOperandLayout> l = matchWgmmaOperand(d, 0, 1, 64, 2);
+  ASSERT_FALSE(static_cast<bool>(l));
+  std::string why = llvm::toString(l.takeError());
+  EXPECT_NE(why.find("matches no swizzle mode"), std::string::npos) << why;
+}
+
+} // namespace
