@@ -628,7 +628,11 @@ int main(int argc, char **argv) {
   cudaDeviceProp prop;
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   CUmodule mod;
-  std::string cubin = dir + "/matmul.sm_90.cubin";
+  // The chip the cubin was built for: bench/gemm/out holds sm_90, out-sm90a
+  // sm_90a (GEMM_CHIP=sm_90a).
+  const char *chipEnv = getenv("GEMM_CHIP");
+  std::string cubin =
+      dir + "/matmul." + (chipEnv ? chipEnv : "sm_90") + ".cubin";
   CHECK_CU(cuModuleLoad(&mod, cubin.c_str()));
   std::vector<Kernel> kernels = {
       {"gemm_f16", 128, 128, false, nullptr},

@@ -285,6 +285,8 @@ Value multiply(OpBuilder &b, Location loc, const MatrixInstruction &inst,
   case MatrixFamily::MmaSync:
     return nvgpu::MmaSyncOp::create(b, loc, a, bv, acc,
                                     ArrayRef<int64_t>{inst.m, inst.n, inst.k});
+  case MatrixFamily::Wgmma:
+    break; // multiplyWarpgroupTile
   }
   llvm_unreachable("unknown matrix family");
 }
@@ -326,6 +328,8 @@ SmallVector<Value> tiles::multiplyTile(OpBuilder &b, Location loc,
                                        ValueRange accs) {
   const Plan &plan = cx.plan;
   const MatrixInstruction &inst = *plan.inst;
+  if (inst.operandsInWorkgroupMemory())
+    return multiplyWarpgroupTile(b, loc, cx, accs);
   SmallVector<Value> out(accs);
   int64_t pack = kPack(cx);
   for (int64_t group = 0; group < plan.ks; group += pack) {

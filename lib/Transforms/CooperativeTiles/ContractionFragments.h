@@ -54,6 +54,24 @@ VectorType operandType(const MatrixInstruction &inst, MatrixOperand operand,
 SmallVector<Value> multiplyTile(OpBuilder &b, Location loc,
                                 const FragmentContext &cx, ValueRange accs);
 
+/// The K-tile step of a wgmma plan (ContractionWarpgroup.cpp): per K step
+/// and instruction tile, one layout.warpgroup_mma of the wave's (the
+/// warpgroup's) tiles of A and B in their buffers, between wgmma.fence and
+/// commit_group / wait_group 0.
+SmallVector<Value> multiplyWarpgroupTile(OpBuilder &b, Location loc,
+                                         const FragmentContext &cx,
+                                         ValueRange accs);
+
+/// For a wgmma plan, the fence that orders a thread's staging writes before
+/// the matrix instructions' reads (the proxy fence); nothing otherwise.
+/// Each writer emits it after its writes, before the barrier.
+void fenceStagingForWarpgroupMma(OpBuilder &b, Location loc, const Plan &plan);
+
+/// Lays out `leaf`'s staging buffer (allocated) as wgmma reads it: the
+/// descriptor wgmmaStagingLayout gives, the attribution aligned to the
+/// swizzle pattern (ContractionWarpgroup.cpp).
+void layOutForWarpgroupMma(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b);
+
 /// After the loop: each lane evaluates the epilogue on its fragments `accs`
 /// and stores its elements of C, masked at the edges (a diagnostic where
 /// the store or a bias cannot be traced).

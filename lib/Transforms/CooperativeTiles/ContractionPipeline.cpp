@@ -126,6 +126,7 @@ FailureOr<SmallVector<Value>> registerLoop(OpBuilder &b, const KLoop &k) {
                     left.take_front(n), cx.stage);
     left = left.drop_front(n);
   }
+  fenceStagingForWarpgroupMma(ib, loc, cx.plan);
   gpu::BarrierOp::create(ib, loc);
   // The next tiles' loads, skipped after the last iteration.
   Value nextIV =
@@ -188,6 +189,7 @@ struct AsyncSteps {
   FailureOr<SmallVector<Value>> kStep(OpBuilder &ob, Value kt, Value readStage,
                                       Value writeStage, ValueRange accs) const {
     NVVM::CpAsyncWaitGroupOp::create(ob, loc, uint32_t(stages - 2));
+    fenceStagingForWarpgroupMma(ob, loc, k.cx.plan);
     gpu::BarrierOp::create(ob, loc);
     if (failed(issue(ob, ahead(ob, kt, stages - 1), writeStage)))
       return failure();
@@ -310,8 +312,11 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &plan,
       b, loc, fragType, DenseElementsAttr::get(fragType, t.init));
   k.inits.append(k.fragments(), zero);
   // One buffer per operand, shared by both versions of the loop.
-  for (Leaf *leaf : {&t.a, &t.b})
+  for (Leaf *leaf : {&t.a, &t.b}) {
     allocateStagingBuffer(func, *leaf, b, plan.stages);
+    if (inst.operandsInWorkgroupMemory())
+      layOutForWarpgroupMma(func, *leaf, b);
+  }
   FailureOr<SmallVector<Value>> results;
   Value aligned = allOf(b, loc, plan.alignment);
   if (plan.stages == 1) {

@@ -16,6 +16,7 @@
 #include "ContractionPlan.h"
 
 #include "layout/Evaluator/MatrixInstructions.h"
+#include "layout/Evaluator/WarpgroupMma.h"
 #include "layout/Transforms/Passes.h"
 
 using namespace mlir;
@@ -201,10 +202,32 @@ LogicalResult planOperands(ContractionTree &t, Plan &plan, int64_t threads,
     if (failed(leaf->side.analyze(options.assumeAlignment, why)))
       return leaf->load.emitOpError() << "cannot be distributed: " << why;
   const MatrixInstruction &inst = *plan.inst;
-  orderBuffer(t.a, t.aK, /*nFastest=*/false);
-  orderBuffer(t.b, t.bK,
-              /*nFastest=*/inst.ldmatrixBTrans && t.b.side.unitStride &&
-                  t.b.side.contiguous == t.bN);
+  if (inst.operandsInWorkgroupMemory()) {
+    // wgmma reads K-major and MN-major tiles alike (16-bit inputs): each
+    // buffer keeps its global rows' order, so that the copies go straight
+    // in, in the hardware's swizzle mode (WarpgroupMma.h).
+    for (auto [leaf, kPos] : {std::pair{&t.a, t.aK}, std::pair{&t.b, t.bK}}) {
+      orderBuffer(*leaf, kPos,
+                  leaf->side.unitStride && leaf->side.contiguous != kPos);
+      if (leaf->bufDims.size() != 2)
+        return leaf->load.emitOpError()
+               << "in a tile contraction on " << inst.mnemonic
+               << ": its tile must have two non-unit dimensions";
+      int64_t rows = leaf->side.tile[leaf->bufDims[0]];
+      int64_t cols = leaf->side.tile[leaf->bufDims[1]];
+      if (std::optional<std::string> why = wgmmaStagingProblem(
+              rows, cols, elementBytes(leaf->side.elementType)))
+        return leaf->load.emitOpError()
+               << "in a tile contraction on " << inst.mnemonic << ": its "
+               << rows << "x" << cols
+               << " tile cannot be laid out for wgmma: " << *why;
+    }
+  } else {
+    orderBuffer(t.a, t.aK, /*nFastest=*/false);
+    orderBuffer(t.b, t.bK,
+                /*nFastest=*/inst.ldmatrixBTrans && t.b.side.unitStride &&
+                    t.b.side.contiguous == t.bN);
+  }
   scf::ForOp old = t.loop;
   for (Leaf *leaf : {&t.a, &t.b}) {
     if (!prefetchable(old, leaf->load))

@@ -211,9 +211,11 @@ void KernelPlan::need(Piece &user, Value v) {
 }
 
 void KernelPlan::planWave(Piece &piece) {
-  // Each lane's operands are read from the threads' values.
+  // Each lane's operands are read from the threads' values; block-uniform
+  // ones (layout.warpgroup_mma's descriptors) are computed on the host.
   for (Value operand : piece.op()->getOperands())
-    if (holder(operand) && !isInductionVar(operand) && !storageOf(operand))
+    if (holder(operand) && !isInductionVar(operand) && !storageOf(operand) &&
+        !isUniform(operand))
       kept.insert(operand);
 }
 

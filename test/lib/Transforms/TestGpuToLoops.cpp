@@ -256,13 +256,16 @@ LogicalResult KernelToLoops::emitWavePiece(OpBuilder &b, Operation *op) {
   const MatrixInstruction *inst = matrixInstructionOf(op);
   OpBuilder atEntry = OpBuilder::atBlockBegin(entry);
   if (inst->family == MatrixFamily::Wgmma) {
+    // Block-uniform operands (buffers, descriptors) are computed in this
+    // piece, at the first use (emulateWarpgroupMma's, before its loops).
+    IRMapping uniform = base;
     auto laneAt = [&](OpBuilder &lb, Value lane) -> Value {
       return arith::AddIOp::create(lb, loc, first, lane);
     };
     auto operandAt = [&](OpBuilder &lb, unsigned operand, Value lane) -> Value {
       Value v = op->getOperand(operand);
       if (!plan.storageOf(v))
-        return base.lookup(v);
+        return hostUniform(lb, v, uniform);
       return memref::LoadOp::create(lb, loc, bufferOf(v), laneAt(lb, lane));
     };
     auto resultAt = [&](OpBuilder &lb, Value lane, Value d) {
@@ -397,7 +400,8 @@ void KernelToLoops::synchronizeAsyncCopies() {
   kernel.walk([&](Operation *op) {
     if (isa<nvgpu::DeviceAsyncCopyOp, NVVM::CpAsyncCommitGroupOp,
             NVVM::CpAsyncWaitGroupOp, NVVM::WgmmaFenceAlignedOp,
-            NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp>(op))
+            NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp,
+            NVVM::FenceProxyOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {

@@ -1,0 +1,107 @@
+//===- ContractionWarpgroup.cpp - Tile contractions on warpgroup MMA ------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What changes when the plan's instruction is wgmma (sm_90a): A and B stay
+// in their staging buffers, laid out in the hardware's swizzle mode
+// (wgmmaStagingLayout, WarpgroupMma.h) and aligned to its pattern, and a
+// K tile is one batch of layout.warpgroup_mma per warpgroup between
+// wgmma.fence and wgmma.commit_group / wait_group 0, so that the next
+// barrier may let the stage be overwritten. The epilogue reads the
+// accumulators through the table's register layout, as for the other
+// instructions (ContractionFragments.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContractionFragments.h"
+
+#include "layout/Evaluator/WarpgroupMma.h"
+#include "layout/Transforms/WorkgroupMemory.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+void tiles::layOutForWarpgroupMma(gpu::GPUFuncOp func, Leaf &leaf,
+                                  OpBuilder &b) {
+  Location loc = leaf.load.getLoc();
+  int64_t rows = leaf.side.tile[leaf.bufDims[0]];
+  int64_t cols = leaf.side.tile[leaf.bufDims[1]];
+  int64_t eb = elementBytes(leaf.side.elementType);
+  Value old = leaf.desc;
+  leaf.desc =
+      buildDescriptor(b, loc, wgmmaStagingLayout(leaf.stages, rows, cols, eb));
+  if (old.use_empty())
+    old.getDefiningOp()->erase();
+  int64_t align = sharedSwizzleMode(*widestSharedSwizzle(cols * eb)).alignment;
+  for (auto [i, arg] : llvm::enumerate(func.getWorkgroupAttributions()))
+    if (arg == leaf.buffer)
+      func.setWorkgroupAttributionAttr(
+          i, LLVM::LLVMDialect::getAlignAttrName(),
+          b.getI64IntegerAttr(std::max(align, kWorkgroupBufferAlignment)));
+}
+
+void tiles::fenceStagingForWarpgroupMma(OpBuilder &b, Location loc,
+                                        const Plan &plan) {
+  if (!plan.inst->operandsInWorkgroupMemory())
+    return;
+  // PTX ISA "Memory consistency model: proxies": wgmma reads shared memory
+  // through the async proxy; the staging writes (st.shared, cp.async) are
+  // generic-proxy accesses, ordered before it only by this fence in each
+  // writing thread, ahead of the barrier.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
+/// The positions in `leaf`'s descriptor of load dimensions `x` and `y`.
+static SmallVector<int64_t> descDims(const Leaf &leaf, int64_t x, int64_t y) {
+  int64_t s = leaf.stages > 1 ? 1 : 0;
+  auto pos = [&](int64_t k) {
+    return s + int64_t(llvm::find(leaf.bufDims, k) - leaf.bufDims.begin());
+  };
+  return {pos(x), pos(y)};
+}
+
+SmallVector<Value> tiles::multiplyWarpgroupTile(OpBuilder &b, Location loc,
+                                                const FragmentContext &cx,
+                                                ValueRange accs) {
+  const Plan &plan = cx.plan;
+  const MatrixInstruction &inst = *plan.inst;
+  const ContractionTree &t = cx.tree;
+  SmallVector<int64_t> aDims = descDims(t.a, t.aM, t.aK);
+  SmallVector<int64_t> bDims = descDims(t.b, t.bK, t.bN);
+  int64_t shape[] = {inst.m, inst.n, inst.k};
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  SmallVector<Value> out(accs);
+  for (int64_t kk = 0; kk < plan.ks; ++kk) {
+    Value k0 = indexConstant(b, loc, kk * inst.k);
+    for (int64_t i = 0; i < plan.rm; ++i) {
+      SmallVector<Value> a(2);
+      a[t.aM] = arith::AddIOp::create(b, loc, cx.waveRow,
+                                      indexConstant(b, loc, i * inst.m));
+      a[t.aK] = k0;
+      for (int64_t j = 0; j < plan.rn; ++j) {
+        SmallVector<Value> bc(2);
+        bc[t.bK] = k0;
+        bc[t.bN] = arith::AddIOp::create(b, loc, cx.waveCol,
+                                         indexConstant(b, loc, j * inst.n));
+        Value &acc = out[i * plan.rn + j];
+        acc = WarpgroupMmaOp::create(
+            b, loc, acc.getType(), acc, t.a.buffer, t.a.desc,
+            t.a.bufCoord(a, cx.stage), t.b.buffer, t.b.desc,
+            t.b.bufCoord(bc, cx.stage), shape, aDims, bDims);
+      }
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  return out;
+}
