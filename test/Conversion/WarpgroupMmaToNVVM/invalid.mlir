@@ -1,0 +1,70 @@
+// RUN: layout-opt %s -split-input-file -verify-diagnostics -layout-warpgroup-mma-to-nvvm
+// Operands wgmma cannot read as laid out, and ops malformed on their own.
+
+// A row-major 64 x 64 tile without the xor: no swizzle mode reads it.
+gpu.module @k {
+  gpu.func @unswizzled(%out: memref<64xf32>) workgroup(%a: memref<4096xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel {
+    %c0 = arith.constant 0 : index
+    %p = layout.packed [64, 64] : !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<32xf32>
+    // expected-error @+1 {{a cannot be read by wgmma: it matches no swizzle mode of wgmma (128B: element (1, 0) of the tile at (0, 0) is at byte 128; the hardware reads byte 144; 64B: element (1, 0) of the tile at (0, 0) is at byte 128; the hardware reads byte 64; 32B: element (1, 0) of the tile at (0, 0) is at byte 128; the hardware reads byte 32)}}
+    %d = layout.warpgroup_mma %acc, %a[%p : %c0, %c0], %a[%p : %c0, %c0] {shape = array<i64: 64, 64, 16>, a_dims = array<i64: 0, 1>, b_dims = array<i64: 1, 0>} : memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, vector<32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The right layout, but the buffer is aligned to 128 bytes only.
+gpu.module @k {
+  gpu.func @misaligned(%out: memref<64xf32>) workgroup(%a: memref<4096xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}) kernel {
+    %c0 = arith.constant 0 : index
+    %pa = layout.packed [64, 64] : !layout.desc<64x64>
+    %da = layout.transform %pa [#layout.merge<[64, 64]> : [0, 1] -> [0]] : !layout.desc<64x64> -> !layout.desc<4096>
+    %sa = layout.transform %da [#layout.swizzle<3, 3, 3, 4096> : [0] -> [0]] : !layout.desc<4096> -> !layout.desc<4096>
+    %ta = layout.transform %sa [#layout.unmerge<[64, 64]> : [0] -> [0, 1]] : !layout.desc<4096> -> !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<32xf32>
+    // expected-error @+1 {{a's buffer must start at a multiple of 1024 bytes for the 128B swizzle (its pattern follows the address), but its base is known aligned only to 128}}
+    %d = layout.warpgroup_mma %acc, %a[%ta : %c0, %c0], %a[%ta : %c0, %c0] {shape = array<i64: 64, 64, 16>, a_dims = array<i64: 0, 1>, b_dims = array<i64: 1, 0>} : memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, vector<32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @bad_shape(%out: memref<64xf32>) workgroup(%a: memref<4096xf16, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %p = layout.packed [64, 64] : !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<32xf32>
+    // expected-error @+1 {{shape must be [64, N, 16] with N a multiple of 8 up to 256}}
+    %d = layout.warpgroup_mma %acc, %a[%p : %c0, %c0], %a[%p : %c0, %c0] {shape = array<i64: 64, 64, 32>, a_dims = array<i64: 0, 1>, b_dims = array<i64: 1, 0>} : memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, vector<32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @bad_acc(%out: memref<64xf32>) workgroup(%a: memref<4096xf16, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %p = layout.packed [64, 64] : !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<64xf32>
+    // expected-error @+1 {{the accumulator of a 64x64 wgmma holds 32 f32 per lane (vector<32xf32>), got 'vector<64xf32>'}}
+    %d = layout.warpgroup_mma %acc, %a[%p : %c0, %c0], %a[%p : %c0, %c0] {shape = array<i64: 64, 64, 16>, a_dims = array<i64: 0, 1>, b_dims = array<i64: 1, 0>} : memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, vector<64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @global_operand(%g: memref<4096xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %p = layout.packed [64, 64] : !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<32xf32>
+    // expected-error @+1 {{a must be a workgroup-memory buffer (wgmma reads its operands from shared memory)}}
+    %d = layout.warpgroup_mma %acc, %g[%p : %c0, %c0], %g[%p : %c0, %c0] {shape = array<i64: 64, 64, 16>, a_dims = array<i64: 0, 1>, b_dims = array<i64: 1, 0>} : memref<4096xf16>, !layout.desc<64x64>, memref<4096xf16>, !layout.desc<64x64>, vector<32xf32>
+    gpu.return
+  }
+}
