@@ -402,9 +402,7 @@ private:
   void apply(ArrayRef<Stage> stages) {
     OpBuilder b(buffer.desc.getContext());
     b.setInsertionPointAfterValue(buffer.desc);
-    Value cur = buffer.desc;
-    for (const Stage &s : stages)
-      cur = TransformOp::create(b, buffer.desc.getLoc(), cur, s);
+    Value cur = buildStages(b, buffer.desc.getLoc(), buffer.desc, stages);
     for (OffsetOp off : buffer.offsets)
       off.getDescMutable().assign(cur);
   }

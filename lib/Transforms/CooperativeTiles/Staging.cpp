@@ -122,7 +122,6 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
                                   int64_t stages, bool padRows, Value storage) {
   const GlobalSide &src = leaf.side;
   Location loc = leaf.load.getLoc();
-  MLIRContext *ctx = func.getContext();
   leaf.stages = stages;
   StagingShape layout(leaf, stages, padRows);
   ArrayRef<int64_t> shape = layout.shape;
@@ -139,15 +138,13 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
     leaf.buffer =
         addAlignedWorkgroupBuffer(func, {space}, src.elementType, loc);
   }
-  if (layout.strides.empty()) {
-    leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
-                                 b.getDenseI64ArrayAttr(shape));
-    return;
-  }
-  leaf.desc = NaiveOp::create(b, loc, DescType::get(ctx, shape),
-                              b.getDenseI64ArrayAttr(shape),
-                              b.getDenseI64ArrayAttr(layout.strides),
-                              IntegerAttr(), b.getI64IntegerAttr(space));
+  // A packed descriptor, or a naive one whose rows are padded (valid by
+  // construction: its space holds every row).
+  leaf.desc = buildDescriptor(
+      b, loc,
+      llvm::cantFail(layout.strides.empty()
+                         ? Descriptor::packed(shape)
+                         : Descriptor::naive(shape, layout.strides, 0, space)));
 }
 
 void tiles::writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,
