@@ -55,3 +55,23 @@ mlir::layout::countConflicts(const Chip &chip, SharedAccessKind kind,
   }
   return count;
 }
+
+bool mlir::layout::isOddWordRow(int64_t rowLength, int64_t elementBytes) {
+  if (elementBytes <= 4) {
+    int64_t bytes = rowLength * elementBytes;
+    return bytes % 4 == 0 && (bytes / 4) % 2 == 1;
+  }
+  return rowLength % 2 == 1;
+}
+
+std::optional<int64_t>
+mlir::layout::paddedRowLength(int64_t length, int64_t elementBytes,
+                              int64_t step,
+                              llvm::function_ref<bool(int64_t)> conflictFree) {
+  for (int64_t k = 0; k <= kMaxRowPaddingSteps; ++k) {
+    int64_t n = length + k * step;
+    if (conflictFree ? conflictFree(n) : isOddWordRow(n, elementBytes))
+      return n;
+  }
+  return std::nullopt;
+}

@@ -15,6 +15,7 @@
 
 #include "layout/Transforms/XorSwizzle.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Target/BankModel.h"
 #include "layout/Transforms/BankConflicts.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -273,7 +274,7 @@ private:
     rows = lengths[lengths.size() - 2];
     cols = lengths.back();
     // Vector accesses must stay contiguous: v at least their width.
-    int64_t elementBytes = std::max<int64_t>(
+    elementBytes = std::max<int64_t>(
         1,
         cast<MemRefType>(buffer.memref.getType()).getElementTypeBitWidth() / 8);
     for (const SharedAccess &a : buffer.accesses)
@@ -401,15 +402,15 @@ private:
   void apply(ArrayRef<Stage> stages) {
     OpBuilder b(buffer.desc.getContext());
     b.setInsertionPointAfterValue(buffer.desc);
-    Value cur = buffer.desc;
-    for (const Stage &s : stages)
-      cur = TransformOp::create(b, buffer.desc.getLoc(), cur, s);
+    Value cur = buildStages(b, buffer.desc.getLoc(), buffer.desc, stages);
     for (OffsetOp off : buffer.offsets)
       off.getDescMutable().assign(cur);
   }
 
-  /// The fallback: rows padded by `pad` elements, for a packed descriptor of
-  /// a gpu.func workgroup attribution (whose size grows).
+  /// The fallback: rows padded (the bank model's paddedRowLength, by a
+  /// multiple of the widest access, which keeps vector accesses aligned) to
+  /// the first length whose conflicts are proved zero, for a packed
+  /// descriptor of a gpu.func workgroup attribution (whose size grows).
   bool pad() {
     auto base = buffer.desc.getDefiningOp<PackedOp>();
     auto arg = dyn_cast<BlockArgument>(buffer.memref);
@@ -420,41 +421,47 @@ private:
         d->getRank() != 2)
       return false;
     int64_t rows = d->getLengths()[0], cols = d->getLengths()[1];
-    // Padding by a multiple of the widest access keeps vector accesses
-    // aligned.
-    for (int64_t padding = minV; padding <= 16 * minV; padding += minV) {
-      llvm::Expected<Descriptor> candidate = Descriptor::naive(
-          {rows, cols}, {cols + padding, 1}, 0, rows * (cols + padding));
+    auto type = cast<MemRefType>(arg.getType());
+    std::optional<Descriptor> padded;
+    auto conflictFree = [&](int64_t row) {
+      // Unpadded rows are the layout as it is, which has conflicts.
+      if (row == cols)
+        return false;
+      llvm::Expected<Descriptor> candidate =
+          Descriptor::naive({rows, cols}, {row, 1}, 0, rows * row);
       if (!candidate) {
         llvm::consumeError(candidate.takeError());
-        continue;
+        return false;
       }
       std::string why;
       std::optional<int64_t> after = total(&*candidate, why);
       if (!after || *after != 0)
-        continue;
-      OpBuilder b(base);
-      int64_t space = rows * (cols + padding);
-      auto naive = NaiveOp::create(b, base.getLoc(), base.getType(),
-                                   b.getDenseI64ArrayAttr({rows, cols}),
-                                   b.getDenseI64ArrayAttr({cols + padding, 1}),
-                                   IntegerAttr(), b.getI64IntegerAttr(space));
-      for (OffsetOp off : buffer.offsets)
-        off.getDescMutable().assign(naive);
-      if (base->use_empty())
-        base->erase();
-      auto type = cast<MemRefType>(arg.getType());
-      if (type.getDimSize(0) < space)
-        arg.setType(MemRefType::get({space}, type.getElementType(),
-                                    type.getLayout(), type.getMemorySpace()));
-      mlir::emitRemark(buffer.memref.getLoc())
-          << "workgroup buffer on " << model.name
-          << ": no xor swizzle removes its conflicts; padded rows by "
-          << padding << " elements (buffer of " << space
-          << " elements); bank conflicts " << *before << " -> 0 extra cycles";
+        return false;
+      padded = std::move(*candidate);
       return true;
-    }
-    return false;
+    };
+    std::optional<int64_t> row =
+        paddedRowLength(cols, elementBytes, minV, conflictFree);
+    if (!row)
+      return false;
+    OpBuilder b(base);
+    int64_t space = padded->getElementSpaceSize();
+    Value naive = buildDescriptor(b, base.getLoc(), *padded);
+    // The offsets see the type they saw (a packed type may say `?`).
+    naive.setType(base.getType());
+    for (OffsetOp off : buffer.offsets)
+      off.getDescMutable().assign(naive);
+    if (base->use_empty())
+      base->erase();
+    if (type.getDimSize(0) < space)
+      arg.setType(MemRefType::get({space}, type.getElementType(),
+                                  type.getLayout(), type.getMemorySpace()));
+    mlir::emitRemark(buffer.memref.getLoc())
+        << "workgroup buffer on " << model.name
+        << ": no xor swizzle removes its conflicts; padded rows by "
+        << *row - cols << " elements (buffer of " << space
+        << " elements); bank conflicts " << *before << " -> 0 extra cycles";
+    return true;
   }
 
   const Chip &model;
@@ -470,8 +477,9 @@ private:
   std::optional<Descriptor> d;
   SmallVector<int64_t> lead;
   int64_t rows = 0, cols = 0;
-  /// The narrowest column block the vector accesses allow, in elements.
-  int64_t minV = 1;
+  /// The narrowest column block the vector accesses allow, in elements,
+  /// and the bytes of an element.
+  int64_t minV = 1, elementBytes = 1;
   SmallVector<Candidate> candidates;
   SmallVector<LinearSwizzle> linear;
   /// The best proved layout: the first in the search order with the

@@ -132,4 +132,40 @@ TEST(BankModel, CDNA3Halves) {
   EXPECT_EQ(c.extra(), 1u);
 }
 
+/// paddedRowLength's own rule (isOddWordRow): the least length at or above
+/// the given one whose rows are an odd number of 4-byte words apart (of
+/// 8-byte pairs for wider elements), and a column read of 32 lanes on rows
+/// of that pitch is conflict-free on sm_90 as the rule promises.
+TEST(BankModel, PaddedRowLengthOddWords) {
+  EXPECT_EQ(paddedRowLength(32, 4), 33);
+  EXPECT_EQ(paddedRowLength(33, 4), 33);
+  EXPECT_EQ(paddedRowLength(64, 2), 66);
+  EXPECT_EQ(paddedRowLength(64, 1), 68);
+  EXPECT_EQ(paddedRowLength(16, 8), 17);
+  Chip sm90 = chip("sm_90");
+  for (int64_t length : {8, 32, 64, 96}) {
+    std::optional<int64_t> row = paddedRowLength(length, 4);
+    ASSERT_TRUE(row);
+    EXPECT_EQ(
+        countConflicts(sm90, SharedAccessKind::Read, strided(32, *row * 4), 4)
+            .extra(),
+        0u)
+        << length;
+  }
+}
+
+/// With a criterion of its own, paddedRowLength tries `length + k * step`
+/// in order and gives up after kMaxRowPaddingSteps steps.
+TEST(BankModel, PaddedRowLengthCriterion) {
+  std::vector<int64_t> tried;
+  auto from40 = [&](int64_t n) {
+    tried.push_back(n);
+    return n >= 40;
+  };
+  EXPECT_EQ(paddedRowLength(32, 4, 4, from40), 40);
+  EXPECT_EQ(tried, (std::vector<int64_t>{32, 36, 40}));
+  EXPECT_EQ(paddedRowLength(32, 4, 4, [](int64_t) { return false; }),
+            std::nullopt);
+}
+
 } // namespace

@@ -26,6 +26,7 @@
 #include "layout/Target/Chip.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 #include <optional>
@@ -60,6 +61,27 @@ ConflictCount countConflicts(const Chip &chip, SharedAccessKind kind,
                              llvm::ArrayRef<std::optional<int64_t>> laneBytes,
                              unsigned accessBytes,
                              llvm::ArrayRef<unsigned> laneClass = {});
+
+/// Whether rows of `rowLength` elements of `elementBytes` bytes are an odd
+/// number of 4-byte banks apart (of 8-byte pairs for wider elements): then
+/// lanes on consecutive rows of one column, any power of two of them up to
+/// the number of banks, hit different banks whatever row they start at.
+bool isOddWordRow(int64_t rowLength, int64_t elementBytes);
+
+/// The most padding steps paddedRowLength tries.
+constexpr int64_t kMaxRowPaddingSteps = 16;
+
+/// Row padding of workgroup buffers, decided here alone: the length that
+/// rows of `length` elements of `elementBytes` bytes are padded to, the
+/// first of `length + k * step` (k = 0, 1, ..., kMaxRowPaddingSteps) that
+/// `conflictFree` accepts, or std::nullopt where none does. `step` (the
+/// widest vector access, in elements) keeps padded accesses aligned.
+/// Without `conflictFree`, the rule is isOddWordRow: the tile pass pads its
+/// window buffers by it before their accesses exist; the swizzle, which
+/// sees a buffer's accesses, passes its proof of zero conflicts instead.
+std::optional<int64_t>
+paddedRowLength(int64_t length, int64_t elementBytes, int64_t step = 1,
+                llvm::function_ref<bool(int64_t)> conflictFree = nullptr);
 
 } // namespace layout
 } // namespace mlir

@@ -12,6 +12,7 @@
 
 #include "Staging.h"
 
+#include "layout/Target/BankModel.h"
 #include "layout/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -74,23 +75,6 @@ FailureOr<StagingMapping> tiles::stagingMapping(const Leaf &leaf,
   return s;
 }
 
-int64_t tiles::oddWordRowLength(int64_t length, int64_t elementBytes) {
-  // Lanes on consecutive rows of such a buffer are an odd number of 4-byte
-  // banks apart (an odd number of 8-byte pairs for wider elements), so
-  // any power of two of them, up to the number of banks, hits different
-  // banks whatever row they start at.
-  auto odd = [&](int64_t n) {
-    int64_t bytes = n * elementBytes;
-    if (elementBytes <= 4)
-      return bytes % 4 == 0 && (bytes / 4) % 2 == 1;
-    return n % 2 == 1;
-  };
-  int64_t n = length;
-  while (!odd(n))
-    ++n;
-  return n;
-}
-
 namespace {
 /// The shape of `leaf`'s staging buffer of `stages` stages, and its strides
 /// when `padRows` pads its rows (empty: packed).
@@ -106,10 +90,13 @@ struct StagingShape {
     int64_t rank = shape.size();
     if (!padRows || rank < 2)
       return;
-    // Row-major with each row padded to an odd number of banks.
+    // Row-major with each row padded to an odd number of banks (the bank
+    // model's rule, met within 7 elements of any length).
     strides.assign(rank, 1);
-    strides[rank - 2] =
-        oddWordRowLength(shape[rank - 1], elementBytes(leaf.side.elementType));
+    std::optional<int64_t> row =
+        paddedRowLength(shape[rank - 1], elementBytes(leaf.side.elementType));
+    assert(row && "no odd-word row length within the padding steps");
+    strides[rank - 2] = row.value_or(shape[rank - 1]);
     for (int64_t k = rank - 3; k >= 0; --k)
       strides[k] = strides[k + 1] * shape[k + 1];
   }
@@ -135,7 +122,6 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
                                   int64_t stages, bool padRows, Value storage) {
   const GlobalSide &src = leaf.side;
   Location loc = leaf.load.getLoc();
-  MLIRContext *ctx = func.getContext();
   leaf.stages = stages;
   StagingShape layout(leaf, stages, padRows);
   ArrayRef<int64_t> shape = layout.shape;
@@ -152,15 +138,13 @@ void tiles::allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
     leaf.buffer =
         addAlignedWorkgroupBuffer(func, {space}, src.elementType, loc);
   }
-  if (layout.strides.empty()) {
-    leaf.desc = PackedOp::create(b, loc, DescType::get(ctx, shape),
-                                 b.getDenseI64ArrayAttr(shape));
-    return;
-  }
-  leaf.desc = NaiveOp::create(b, loc, DescType::get(ctx, shape),
-                              b.getDenseI64ArrayAttr(shape),
-                              b.getDenseI64ArrayAttr(layout.strides),
-                              IntegerAttr(), b.getI64IntegerAttr(space));
+  // A packed descriptor, or a naive one whose rows are padded (valid by
+  // construction: its space holds every row).
+  leaf.desc = buildDescriptor(
+      b, loc,
+      llvm::cantFail(layout.strides.empty()
+                         ? Descriptor::packed(shape)
+                         : Descriptor::naive(shape, layout.strides, 0, space)));
 }
 
 void tiles::writeStagedBlock(OpBuilder &b, Location loc, const Leaf &leaf,

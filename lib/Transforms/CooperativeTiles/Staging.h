@@ -77,8 +77,9 @@ llvm::MaybeAlign workgroupAccessAlignment(int64_t bytes);
 /// A workgroup buffer over the leaf's tile (dimensions `leaf.bufDims`), or
 /// `stages` such tiles, and the packed descriptor that indexes it, created
 /// at `b`. With `padRows`, a buffer of two or more dimensions has its rows
-/// padded to oddWordRowLength (a layout.naive descriptor). With `storage`
-/// (a workgroup buffer of bytes), the buffer is a memref.view of it.
+/// padded by the bank model's paddedRowLength (a layout.naive descriptor).
+/// With `storage` (a workgroup buffer of bytes), the buffer is a
+/// memref.view of it.
 void allocateStagingBuffer(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b,
                            int64_t stages = 1, bool padRows = false,
                            Value storage = Value());
@@ -89,11 +90,6 @@ int64_t stagingBufferElements(const Leaf &leaf, int64_t stages, bool padRows);
 /// The bytes that a staged leaf's buffer and the padded buffer of its
 /// second version (`window`, StoreWindows.h) share.
 int64_t versionedStagingBytes(const Leaf &leaf, const Leaf &window);
-
-/// The least row length of at least `length` elements of `elementBytes`
-/// bytes that is an odd number of 4-byte banks (of 8-byte pairs for wider
-/// elements): lanes on consecutive rows of one column never share a bank.
-int64_t oddWordRowLength(int64_t length, int64_t elementBytes);
 
 /// Writes one thread's block `v` (`width` elements along the load's
 /// contiguous dimension from tile coordinate `origin`) to the leaf's buffer.

@@ -127,30 +127,30 @@ struct SimplifyChain final : OpRewritePattern<TransformOp> {
     if (!simple.changed)
       return failure();
     Location loc = op.getLoc();
-    SmallVector<Operation *> created;
     Value v = source;
     if (simple.base) {
+      // A naive base, its `space` written only where it is not the least.
       const StridedBase &b = *simple.base;
-      IntegerAttr offset, space;
-      if (b.offset != 0)
-        offset = rewriter.getI64IntegerAttr(b.offset);
+      std::optional<int64_t> space;
       if (b.space != b.minimalSpace())
-        space = rewriter.getI64IntegerAttr(b.space);
-      auto naive = NaiveOp::create(
-          rewriter, loc, DescType::get(getContext(), b.lengths),
-          rewriter.getDenseI64ArrayAttr(b.lengths),
-          rewriter.getDenseI64ArrayAttr(b.strides), offset, space);
-      created.push_back(naive);
-      v = naive.getResult();
+        space = b.space;
+      llvm::Expected<Descriptor> base =
+          Descriptor::naive(b.lengths, b.strides, b.offset, space);
+      if (!base) {
+        llvm::consumeError(base.takeError());
+        return failure();
+      }
+      v = buildDescriptor(rewriter, loc, *base);
     }
-    for (const Stage &stage : simple.stages) {
-      auto t = TransformOp::create(rewriter, loc, v, stage);
-      created.push_back(t);
-      v = t.getResult();
-    }
+    v = buildStages(rewriter, loc, v, simple.stages);
     if (v.getType() != op.getType()) {
-      for (Operation *c : llvm::reverse(created))
-        rewriter.eraseOp(c);
+      // Erase the new chain, from its top down to `source`.
+      while (v != source) {
+        Operation *created = v.getDefiningOp();
+        auto t = dyn_cast<TransformOp>(created);
+        v = t ? t.getSource() : source;
+        rewriter.eraseOp(created);
+      }
       return failure();
     }
     rewriter.replaceOp(op, v);

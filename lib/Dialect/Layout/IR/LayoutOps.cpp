@@ -533,7 +533,12 @@ Value mlir::layout::buildDescriptor(OpBuilder &b, Location loc,
                              : IntegerAttr());
     break;
   }
-  for (const Stage &stage : d.getStages())
+  return buildStages(b, loc, desc, d.getStages());
+}
+
+Value mlir::layout::buildStages(OpBuilder &b, Location loc, Value desc,
+                                ArrayRef<Stage> stages) {
+  for (const Stage &stage : stages)
     desc = TransformOp::create(b, loc, desc, stage);
   return desc;
 }

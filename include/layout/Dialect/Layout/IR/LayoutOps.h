@@ -41,6 +41,12 @@ traceDescriptor(Value desc, SmallVectorImpl<Value> *runTime = nullptr);
 /// and one `layout.transform` per stage. Returns the last value.
 Value buildDescriptor(OpBuilder &b, Location loc, const Descriptor &d);
 
+/// `stages` as IR on the descriptor `desc`, at `b`'s insertion point: one
+/// `layout.transform` per stage (buildDescriptor's chain). Returns the last
+/// value (`desc` when there are none).
+Value buildStages(OpBuilder &b, Location loc, Value desc,
+                  ArrayRef<Stage> stages);
+
 /// Whether a descriptor type's lengths `type` hold the lengths `computed`:
 /// equal, except that a `?` in the type may stand for a static length.
 bool isCompatibleLengths(ArrayRef<int64_t> computed, ArrayRef<int64_t> type);
