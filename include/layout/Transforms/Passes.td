@@ -101,7 +101,14 @@ def LayoutAnalyzeBankConflicts
     all iterations; <buffer>` ("at most N" where lanes that move
     differently between iterations were counted apart), or `not proved:
     <why>` (an address that depends on a loaded value, a loop-carried
-    value, ...). Each kernel gets a summary. With `--remark-format=yaml`
+    value, ...). Accesses with the same location (the versions of one
+    access that -layout-tile-shared-memory emits for aligned and unaligned
+    tiles) and the same result share one remark, which says how many of
+    the location's accesses it covers. Each kernel gets a summary. Every
+    access's threads are evaluated once per case and not kept, and the
+    proofs together take at most `max-evaluations` thread evaluations: a
+    proof that would need more is not started and its remark says what it
+    needed and what was left. With `--remark-format=yaml`
     (and a `--remarks-filter`), layout-opt writes them as structured
     remarks (name BankConflicts / BankConflictSummary, category
     layout-bank-conflicts, with Chip, Kernel, Buffer, ExtraCycles, Proved,
@@ -117,7 +124,12 @@ def LayoutAnalyzeBankConflicts
            "default: the gpu.module's target">,
     Option<"conflictsOnly", "conflicts-only", "bool", "false",
            "Report only accesses with conflicts or without a proof (and the "
-           "per-kernel summaries)">
+           "per-kernel summaries)">,
+    Option<"maxEvaluations", "max-evaluations", "int64_t", "16777216",
+           "The most thread evaluations (cases times the block's threads) "
+           "the pass spends on all its proofs; an access whose proof would "
+           "go past what is left is reported unproved with the numbers "
+           "(0: no bound)">
   ];
 }
 
