@@ -221,6 +221,14 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
       which a cooperative load then reads (combined with the accumulator)
       for the stores that use the result.
 
+    With `remarks=true` (or `--remarks-filter=layout-tiles`), each global
+    load and store of a distributed copy gets a remark with the mapping
+    chosen: the threads, the vector width and dimension, the iterations,
+    and why the vectors are narrower than 16 bytes when they are (the
+    tile's extent, the view's static strides or offset, assume-alignment,
+    a load that allows less, or widths that would not split the tile
+    evenly).
+
     Other ops between the loads and the store (shape casts that regroup
     dimensions among them), other uses of tile values, reductions to a
     scalar, and atomic cooperative accesses get a diagnostic. Loads and stores whose indices depend on the thread stay
@@ -242,7 +250,12 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
     Option<"chip", "chip", "std::string", [{""}],
            "Target whose matrix instructions tile contractions use (gfx90a, "
            "gfx942, gfx950, gfx11xx, sm_80 ... sm_90); -layout-to-rocdl and "
-           "-layout-to-nvvm pass theirs">
+           "-layout-to-nvvm pass theirs">,
+    Option<"remarks", "remarks", "bool", "false",
+           "Remark, for each global tile access, the thread mapping and "
+           "vector width chosen and why the vectors are narrower than 16 "
+           "bytes where they are (always sent to the remark engine's "
+           "category layout-tiles: --remarks-filter=layout-tiles)">
   ];
   let dependentDialects = ["::mlir::layout::LayoutDialect",
                            "::mlir::amdgpu::AMDGPUDialect",
