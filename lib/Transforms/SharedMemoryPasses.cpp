@@ -7,6 +7,7 @@
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Transforms/BankConflicts.h"
 #include "layout/Transforms/Passes.h"
+#include "layout/Transforms/Remarks.h"
 #include "layout/Transforms/TargetChip.h"
 #include "layout/Transforms/XorSwizzle.h"
 
@@ -14,7 +15,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Remarks.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -32,30 +32,14 @@ using namespace mlir::layout;
 
 namespace {
 
+/// The remark category of the bank-conflict analysis.
+constexpr llvm::StringLiteral kCategory = "layout-bank-conflicts";
+
 /// The name of the kernel (gpu.func or func.func) around `op`.
 std::string kernelName(Operation *op) {
   if (auto func = op->getParentOfType<FunctionOpInterface>())
     return func.getName().str();
   return "";
-}
-
-/// Emits `text` at `loc` through MLIR's remark engine when it takes the
-/// category layout-bank-conflicts (layout-opt --remarks-filter=...
-/// [--remark-format=yaml], with the metrics as arguments), else as a
-/// diagnostic remark.
-void emitLayoutRemark(Location loc, StringRef name, StringRef function,
-                      const std::string &text,
-                      ArrayRef<std::pair<StringRef, std::string>> metrics) {
-  // An empty remark when the engine is off or filters this category out.
-  if (auto remark = remark::analysis(loc, remark::RemarkOpts::name(name)
-                                              .category("layout-bank-conflicts")
-                                              .function(function))) {
-    remark << text;
-    for (auto &[key, value] : metrics)
-      remark << remark::metric(key, value);
-    return;
-  }
-  mlir::emitRemark(loc) << text;
 }
 
 /// The chips of the code in a module, resolved once per gpu.module.
@@ -107,12 +91,28 @@ struct LayoutAnalyzeBankConflictsPass final
     unsigned worstExtra = 0;
   };
 
+  /// One access's remark, before those of the same location and text are
+  /// merged.
+  struct Report {
+    Location loc;
+    std::string kernel, text;
+    SmallVector<std::pair<StringRef, std::string>> metrics;
+    /// False for accesses conflicts-only leaves out (still counted among
+    /// their location's accesses).
+    bool shown = true;
+  };
+
   void runOnOperation() override {
     ChipScopes scopes(chip, "-layout-analyze-bank-conflicts");
     if (!scopes.checkOption(getOperation()))
       return signalPassFailure();
     ProofSession session;
+    // Each access is proved once: nothing to keep between proofs.
+    session.keepThreads = false;
+    session.evaluationBudget = session.initialBudget =
+        maxEvaluations > 0 ? int64_t(maxEvaluations) : -1;
     llvm::MapVector<Operation *, Summary> summaries;
+    std::vector<Report> reports;
     getOperation().walk([&](Operation *op) {
       std::optional<SharedAccess> access = getSharedAccess(op);
       if (!access)
@@ -132,12 +132,12 @@ struct LayoutAnalyzeBankConflictsPass final
       bool conflicted = !proof.proved || proof.worst.extra() > 0;
       sum.conflicted += conflicted;
       sum.worstExtra = std::max(sum.worstExtra, proof.worst.extra());
-      if (conflictsOnly && !conflicted)
-        return;
-      report(*target, *access, proof);
+      reports.push_back(report(*target, *access, proof));
+      reports.back().shown = !conflictsOnly || conflicted;
     });
     if (scopes.failedAny)
       return signalPassFailure();
+    emitMerged(reports);
     for (auto &[kernel, sum] : summaries) {
       if (!kernel)
         continue;
@@ -147,7 +147,7 @@ struct LayoutAnalyzeBankConflictsPass final
           sum.chip, cast<FunctionOpInterface>(kernel).getName(), sum.accesses,
           sum.accesses == 1 ? "access" : "accesses", sum.conflicted,
           sum.worstExtra, sum.proved);
-      emitLayoutRemark(sum.loc, "BankConflictSummary",
+      emitLayoutRemark(sum.loc, "BankConflictSummary", kCategory,
                        cast<FunctionOpInterface>(kernel).getName(), text,
                        {{"Chip", sum.chip},
                         {"Accesses", std::to_string(sum.accesses)},
@@ -157,8 +157,41 @@ struct LayoutAnalyzeBankConflictsPass final
     }
   }
 
-  void report(const Chip &target, const SharedAccess &access,
-              const ConflictProof &proof) {
+  /// Emits `reports` in order, one remark per location and text: the
+  /// versions of one access (copies with the same location) that share a
+  /// result share a remark, which says how many of the location's accesses
+  /// it covers (metric Versions).
+  static void emitMerged(ArrayRef<Report> reports) {
+    using Key = std::pair<Location, StringRef>;
+    llvm::MapVector<Key, unsigned> groups;
+    DenseMap<Location, unsigned> atLocation;
+    DenseMap<Key, const Report *> first;
+    for (const Report &r : reports) {
+      ++atLocation[r.loc];
+      if (!r.shown)
+        continue;
+      Key key{r.loc, r.text};
+      ++groups[key];
+      first.try_emplace(key, &r);
+    }
+    for (auto &[key, count] : groups) {
+      const Report &r = *first.lookup(key);
+      unsigned all = atLocation.lookup(r.loc);
+      std::string text = r.text;
+      if (all > 1)
+        text += llvm::formatv(" (the same for {0} of the {1} accesses at "
+                              "this location)",
+                              count, all)
+                    .str();
+      SmallVector<std::pair<StringRef, std::string>> metrics = r.metrics;
+      metrics.push_back({"Versions", std::to_string(count)});
+      emitLayoutRemark(r.loc, "BankConflicts", kCategory, r.kernel, text,
+                       metrics);
+    }
+  }
+
+  static Report report(const Chip &target, const SharedAccess &access,
+                       const ConflictProof &proof) {
     std::string buffer = describeBuffer(access.memref);
     std::string kernel = kernelName(access.op);
     std::string dir = access.isWrite() ? "writes" : "reads";
@@ -177,8 +210,10 @@ struct LayoutAnalyzeBankConflictsPass final
                            access.accessBytes, dir, proof.phases,
                            describeProof(proof), buffer)
                  .str();
-    emitLayoutRemark(
-        access.op->getLoc(), "BankConflicts", kernel, text,
+    return Report{
+        access.op->getLoc(),
+        kernel,
+        text,
         {{"Chip", target.name},
          {"Kernel", kernel},
          {"Buffer", buffer},
@@ -189,7 +224,7 @@ struct LayoutAnalyzeBankConflictsPass final
          {"Ways", std::to_string(proof.worst.maxWays)},
          {"Proved", proof.proved ? "true" : "false"},
          {"Exact", proof.proved && proof.exact ? "true" : "false"},
-         {"Why", proof.why}});
+         {"Why", proof.why}}};
   }
 };
 

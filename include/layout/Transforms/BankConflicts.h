@@ -66,6 +66,17 @@ using DescriptorCache = llvm::DenseMap<Value, TracedDescriptor>;
 /// the IR it saw is unchanged.
 struct ProofSession {
   DescriptorCache descriptors;
+  /// Whether each access's threads are kept for its next proof (the swizzle
+  /// search proves an access once per candidate layout); off where each
+  /// access is proved once (-layout-analyze-bank-conflicts), so that at
+  /// most one case's threads are in memory.
+  bool keepThreads = true;
+  /// The thread evaluations the proofs of this session may still take
+  /// (negative: unbounded). A proof that would need more gives up and says
+  /// so (ConflictProof::why).
+  int64_t evaluationBudget = -1;
+  /// The budget it started with, for the proofs' explanations.
+  int64_t initialBudget = -1;
   struct AccessMemo;
   llvm::DenseMap<Operation *, std::shared_ptr<AccessMemo>> accesses;
   /// simulateConflicts' threads (cleared for each simulated point).

@@ -30,6 +30,10 @@ struct CooperativeTileOptions {
   /// memory bound the copies. None: code that suits every target, and a
   /// contraction gets a diagnostic.
   std::optional<Chip> chip;
+  /// Whether each global access's thread mapping and vector width are
+  /// remarked as diagnostics (they go to the remark engine's category
+  /// layout-tiles whenever it takes them).
+  bool remarks = false;
 };
 
 /// Distributes the cooperative tile loads and stores of `func` (a kernel

@@ -101,7 +101,14 @@ def LayoutAnalyzeBankConflicts
     all iterations; <buffer>` ("at most N" where lanes that move
     differently between iterations were counted apart), or `not proved:
     <why>` (an address that depends on a loaded value, a loop-carried
-    value, ...). Each kernel gets a summary. With `--remark-format=yaml`
+    value, ...). Accesses with the same location (the versions of one
+    access that -layout-tile-shared-memory emits for aligned and unaligned
+    tiles) and the same result share one remark, which says how many of
+    the location's accesses it covers. Each kernel gets a summary. Every
+    access's threads are evaluated once per case and not kept, and the
+    proofs together take at most `max-evaluations` thread evaluations: a
+    proof that would need more is not started and its remark says what it
+    needed and what was left. With `--remark-format=yaml`
     (and a `--remarks-filter`), layout-opt writes them as structured
     remarks (name BankConflicts / BankConflictSummary, category
     layout-bank-conflicts, with Chip, Kernel, Buffer, ExtraCycles, Proved,
@@ -117,7 +124,12 @@ def LayoutAnalyzeBankConflicts
            "default: the gpu.module's target">,
     Option<"conflictsOnly", "conflicts-only", "bool", "false",
            "Report only accesses with conflicts or without a proof (and the "
-           "per-kernel summaries)">
+           "per-kernel summaries)">,
+    Option<"maxEvaluations", "max-evaluations", "int64_t", "16777216",
+           "The most thread evaluations (cases times the block's threads) "
+           "the pass spends on all its proofs; an access whose proof would "
+           "go past what is left is reported unproved with the numbers "
+           "(0: no bound)">
   ];
 }
 
@@ -209,6 +221,14 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
       which a cooperative load then reads (combined with the accumulator)
       for the stores that use the result.
 
+    With `remarks=true` (or `--remarks-filter=layout-tiles`), each global
+    load and store of a distributed copy gets a remark with the mapping
+    chosen: the threads, the vector width and dimension, the iterations,
+    and why the vectors are narrower than 16 bytes when they are (the
+    tile's extent, the view's static strides or offset, assume-alignment,
+    a load that allows less, or widths that would not split the tile
+    evenly).
+
     Other ops between the loads and the store (shape casts that regroup
     dimensions among them), other uses of tile values, reductions to a
     scalar, and atomic cooperative accesses get a diagnostic. Loads and stores whose indices depend on the thread stay
@@ -230,7 +250,12 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
     Option<"chip", "chip", "std::string", [{""}],
            "Target whose matrix instructions tile contractions use (gfx90a, "
            "gfx942, gfx950, gfx11xx, sm_80 ... sm_90); -layout-to-rocdl and "
-           "-layout-to-nvvm pass theirs">
+           "-layout-to-nvvm pass theirs">,
+    Option<"remarks", "remarks", "bool", "false",
+           "Remark, for each global tile access, the thread mapping and "
+           "vector width chosen and why the vectors are narrower than 16 "
+           "bytes where they are (always sent to the remark engine's "
+           "category layout-tiles: --remarks-filter=layout-tiles)">
   ];
   let dependentDialects = ["::mlir::layout::LayoutDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

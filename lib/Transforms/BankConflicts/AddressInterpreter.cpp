@@ -30,26 +30,61 @@ namespace {
 class AddressEvaluator {
 public:
   AddressEvaluator(ProofState &state, ArrayRef<int64_t> threadId,
-                   ArrayRef<int64_t> residues, DenseMap<Value, Sym> &cache)
+                   ArrayRef<int64_t> residues, DenseMap<Value, Sym> &cache,
+                   DenseMap<Value, Sym> &uniform)
       : state(state), threadId(threadId.begin(), threadId.end()),
-        residues(residues.begin(), residues.end()), cache(cache) {}
+        residues(residues.begin(), residues.end()), cache(cache),
+        uniform(uniform) {}
 
   /// The value of `v`, or std::nullopt when the state failed (a split is
-  /// asked for, or the proof stops).
+  /// asked for, or the proof stops). Values that no thread id feeds are
+  /// evaluated once for all the threads of the case (`uniform`).
   std::optional<Sym> eval(Value v) {
     if (auto it = cache.find(v); it != cache.end())
       return it->second;
+    bool shared = isThreadUniform(v);
+    if (shared)
+      if (auto it = uniform.find(v); it != uniform.end())
+        return it->second;
     std::optional<Sym> r = compute(v);
     if (!r || state.failed())
       return std::nullopt;
-    cache[v] = *r;
+    (shared ? uniform : cache)[v] = *r;
     return r;
+  }
+
+  /// Whether `v` is the same in every thread of the block: no thread or
+  /// lane id feeds it, and it is no result of an op with regions (memoized
+  /// in the state).
+  bool isThreadUniform(Value v) {
+    auto [it, inserted] = state.threadUniform.try_emplace(v, false);
+    if (!inserted)
+      return it->second;
+    bool result = false;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *parent = arg.getOwner()->getParentOp();
+      if (auto loop = dyn_cast<scf::ForOp>(parent))
+        result = arg == loop.getInductionVar() &&
+                 isThreadUniform(loop.getLowerBound()) &&
+                 isThreadUniform(loop.getUpperBound()) &&
+                 isThreadUniform(loop.getStep());
+      else
+        result = isa<gpu::GPUFuncOp>(parent);
+    } else {
+      Operation *op = v.getDefiningOp();
+      result = !isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(op) &&
+               op->getNumRegions() == 0 &&
+               llvm::all_of(op->getOperands(),
+                            [&](Value o) { return isThreadUniform(o); });
+    }
+    state.threadUniform[v] = result;
+    return result;
   }
 
 private:
   std::optional<Sym> stop(const Twine &why) {
     if (state.fatal.empty())
-      state.fatal = why.str();
+      state.fatal = state.quiet ? std::string("?") : why.str();
     return std::nullopt;
   }
 
@@ -84,6 +119,8 @@ private:
       // its sector windows): a symbol each, as memref.dim's extents.
       if (result == 0)
         return stop("the address depends on a memref's base buffer");
+      if (std::optional<Sym> known = typedMetadata(meta, result))
+        return known;
       const void *source = meta.getSource().getAsOpaquePointer();
       return symbolOf(source, 1000 + result, [&] {
         SymbolInfo info{
@@ -109,6 +146,42 @@ private:
     if (specialOp(op, special))
       return special;
     return generic(op, result);
+  }
+
+  /// Run-time extent `dim` of `memref` (memref.dim).
+  Sym extentSymbol(Value memref, int64_t dim) {
+    return symbolOf(memref.getAsOpaquePointer(), dim, [&] {
+      return SymbolInfo{
+          SymbolInfo::Kind::Extent, nullptr,
+          llvm::formatv("dimension {0} of a dynamic memref", dim).str(),
+          std::nullopt};
+    });
+  }
+
+  /// What the memref's type fixes of strided metadata result `result`: a
+  /// static offset, size or stride (an identity layout's offset 0 and last
+  /// stride 1). std::nullopt where the value is a symbol of its own.
+  std::optional<Sym> typedMetadata(memref::ExtractStridedMetadataOp meta,
+                                   unsigned result) {
+    auto type = dyn_cast<MemRefType>(meta.getSource().getType());
+    if (!type)
+      return std::nullopt;
+    auto [it, inserted] = state.stridedLayouts.try_emplace(type);
+    if (inserted) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (succeeded(type.getStridesAndOffset(strides, offset)))
+        it->second.emplace(std::move(strides), offset);
+    }
+    if (!it->second)
+      return std::nullopt;
+    int64_t rank = type.getRank();
+    int64_t value = result == 1         ? it->second->second
+                    : result < 2 + rank ? type.getDimSize(result - 2)
+                                        : it->second->first[result - 2 - rank];
+    if (ShapedType::isDynamic(value))
+      return std::nullopt;
+    return Sym::of(value);
   }
 
   std::optional<Sym> blockArgument(BlockArgument arg) {
@@ -212,12 +285,7 @@ private:
                     "range");
       if (!type.isDynamicDim(index->c))
         return Sym::of(type.getDimSize(index->c));
-      return symbolOf(d.getSource().getAsOpaquePointer(), index->c, [&] {
-        return SymbolInfo{
-            SymbolInfo::Kind::Extent, nullptr,
-            llvm::formatv("dimension {0} of a dynamic memref", index->c).str(),
-            std::nullopt};
-      });
+      return extentSymbol(d.getSource(), index->c);
     }
     if (auto off = dyn_cast<OffsetOp>(op))
       return descriptorFormula(off.getDesc(), off.getIndices(), false);
@@ -548,6 +616,8 @@ private:
   SmallVector<int64_t> residues;
   /// The thread's values in this case (kept between proofs by the memo).
   DenseMap<Value, Sym> &cache;
+  /// The case's values that are the same in every thread.
+  DenseMap<Value, Sym> &uniform;
   /// Set by specialValue for an op it leaves to the folders.
   bool unhandled = false;
 };
@@ -579,10 +649,11 @@ std::optional<SmallVector<LaneAddress>> bank::evaluateBlock(
   if (onlyThreads)
     threads = std::min(threads, onlyThreads);
   SmallVector<LaneAddress> lanes;
+  DenseMap<Value, Sym> uniform;
   for (int64_t linear = 0; linear < threads; ++linear) {
     int64_t tid[3] = {linear % block[0], (linear / block[0]) % block[1],
                       linear / (block[0] * block[1])};
-    AddressEvaluator eval(state, tid, residues, caches[linear]);
+    AddressEvaluator eval(state, tid, residues, caches[linear], uniform);
     LaneAddress lane;
     // A guard that is concrete and false turns the lane off; one that is
     // not known leaves it on (more lanes can only add conflicts).
@@ -595,11 +666,13 @@ std::optional<SmallVector<LaneAddress>> bank::evaluateBlock(
       } else {
         DenseMap<unsigned, int64_t> refine = state.refine;
         std::string fatal = state.fatal;
+        state.quiet = true;
         c = eval.eval(cond);
+        state.quiet = false;
         state.refine = std::move(refine);
         state.fatal = std::move(fatal);
         if (!c)
-          known[cond] = Sym{0, {1}};
+          (eval.isThreadUniform(cond) ? uniform : known)[cond] = Sym{0, {1}};
       }
       if (c && c->concrete() && bool(c->c & 1) != inThen)
         lane.active = false;
@@ -611,11 +684,20 @@ std::optional<SmallVector<LaneAddress>> bank::evaluateBlock(
     for (auto [index, stride] : llvm::zip_equal(access.indices, strides)) {
       std::optional<Sym> i = eval.eval(index);
       if (!i)
-        return std::nullopt;
+        break;
       address = combine(address, scale(*i, stride), 1);
     }
+    // A fatal problem ends the case; a finer split asked for by one thread
+    // still lets the others ask for theirs, so that one restart takes them
+    // all.
+    if (!state.fatal.empty())
+      return std::nullopt;
+    if (!state.refine.empty())
+      continue;
     lane.bytes = scale(address, elementBytes);
     lanes.push_back(std::move(lane));
   }
+  if (state.failed())
+    return std::nullopt;
   return lanes;
 }

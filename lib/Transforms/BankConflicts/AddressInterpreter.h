@@ -53,7 +53,7 @@ namespace bank {
 /// (what differs between blocks and iterations); concrete when every k is 0.
 struct Sym {
   int64_t c = 0;
-  SmallVector<int64_t, 4> k;
+  SmallVector<int64_t, 8> k;
 
   static Sym of(int64_t c) { return Sym{c, {}}; }
   bool concrete() const {
@@ -133,6 +133,15 @@ struct ProofState {
   std::string fatal;
   /// Brute force: every symbol takes this value instead (no splitting).
   std::function<int64_t(const SymbolInfo &, int64_t sub)> concreteValue;
+  /// Whether each value met is the same in every thread of the block.
+  DenseMap<Value, bool> threadUniform;
+  /// Set while a guard is evaluated: its failures are discarded, so their
+  /// explanations are not written.
+  bool quiet = false;
+  /// The static strides and offset of each memref type met (their
+  /// computation builds affine expressions: once per type, not per thread).
+  DenseMap<Type, std::optional<std::pair<SmallVector<int64_t>, int64_t>>>
+      stridedLayouts;
 
   ProofState(const Chip &chip, ArrayRef<int64_t> block,
              DescriptorCache &descriptors)
@@ -168,7 +177,9 @@ struct ProofState {
         continue;
       const SymbolInfo &s = symbols[i];
       if (!s.count) {
-        if (fatal.empty())
+        if (fatal.empty() && quiet)
+          fatal = "?";
+        else if (fatal.empty())
           fatal = llvm::formatv("the address depends on {0} through '{1}', "
                                 "which is not affine in it",
                                 s.what, opName)

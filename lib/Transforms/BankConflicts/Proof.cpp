@@ -179,6 +179,19 @@ static std::optional<int64_t> countCases(ArrayRef<SymbolInfo> symbols,
   return cases;
 }
 
+/// Why a proof of `cases` cases of `threads` threads each gives up on the
+/// session's budget (without what was left, so that the remarks of the
+/// accesses given up on alike merge).
+static std::string describeBudget(const ProofSession &session, int64_t cases,
+                                  int64_t threads) {
+  return llvm::formatv("gave up: it needs {0} thread evaluations ({1} cases "
+                       "of the block ids, iterations and run-time values, "
+                       "{2} threads each), more than was left of the "
+                       "analysis's budget of {3} (max-evaluations)",
+                       cases * threads, cases, threads, session.initialBudget)
+      .str();
+}
+
 ConflictProof mlir::layout::proveConflicts(
     const Chip &chip, const SharedAccess &access, ProofSession &session,
     ArrayRef<std::pair<Value, const Descriptor *>> overrides) {
@@ -213,11 +226,21 @@ ConflictProof mlir::layout::proveConflicts(
       return proof;
     }
     int64_t cases = *counted;
+    // The session's budget: a proof that cannot end within it does not
+    // start (later, cheaper accesses still get theirs).
+    if (session.evaluationBudget >= 0 &&
+        cases * threads > session.evaluationBudget) {
+      memo->lanes.clear();
+      proof.why = describeBudget(session, cases, threads);
+      return proof;
+    }
+    session.evaluationBudget -=
+        session.evaluationBudget >= 0 ? cases * threads : 0;
     ConflictProof result = proof;
     bool restart = false;
     SmallVector<int64_t> residues;
     // Each case's threads, kept for the next proof; or one set reused.
-    bool keep = cases * threads <= kMaxKeptThreads;
+    bool keep = session.keepThreads && cases * threads <= kMaxKeptThreads;
     if (!keep)
       memo->lanes.clear();
     memo->lanes.resize((keep ? cases : 1) * threads);

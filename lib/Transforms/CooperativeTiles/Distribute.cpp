@@ -36,6 +36,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -49,8 +50,10 @@ struct StorePlan {
   /// The store dimension along the staged buffers' rows (-1: nothing
   /// staged).
   int64_t stagedDim = -1;
-  /// The widest vector that every direct leaf allows.
+  /// The widest vector that every direct leaf allows, and the leaf that
+  /// narrowed it below the store's (null: none did).
   int64_t directWidth = 1;
+  const Leaf *narrowedBy = nullptr;
   /// The widest LDS vector the staged leaves' element types allow.
   int64_t bufferWidth = 16;
   /// The store's thread mapping: `storeWidth` elements along its
@@ -86,6 +89,9 @@ private:
   /// number of blocks, else the widest that divide the tile (a partial last
   /// iteration).
   LogicalResult chooseStoreMapping(StorePlan &plan);
+  /// The remarks of the store and its leaves (remarkAccess): the mappings
+  /// chosen and why vectors are narrower than 16 bytes.
+  void remarkPlan(const TileTree &tree, const StorePlan &plan, bool windowed);
   /// Phase 2, at the store: each thread evaluates its fragments and stores
   /// them (under the run-time test of `window`, when there is one).
   LogicalResult emitStore(TileTree &tree, const StorePlan &plan,
@@ -114,6 +120,7 @@ LogicalResult Distributor::lower(TileTree &tree) {
     return divisionError(tree.store, plan.dst.tile, threads);
   std::optional<StoreWindow> window = planStoreWindow(
       func, tree, plan.dst, plan.storeWidth, threads, options.chip);
+  remarkPlan(tree, plan, window.has_value());
   for (auto [i, leaf] : llvm::enumerate(tree.leaves)) {
     if (!leaf.staged)
       continue;
@@ -158,8 +165,9 @@ LogicalResult Distributor::planLeaf(Leaf &leaf, StorePlan &plan) {
       // The load follows the store's rows, element by element.
       side.contiguous = leaf.perm[dst.contiguous];
       side.unitStride = false;
-    } else {
-      plan.directWidth = std::min(plan.directWidth, side.maxWidth);
+    } else if (side.maxWidth < plan.directWidth) {
+      plan.directWidth = side.maxWidth;
+      plan.narrowedBy = &leaf;
     }
     return success();
   }
@@ -205,6 +213,69 @@ LogicalResult Distributor::chooseStoreMapping(StorePlan &plan) {
       }
     }
   return failure();
+}
+
+void Distributor::remarkPlan(const TileTree &tree, const StorePlan &plan,
+                             bool windowed) {
+  const GlobalSide &dst = plan.dst;
+  auto uneven = [&](int64_t wider) {
+    return llvm::formatv("{0}-element vectors do not give the {1} threads "
+                         "equal parts of the tile",
+                         wider, threads)
+        .str();
+  };
+  std::string why = dst.narrowWhy;
+  if (plan.narrowedBy && plan.storeWidth == plan.directWidth)
+    why = llvm::formatv("the load it computes from allows only {0}-element "
+                        "vectors: {1}",
+                        plan.directWidth, plan.narrowedBy->side.narrowWhy);
+  else if (plan.storeWidth < plan.directWidth)
+    why = uneven(plan.storeWidth * 2);
+  remarkAccess(tree.store,
+               windowed ? "store (rows aligned only at run time get a second "
+                          "version, in sector-aligned windows)"
+                        : "store",
+               plan.mapping, dst.contiguous, dst.elementType, threads, why,
+               options.remarks);
+  for (const Leaf &leaf : tree.leaves) {
+    const GlobalSide &side = leaf.side;
+    if (leaf.staged) {
+      // The mapping stageLeaf takes (it diagnoses a failure).
+      FailureOr<StagingMapping> s =
+          stagingMapping(leaf, threads, /*transpose=*/false, /*uneven=*/true);
+      if (failed(s))
+        continue;
+      remarkAccess(leaf.load,
+                   "load (staged through workgroup memory: its rows run "
+                   "across the store's)",
+                   s->mapping, side.contiguous, side.elementType, threads,
+                   s->width < side.maxWidth ? uneven(s->width * 2)
+                                            : side.narrowWhy,
+                   options.remarks);
+      continue;
+    }
+    // A direct leaf reads what the store's threads need: the store's
+    // mapping through the permutation.
+    Mapping m = Mapping::unitWidths(side.tile, {});
+    for (int64_t k : plan.mapping.order)
+      if (leaf.perm[k] >= 0 && !leaf.splat && side.unitStride) {
+        m.order.push_back(leaf.perm[k]);
+        m.width[leaf.perm[k]] = plan.mapping.width[k];
+      }
+    for (int64_t k = side.tile.size() - 1; k >= 0; --k)
+      if (!llvm::is_contained(m.order, k))
+        m.order.push_back(k);
+    std::string leafWhy =
+        leaf.splat ? "it is repeated along the store's rows (one element "
+                     "per fragment)"
+        : !side.unitStride
+            ? "its rows run across the store's and it is not staged, so it "
+              "is read element by element"
+            : why;
+    remarkAccess(leaf.load, "load (into registers, along the store's rows)", m,
+                 side.contiguous, side.elementType, threads, leafWhy,
+                 options.remarks);
+  }
 }
 
 LogicalResult Distributor::emitVectorStore(OpBuilder &b, TileTree &tree,

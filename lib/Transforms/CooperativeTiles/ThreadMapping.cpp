@@ -8,11 +8,13 @@
 
 #include "layout/Dialect/Layout/Utils/TileAccess.h"
 #include "layout/Evaluator/VectorLength.h"
+#include "layout/Transforms/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
@@ -259,31 +261,49 @@ LogicalResult GlobalSide::analyze(int64_t alignBytes, std::string &why) {
   if (!layout) {
     if (traced->descriptor)
       vectorsThroughDescriptor(*traced, alignBytes);
+    else
+      narrowWhy = "its view's layout is neither strided nor a descriptor";
     return success();
   }
   ArrayRef<int64_t> strides = layout->first;
   int64_t offset = layout->second;
   auto unit = llvm::find(strides, 1);
-  if (unit == strides.end())
+  if (unit == strides.end()) {
+    narrowWhy = "no dimension of its view has unit stride";
     return success();
+  }
   contiguous = unit - strides.begin();
   unitStride = true;
-  if (!vectorizable(elementType))
+  if (!vectorizable(elementType)) {
+    narrowWhy = "its elements are not a power of two of whole bytes";
     return success();
+  }
   int64_t width = widestVector(elementType, std::min<int64_t>(16, alignBytes));
-  auto divides = [&](int64_t x) {
-    return ShapedType::isDynamic(x) || x % width == 0;
-  };
-  auto aligned = [&] {
-    if (tile[contiguous] % width || !divides(offset))
-      return false;
+  if (width < widestVector(elementType, 16))
+    narrowWhy = llvm::formatv("assume-alignment is {0} bytes", alignBytes);
+  // Why `width` elements do not keep the vectors aligned (empty: they do).
+  auto misaligned = [&]() -> std::string {
+    auto divides = [&](int64_t x) {
+      return ShapedType::isDynamic(x) || x % width == 0;
+    };
+    if (tile[contiguous] % width)
+      return llvm::formatv("the tile has {0} elements along dimension {1}",
+                           tile[contiguous], contiguous);
+    if (!divides(offset))
+      return llvm::formatv("its view's static offset is {0} elements", offset);
     for (auto [k, stride] : llvm::enumerate(strides))
       if (int64_t(k) != contiguous && !divides(stride))
-        return false;
-    return true;
+        return llvm::formatv("its view's static stride along dimension {0} "
+                             "is {1} elements",
+                             k, stride);
+    return "";
   };
-  while (width > 1 && !aligned())
+  for (std::string problem = misaligned(); width > 1 && !problem.empty();
+       problem = misaligned()) {
+    if (narrowWhy.empty())
+      narrowWhy = problem;
     width /= 2;
+  }
   maxWidth = width;
   return success();
 }
@@ -292,6 +312,7 @@ void GlobalSide::vectorsThroughDescriptor(const TracedView &traced,
                                           int64_t alignBytes) {
   const Descriptor &d = *traced.descriptor;
   auto scalar = [&](const Twine &why) {
+    narrowWhy = why.str();
     if (vectorizable(elementType))
       op->emitRemark() << "moves element by element through its view's "
                           "descriptor: "
@@ -320,6 +341,13 @@ void GlobalSide::vectorsThroughDescriptor(const TracedView &traced,
            divisor % width == 0 &&
            (ShapedType::isDynamic(offset) || offset % width == 0);
   };
+  if (width < widestVector(elementType, 16))
+    narrowWhy = llvm::formatv("assume-alignment is {0} bytes", alignBytes);
+  if (width > 1 && !fits() && narrowWhy.empty())
+    narrowWhy = llvm::formatv(
+        "its descriptor's runs of {0} elements, the tile's {1} elements along "
+        "the last dimension and the descriptor's offsets allow no wider one",
+        run.length, tile[contiguous]);
   while (width > 1 && !fits())
     width /= 2;
   maxWidth = width;
@@ -329,4 +357,59 @@ void GlobalSide::vectorsThroughDescriptor(const TracedView &traced,
                          "starts aligned",
                          run.length, tile[contiguous])
                .str());
+}
+
+std::string tiles::describeMapping(const Mapping &m, int64_t contiguous,
+                                   Type elementType, int64_t threads) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t width = m.width[contiguous];
+  os << threads << " threads, each moving ";
+  if (width == 1)
+    os << "single " << elementType << " elements";
+  else
+    os << width << " x " << elementType << " vectors ("
+       << width * elementBytes(elementType) << " bytes)";
+  os << " along dimension " << contiguous;
+  for (auto [k, w] : llvm::enumerate(m.width))
+    if (int64_t(k) != contiguous && w > 1)
+      os << ", in blocks of " << w << " along dimension " << k;
+  os << "; consecutive threads on consecutive blocks, dimension order [";
+  llvm::interleaveComma(m.order, os);
+  int64_t iterations = m.iterations(threads);
+  os << "], " << iterations << (iterations == 1 ? " iteration" : " iterations");
+  if (m.blocks() % threads)
+    os << " (the last one partial)";
+  return text;
+}
+
+void tiles::remarkAccess(Operation *op, StringRef role, const Mapping &m,
+                         int64_t contiguous, Type elementType, int64_t threads,
+                         StringRef narrowWhy, bool diagnostic) {
+  int64_t width = m.width[contiguous];
+  int64_t bytes = width * elementBytes(elementType);
+  std::string tile;
+  llvm::raw_string_ostream os(tile);
+  llvm::interleave(m.tile, os, "x");
+  os << "x" << elementType;
+  std::string text =
+      llvm::formatv("tile {0} of {1}: {2}", role, tile,
+                    describeMapping(m, contiguous, elementType, threads))
+          .str();
+  bool narrow = bytes < 16 && !narrowWhy.empty();
+  if (narrow)
+    text += "; narrower than 16 bytes: " + narrowWhy.str();
+  std::string function;
+  if (auto func = op->getParentOfType<FunctionOpInterface>())
+    function = func.getName().str();
+  emitLayoutRemark(op->getLoc(), "TileAccess", "layout-tiles", function, text,
+                   {{"Access", role.str()},
+                    {"Tile", tile},
+                    {"Threads", std::to_string(threads)},
+                    {"Dimension", std::to_string(contiguous)},
+                    {"VectorElements", std::to_string(width)},
+                    {"VectorBytes", std::to_string(bytes)},
+                    {"Iterations", std::to_string(m.iterations(threads))},
+                    {"Why", narrow ? narrowWhy.str() : std::string()}},
+                   diagnostic);
 }

@@ -143,6 +143,9 @@ struct GlobalSide {
   bool unitStride = false;
   /// The widest vector the view's static layout allows along it.
   int64_t maxWidth = 1;
+  /// Why `maxWidth` is narrower than 16 bytes (empty: it is not, or the
+  /// view allows 16-byte vectors along it).
+  std::string narrowWhy;
 
   static GlobalSide of(LoadOp load);
   static GlobalSide of(StoreOp store);
@@ -159,6 +162,20 @@ struct GlobalSide {
 private:
   void vectorsThroughDescriptor(const TracedView &traced, int64_t alignBytes);
 };
+
+/// "256 threads, each moving 4 x f32 vectors (16 bytes) along dimension
+/// 1; consecutive threads on consecutive blocks, dimension order [1, 0],
+/// 1 iteration": the mapping `m` of a global access along `contiguous`.
+std::string describeMapping(const Mapping &m, int64_t contiguous,
+                            Type elementType, int64_t threads);
+
+/// The remark of the tile pass for one global access `op` (`role`: "load
+/// ...", "store"): its mapping (describeMapping) and, for vectors narrower
+/// than 16 bytes, `narrowWhy`. Through the remark engine when it takes the
+/// category layout-tiles; else a diagnostic remark when `diagnostic`.
+void remarkAccess(Operation *op, StringRef role, const Mapping &m,
+                  int64_t contiguous, Type elementType, int64_t threads,
+                  StringRef narrowWhy, bool diagnostic);
 
 } // namespace tiles
 } // namespace layout

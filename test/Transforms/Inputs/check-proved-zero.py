@@ -29,6 +29,9 @@ SUMMARY = re.compile(r"^bank conflicts on \w+ in @(?P<kernel>\w+): "
                      r"(?P<bad>\d+) with conflicts or unproved, worst "
                      r"(?P<worst>\d+) extra cycles; (?P<proved>\d+) of "
                      r"(?P<total>\d+) proved$")
+# The versions of one access (the same location and result) share a remark.
+VERSIONS = re.compile(r" \(the same for (?P<n>\d+) of the \d+ accesses at "
+                      r"this location\)$")
 SWIZZLED = re.compile(r"swizzled: .*; bank conflicts \d+ -> (?P<after>\d+) "
                       r"extra cycles")
 
@@ -54,12 +57,14 @@ def main():
                 problems.append(line)
             continue
         if a := ANALYSIS.match(text):
-            accesses += 1
+            v = VERSIONS.search(text)
+            n = int(v["n"]) if v else 1
+            accesses += n
             if not re.match(r"0 extra cycles \(1-way;.*\); proved for all ",
                             a["text"]):
                 problems.append(line)
             else:
-                proved[loc] += 1
+                proved[loc] += n
             continue
         if b := BRUTE.match(text):
             if b["sim"] != "0" or b["proof"] != "0":
