@@ -502,6 +502,14 @@ PYBIND11_MODULE(_layout_opt, m) {
            }),
            py::arg("sizes"), py::arg("strides"),
            "The flat layout (sizes):(strides).")
+      .def(py::init([](I size, I stride) {
+             int64_t s = size, d = stride;
+             return unwrap(StridedLayout::flat(llvm::ArrayRef<int64_t>(s),
+                                               llvm::ArrayRef<int64_t>(d)));
+           }),
+           py::arg("size"), py::arg("stride"),
+           "The one-mode layout size:stride (Layout(4, 2) is "
+           "Layout([4], [2])).")
       .def_static(
           "parse",
           [](const std::string &text) {

@@ -6,8 +6,11 @@
 //
 // `-layout-to-rocdl{chip=...}` and `-layout-to-nvvm{chip=...}`: layout IR
 // inside gpu.modules down to a gpu.binary holding an AMDGPU code object or
-// a CUDA cubin. The toolkits are found by Toolkits.h; the passes around
-// upstream's gaps are in lib/Conversion/GPUWorkarounds.
+// a CUDA cubin. The chip is the option's, else the one the gpu.modules'
+// targets name (#rocdl.target<chip = ...>), else gfx942 / sm_90: the
+// pipeline is built when the module is seen (GpuPipelineForTargetPass). The
+// toolkits are found by Toolkits.h; the passes around upstream's gaps are in
+// lib/Conversion/GPUWorkarounds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,8 +19,10 @@
 #include "layout/Pipelines/Pipelines.h"
 #include "layout/Target/Chip.h"
 #include "layout/Transforms/Passes.h"
+#include "layout/Transforms/TargetChip.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -26,8 +31,11 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
 
 using namespace mlir;
+using namespace mlir::layout;
 
 namespace {
 
@@ -126,6 +134,217 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
+/// The default chips, where neither the option nor a target names one.
+constexpr llvm::StringLiteral kDefaultAMDChip = "gfx942";
+constexpr llvm::StringLiteral kDefaultNVIDIAChip = "sm_90";
+
+/// What the pipelines need of their options once the chip is known (the
+/// options themselves cannot be copied into a pass).
+struct GpuSettings {
+  std::string format;
+  bool barePtr;
+  unsigned optLevel;
+  bool swizzle;
+  /// rocm-path or cuda-path.
+  std::string toolkitPath;
+};
+
+/// Why `chip` cannot be -layout-to-rocdl's chip ("" when it can).
+std::string rocdlChipProblem(StringRef chip) {
+  llvm::Expected<Chip> parsed = parseChip(chip);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return ("-layout-to-rocdl: unknown AMDGPU chip '" + chip +
+            "' (known: " + knownAMDChips() + ")")
+        .str();
+  }
+  if (!parsed->isAMD())
+    return ("-layout-to-rocdl: '" + chip +
+            "' is a CUDA chip (-layout-to-nvvm compiles for it); AMDGPU "
+            "chips: " +
+            knownAMDChips())
+        .str();
+  // gfx942:sramecc+:xnack-: the features must be well formed.
+  llvm::Expected<std::string> features = chipTargetFeatures(chip);
+  if (!features)
+    return "-layout-to-rocdl: " + llvm::toString(features.takeError());
+  return "";
+}
+
+/// Why `chip` cannot be -layout-to-nvvm's chip ("" when it can).
+std::string nvvmChipProblem(StringRef chip) {
+  llvm::Expected<Chip> parsed = parseChip(chip);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return ("-layout-to-nvvm: unknown CUDA chip '" + chip +
+            "' (known: " + knownNVIDIAChips() + ")")
+        .str();
+  }
+  if (parsed->isAMD())
+    return ("-layout-to-nvvm: '" + chip +
+            "' is an AMDGPU chip (-layout-to-rocdl compiles for it); CUDA "
+            "chips: " +
+            knownNVIDIAChips())
+        .str();
+  if (parsed->name != chip)
+    return ("-layout-to-nvvm: '" + chip +
+            "': CUDA chips take no target-id features")
+        .str();
+  return "";
+}
+
+/// -layout-to-rocdl for `chip`, attaching the target to the gpu.modules
+/// whose names `attachTo` matches (all when empty).
+void buildROCDLFor(OpPassManager &pm, const GpuSettings &settings,
+                   StringRef chip, StringRef attachTo) {
+  if (std::string problem = rocdlChipProblem(chip); !problem.empty()) {
+    pm.addPass(std::make_unique<ReportErrorPass>(problem));
+    return;
+  }
+  Chip parsed = cantFail(parseChip(chip));
+  // gfx942:sramecc+:xnack-: the chip for the passes, the features for the
+  // target attribute (upstream's chipset option takes no features).
+  std::string features = cantFail(chipTargetFeatures(chip));
+  std::string error;
+  std::string toolkit = rocmToolkit(settings.toolkitPath, error);
+  if (!error.empty()) {
+    pm.addPass(std::make_unique<ReportErrorPass>(error));
+    return;
+  }
+  GpuROCDLAttachTargetOptions attach;
+  attach.moduleMatcher = attachTo.str();
+  attach.chip = parsed.name;
+  attach.features = features;
+  attach.optLevel = settings.optLevel;
+  attach.wave64Flag = parsed.waveSize == 64;
+  ConvertGpuOpsToROCDLOpsOptions convert;
+  convert.chipset = parsed.name;
+  convert.useBarePtrCallConv = settings.barePtr;
+  addGpuPipeline(pm, "layout-to-rocdl", parsed.name, settings, toolkit,
+                 createGpuROCDLAttachTarget(attach),
+                 createConvertGpuOpsToROCDLOps(convert));
+}
+
+/// -layout-to-nvvm for `chip` (see buildROCDLFor).
+void buildNVVMFor(OpPassManager &pm, const GpuSettings &settings,
+                  StringRef chip, StringRef attachTo) {
+  if (std::string problem = nvvmChipProblem(chip); !problem.empty()) {
+    pm.addPass(std::make_unique<ReportErrorPass>(problem));
+    return;
+  }
+  std::string error;
+  std::string toolkit =
+      cudaToolkit(settings.toolkitPath, settings.format, error);
+  if (!error.empty()) {
+    pm.addPass(std::make_unique<ReportErrorPass>(error));
+    return;
+  }
+  GpuNVVMAttachTargetOptions attach;
+  attach.moduleMatcher = attachTo.str();
+  attach.chip = chip.str();
+  attach.optLevel = settings.optLevel;
+  ConvertGpuOpsToNVVMOpsOptions convert;
+  convert.useBarePtrCallConv = settings.barePtr;
+  addGpuPipeline(pm, "layout-to-nvvm", chip, settings, toolkit,
+                 createGpuNVVMAttachTarget(attach),
+                 createConvertGpuOpsToNVVMOps(convert));
+}
+
+using BuildFor = void (*)(OpPassManager &, const GpuSettings &, StringRef,
+                          StringRef);
+
+/// Runs a GPU pipeline for the chip the module's gpu.module targets
+/// (#rocdl.target<chip = ...>, #nvvm.target<chip = ...>) name when the
+/// `chip` option is empty, else for the option, which must agree with
+/// every target of its backend; with neither, for the default chip. The
+/// pipeline attaches its target only to the gpu.modules without one.
+struct GpuPipelineForTargetPass final
+    : PassWrapper<GpuPipelineForTargetPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuPipelineForTargetPass)
+
+  GpuPipelineForTargetPass(StringRef pipeline, bool amd, StringRef option,
+                           StringRef defaultChip, GpuSettings settings,
+                           BuildFor build)
+      : pipeline(pipeline.str()), amd(amd), option(option.str()),
+        defaultChip(defaultChip.str()), settings(std::move(settings)),
+        build(build) {}
+
+  StringRef getArgument() const override { return "layout-gpu-pipeline"; }
+  StringRef getDescription() const override {
+    return "A GPU pipeline for the chip of the gpu.modules' targets";
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    OpPassManager pm(ModuleOp::getOperationName());
+    build(pm, settings, option.empty() ? defaultChip : option, "");
+    pm.getDependentDialects(registry);
+  }
+
+  /// The chip names of `module`'s targets of this pipeline's backend (an
+  /// unknown name counts as this backend's: the pipeline names it).
+  SmallVector<std::string> backendTargets(gpu::GPUModuleOp module) const {
+    SmallVector<std::string> chips;
+    for (const std::string &name : layout::targetChips(module)) {
+      llvm::Expected<Chip> chip = parseChip(name);
+      if (!chip)
+        llvm::consumeError(chip.takeError());
+      if (!chip || chip->isAMD() == amd)
+        chips.push_back(name);
+    }
+    return chips;
+  }
+
+  void runOnOperation() override {
+    std::string chip = option;
+    gpu::GPUModuleOp chipFrom;
+    SmallVector<std::string> untargeted;
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+      SmallVector<std::string> chips = backendTargets(module);
+      if (chips.empty())
+        untargeted.push_back(llvm::Regex::escape(module.getName()));
+      for (const std::string &target : chips) {
+        if (chip.empty()) {
+          chip = target;
+          chipFrom = module;
+          continue;
+        }
+        if (chipBaseName(target) == chipBaseName(chip))
+          continue;
+        InFlightDiagnostic diag = module.emitError() << "-" << pipeline << ": ";
+        if (!option.empty()) {
+          diag << "chip=" << option
+               << " disagrees with the gpu.module's target chip '" << target
+               << "' (drop the option, or the target)";
+        } else {
+          diag << "the gpu.module's target chip '" << target
+               << "' differs from '" << chip
+               << "', another gpu.module's; one run compiles for one chip "
+                  "(pick one with chip=...)";
+          diag.attachNote(chipFrom.getLoc()) << "the gpu.module whose target "
+                                             << "names '" << chip << "'";
+        }
+        return signalPassFailure();
+      }
+    }
+    if (chip.empty())
+      chip = defaultChip;
+    // The target goes where there is none of this backend: a regex of
+    // those names, or one that matches no name.
+    std::string attachTo =
+        untargeted.empty() ? "$^" : "^(" + llvm::join(untargeted, "|") + ")$";
+    OpPassManager pm(ModuleOp::getOperationName());
+    build(pm, settings, chip, attachTo);
+    if (failed(runPipeline(pm, getOperation())))
+      signalPassFailure();
+  }
+
+  std::string pipeline;
+  bool amd;
+  std::string option, defaultChip;
+  GpuSettings settings;
+  BuildFor build;
+};
+
 } // namespace
 
 void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
@@ -133,45 +352,18 @@ void layout::buildLayoutToROCDLPipeline(OpPassManager &pm,
   if (reportBadCommonOptions(pm, "layout-to-rocdl", options.format,
                              options.optLevel))
     return;
+  // A chip option is checked before the module is seen.
   std::string chip = options.chip;
-  llvm::Expected<Chip> parsed = parseChip(chip);
-  if (!parsed || !parsed->isAMD()) {
-    if (!parsed)
-      llvm::consumeError(parsed.takeError());
-    pm.addPass(std::make_unique<ReportErrorPass>(
-        parsed ? "-layout-to-rocdl: '" + chip +
-                     "' is a CUDA chip (-layout-to-nvvm compiles for it); "
-                     "AMDGPU chips: " +
-                     knownAMDChips().str()
-               : "-layout-to-rocdl: unknown AMDGPU chip '" + chip +
-                     "' (known: " + knownAMDChips().str() + ")"));
-    return;
-  }
-  // gfx942:sramecc+:xnack-: the chip for the passes, the features for the
-  // target attribute (upstream's chipset option takes no features).
-  llvm::Expected<std::string> features = chipTargetFeatures(chip);
-  if (!features) {
-    pm.addPass(std::make_unique<ReportErrorPass>(
-        "-layout-to-rocdl: " + llvm::toString(features.takeError())));
-    return;
-  }
-  std::string error;
-  std::string toolkit = rocmToolkit(options.rocmPath, error);
-  if (!error.empty()) {
-    pm.addPass(std::make_unique<ReportErrorPass>(error));
-    return;
-  }
-  GpuROCDLAttachTargetOptions attach;
-  attach.chip = parsed->name;
-  attach.features = *features;
-  attach.optLevel = options.optLevel;
-  attach.wave64Flag = parsed->waveSize == 64;
-  ConvertGpuOpsToROCDLOpsOptions convert;
-  convert.chipset = parsed->name;
-  convert.useBarePtrCallConv = options.barePtr;
-  addGpuPipeline(pm, "layout-to-rocdl", parsed->name, options, toolkit,
-                 createGpuROCDLAttachTarget(attach),
-                 createConvertGpuOpsToROCDLOps(convert));
+  if (!chip.empty())
+    if (std::string problem = rocdlChipProblem(chip); !problem.empty()) {
+      pm.addPass(std::make_unique<ReportErrorPass>(problem));
+      return;
+    }
+  GpuSettings settings{options.format, options.barePtr, options.optLevel,
+                       options.swizzle, options.rocmPath};
+  pm.addPass(std::make_unique<GpuPipelineForTargetPass>(
+      "layout-to-rocdl", /*amd=*/true, chip, kDefaultAMDChip,
+      std::move(settings), buildROCDLFor));
 }
 
 void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
@@ -180,34 +372,14 @@ void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
                              options.optLevel))
     return;
   std::string chip = options.chip;
-  llvm::Expected<Chip> parsed = parseChip(chip);
-  if (!parsed || !parsed->isNVIDIA() || parsed->name != chip) {
-    if (!parsed)
-      llvm::consumeError(parsed.takeError());
-    pm.addPass(std::make_unique<ReportErrorPass>(
-        !parsed ? "-layout-to-nvvm: unknown CUDA chip '" + chip +
-                      "' (known: " + knownNVIDIAChips().str() + ")"
-        : parsed->isAMD()
-            ? "-layout-to-nvvm: '" + chip +
-                  "' is an AMDGPU chip (-layout-to-rocdl compiles for it); "
-                  "CUDA chips: " +
-                  knownNVIDIAChips().str()
-            : "-layout-to-nvvm: '" + chip +
-                  "': CUDA chips take no target-id features"));
-    return;
-  }
-  std::string error;
-  std::string toolkit = cudaToolkit(options.cudaPath, options.format, error);
-  if (!error.empty()) {
-    pm.addPass(std::make_unique<ReportErrorPass>(error));
-    return;
-  }
-  GpuNVVMAttachTargetOptions attach;
-  attach.chip = chip;
-  attach.optLevel = options.optLevel;
-  ConvertGpuOpsToNVVMOpsOptions convert;
-  convert.useBarePtrCallConv = options.barePtr;
-  addGpuPipeline(pm, "layout-to-nvvm", chip, options, toolkit,
-                 createGpuNVVMAttachTarget(attach),
-                 createConvertGpuOpsToNVVMOps(convert));
+  if (!chip.empty())
+    if (std::string problem = nvvmChipProblem(chip); !problem.empty()) {
+      pm.addPass(std::make_unique<ReportErrorPass>(problem));
+      return;
+    }
+  GpuSettings settings{options.format, options.barePtr, options.optLevel,
+                       options.swizzle, options.cudaPath};
+  pm.addPass(std::make_unique<GpuPipelineForTargetPass>(
+      "layout-to-nvvm", /*amd=*/false, chip, kDefaultNVIDIAChip,
+      std::move(settings), buildNVVMFor));
 }

@@ -55,14 +55,14 @@ void layout::registerLayoutPipelines() {
       "layout-to-rocdl",
       "Lower layout IR in gpu.modules to a gpu.binary holding an AMDGPU code "
       "object: tile programs distributed, workgroup buffers swizzled (proved "
-      "conflict-free; swizzle=false keeps them as written), chip gfx942 "
-      "unless given",
+      "conflict-free; swizzle=false keeps them as written), for the chip "
+      "option, else the gpu.module's #rocdl.target chip, else gfx942",
       buildLayoutToROCDLPipeline);
   PassPipelineRegistration<LayoutToNVVMOptions>(
       "layout-to-nvvm",
       "Lower layout IR in gpu.modules to a gpu.binary holding a CUDA cubin: "
       "tile programs distributed, workgroup buffers swizzled (proved "
-      "conflict-free; swizzle=false keeps them as written), chip sm_90 "
-      "unless given",
+      "conflict-free; swizzle=false keeps them as written), for the chip "
+      "option, else the gpu.module's #nvvm.target chip, else sm_90",
       buildLayoutToNVVMPipeline);
 }

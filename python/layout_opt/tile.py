@@ -64,6 +64,35 @@ def _element(dtype):
     return dtype
 
 
+def _extents(value, what, example, none_ok=False):
+    """`value` (a list or tuple of ints; None too where `none_ok`) as a
+    tuple. A string, a number or a float gets a TypeError about the
+    argument, not int()'s."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise TypeError("%s must be a list or tuple of ints, as %s, got %r"
+                        % (what, example, value))
+    out = []
+    for v in value:
+        if v is None and none_ok:
+            out.append(None)
+        elif isinstance(v, bool) or not isinstance(v, (int, _np.integer)):
+            raise TypeError("%s must be a list or tuple of ints, as %s, got "
+                            "%r (%r is a %s)" % (what, example, value, v,
+                                                 type(v).__name__))
+        else:
+            out.append(int(v))
+    return tuple(out)
+
+
+def _describe_array(arg):
+    """What a kernel argument is, for errors: 'a 2-D float64 array of shape
+    (4, 4)', or its Python type."""
+    if isinstance(arg, _np.ndarray):
+        return "a %d-D %s array of shape %s" % (arg.ndim, arg.dtype.name,
+                                               arg.shape)
+    return "%r (%s)" % (arg, type(arg).__name__)
+
+
 def _shape_text(shape):
     return "x".join("?" if d is None else str(int(d)) for d in shape)
 
@@ -77,8 +106,10 @@ class Partition:
 
     def __init__(self, dtype, tile, shape=None):
         self.dtype = _element(dtype)
-        self.tile = tuple(int(t) for t in tile)
-        self.shape = tuple(shape) if shape is not None else \
+        self.tile = _extents(tile, "lt.Partition's tile", "tile=(64, 64)")
+        self.shape = _extents(shape, "lt.Partition's shape",
+                              "shape=(None, 1024) (None: a run-time extent)",
+                              none_ok=True) if shape is not None else \
             (None,) * len(self.tile)
         if len(self.shape) != len(self.tile):
             raise ValueError("shape %s and tile %s have different ranks"
@@ -506,6 +537,16 @@ def minimum(a, b):
     return _extremum("min", a, b)
 
 
+# Why f32 tiles have no dot yet, naming the chips.
+_F32_DOT = (
+    ": no chip gets an f32 dot from layout-opt yet. gfx1100 ... gfx1153 "
+    "(WMMA) have no matrix instruction with f32 inputs; gfx90a, gfx942, "
+    "gfx950 (f32 MFMA, and xf32 on gfx942) and sm_80 ... sm_90 (tf32 "
+    "mma.sync) have one that layout-opt does not emit yet. Convert the "
+    "tiles with .astype(\"f16\") or .astype(\"bf16\") (the accumulator "
+    "stays f32)")
+
+
 def dot(a, b, acc):
     """acc + a @ b for tiles a (M x K), b (K x N) and acc (M x N)
     (vector.contract): the pass maps it onto the chip's matrix
@@ -514,6 +555,12 @@ def dot(a, b, acc):
         if not isinstance(t, Tile) or len(t.shape) != 2:
             raise ValueError("dot takes 2-D tiles; %s is %s" % (
                 what, t.type if isinstance(t, Tile) else type(t).__name__))
+    if a.dtype != b.dtype or a.dtype not in ("f16", "bf16"):
+        raise ValueError(
+            "dot takes a and b both f16 or both bf16 (the matrix "
+            "instructions layout-opt maps it onto), got %s and %s%s"
+            % (a.dtype, b.dtype, _F32_DOT if "f32" in (a.dtype, b.dtype)
+               else ""))
     (m, k), (k2, n), (m2, n2) = a.shape, b.shape, acc.shape
     if k != k2 or (m, n) != (m2, n2):
         raise ValueError("dot of %s and %s does not accumulate into %s"
@@ -652,10 +699,12 @@ class Kernel:
 
     def lower(self, chip):
         """The module after the tile passes for `chip`
-        (-layout-tile-shared-memory, -layout-xor-swizzle)."""
+        (-layout-tile-shared-memory, -layout-xor-swizzle). Its `remarks`
+        say what they chose: each global access's thread mapping and
+        vector width, each workgroup buffer's swizzle."""
         m = self.build()
-        m.run("layout-tile-shared-memory{chip=%s},layout-xor-swizzle{chip=%s}"
-              % (chip, chip))
+        m.run("layout-tile-shared-memory{chip=%s remarks=true},"
+              "layout-xor-swizzle{chip=%s}" % (chip, chip))
         return m
 
     def compile(self, chip, format="bin"):
@@ -701,16 +750,18 @@ class Kernel:
                 if not isinstance(arg, _np.ndarray) or arg.dtype != want or \
                         arg.ndim != len(a.tile):
                     raise TypeError("parameter '%s' takes a %d-D %s array, "
-                                    "got %r" % (name, len(a.tile),
+                                    "got %s" % (name, len(a.tile),
                                                 _np.dtype(want).name,
-                                                getattr(arg, "shape", arg)))
+                                                _describe_array(arg)))
                 if not arg.flags.c_contiguous:
                     raise ValueError("parameter '%s' takes a C-contiguous "
                                      "array" % name)
                 for d, s in zip(a.shape, arg.shape):
                     if d is not None and d != s:
-                        raise ValueError("parameter '%s' takes shape %s, got "
-                                         "%s" % (name, a.shape, arg.shape))
+                        raise ValueError("parameter '%s' takes a %s array of "
+                                         "shape %s, got %s"
+                                         % (name, _np.dtype(want).name,
+                                            a.shape, _describe_array(arg)))
                 call.append(arg)
             elif a.dtype == "index":
                 call.append(int(arg))

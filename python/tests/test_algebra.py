@@ -69,6 +69,18 @@ def test_doc_examples():
     assert str(lo.left_inverse(L("4:2"))) == "(2,4):(0,1)"
 
 
+def test_layout_of_ints():
+    """Layout(size, stride) with ints is the one-mode layout, the same as
+    with lists; bools and floats are refused."""
+    assert lo.Layout(4, 2) == lo.Layout([4], [2])
+    assert str(lo.Layout(4, 2)) == "4:2"
+    assert [lo.Layout(4, 2)(i) for i in range(4)] == \
+        [evaluate("4:2", i) for i in range(4)] == [0, 2, 4, 6]
+    for bad in ((4.0, 2), (4, True), ("4", 2)):
+        with pytest.raises(TypeError):
+            lo.Layout(*bad)
+
+
 def test_errors_name_the_condition():
     with pytest.raises(ValueError, match="stride divisibility"):
         lo.composition(L("(6,2):(8,2)"), L("3:4"))

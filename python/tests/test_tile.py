@@ -250,6 +250,69 @@ def test_launch_checks_its_arguments():
         kernels.tile_transpose_f32(a)
 
 
+def test_errors_name_what_was_wanted_and_what_came():
+    """Issue 38, item 9: the dtype and shape wanted and got; a tile given
+    as text is refused as the argument it is, not by int()."""
+    import numpy as np
+    a = np.zeros((70, 130), np.float32)
+    b = np.zeros((130, 70), np.float32)
+    with pytest.raises(TypeError, match=re.escape(
+            "parameter 'out' takes a 2-D float32 array, got a 2-D float64 "
+            "array of shape (130, 70)")):
+        kernels.tile_transpose_f32(a, b.astype(np.float64))
+    with pytest.raises(TypeError, match=re.escape(
+            "parameter 'inp' takes a 2-D float32 array, got a 1-D float32 "
+            "array of shape (9100,)")):
+        kernels.tile_transpose_f32(a.reshape(-1), b)
+    with pytest.raises(TypeError, match=re.escape(
+            "parameter 'inp' takes a 2-D float32 array, got 3 (int)")):
+        kernels.tile_transpose_f32(3, b)
+    with pytest.raises(TypeError, match=re.escape(
+            "lt.Partition's tile must be a list or tuple of ints, as "
+            "tile=(64, 64), got '64x64'")):
+        lt.Partition("f32", tile="64x64")
+    with pytest.raises(TypeError, match=r"got \(64, 64\.0\) \(64\.0 is a "
+                       r"float\)"):
+        lt.Partition("f32", tile=(64, 64.0))
+    with pytest.raises(TypeError, match="lt.Partition's shape must be"):
+        lt.Partition("f32", tile=(8, 8), shape="100x100")
+    assert lt.Partition("f32", tile=[8, 8], shape=[None, 64]).shape == \
+        (None, 64)
+
+
+def test_dot_of_f32_tiles_names_the_chips():
+    """No chip gets an f32 dot yet: the error says so and names them, at
+    the dot (not in the C++ pass)."""
+    def f32_dot(a: lt.Partition("f32", tile=(16, 16)),
+                b: lt.Partition("f32", tile=(16, 16))):
+        i = lt.block_id("x")
+        lt.dot(a[i, i], b[i, i], lt.zeros((16, 16), "f32"))
+    with pytest.raises(ValueError, match="got f32 and f32: no chip gets an "
+                       "f32 dot") as e:
+        trace(f32_dot)
+    for chip in ("gfx1100", "gfx90a", "gfx942", "gfx950", "sm_80", "sm_90",
+                 "tf32 mma.sync", "xf32"):
+        assert chip in str(e.value)
+
+
+def test_lower_remarks_say_what_was_chosen():
+    """Kernel.lower(chip).remarks: each global access's mapping and each
+    buffer's swizzle. A 64x64 f32 transpose on 256 threads: 16-byte vectors
+    of 4 floats, 64 * 64 / 4 = 1024 vectors, 4 per thread for the staged
+    load; the store moves register blocks of 4 x 4, 1024 / 4 = 256 blocks,
+    one per thread."""
+    remarks = kernels.tile_transpose_f32.lower("gfx942").remarks
+    load = [r for r in remarks if "tile load (staged" in r]
+    store = [r for r in remarks if "tile store" in r]
+    assert len(load) == 1 and len(store) == 1, remarks
+    assert "of 64x64xf32: 256 threads, each moving 4 x f32 vectors (16 " \
+        "bytes) along dimension 1;" in load[0]
+    assert load[0].endswith(", 4 iterations")
+    assert ", in blocks of 4 along dimension 0;" in store[0]
+    assert store[0].endswith(", 1 iteration")
+    assert any(": swizzled: 64x64 tile" in r for r in remarks)
+
+
 def test_launch_without_a_gpu_is_a_clear_error():
     if lo.cuda.available():
         pytest.skip("a GPU is here: bench/transpose/python-launch.py runs it")

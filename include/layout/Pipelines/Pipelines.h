@@ -60,8 +60,12 @@ struct LayoutToROCDLOptions : public GpuPipelineOptions<LayoutToROCDLOptions> {
                            llvm::cl::desc("AMDGPU chip: gfx90a, gfx942, "
                                           "gfx950, gfx1100, ..., with "
                                           "target-id features as in "
-                                          "gfx942:xnack- (default gfx942)"),
-                           llvm::cl::init("gfx942")};
+                                          "gfx942:xnack- (default: the "
+                                          "gpu.modules' #rocdl.target "
+                                          "chip, else gfx942; an option "
+                                          "that disagrees with a target is "
+                                          "an error)"),
+                           llvm::cl::init("")};
   Option<std::string> rocmPath{
       *this, "rocm-path",
       llvm::cl::desc("Directory with amdgcn/bitcode and llvm/bin/ld.lld "
@@ -72,9 +76,10 @@ struct LayoutToROCDLOptions : public GpuPipelineOptions<LayoutToROCDLOptions> {
 struct LayoutToNVVMOptions : public GpuPipelineOptions<LayoutToNVVMOptions> {
   Option<std::string> chip{
       *this, "chip",
-      llvm::cl::desc("CUDA chip: sm_80, sm_90, sm_90a, ... "
-                     "(default sm_90)"),
-      llvm::cl::init("sm_90")};
+      llvm::cl::desc("CUDA chip: sm_80, sm_90, sm_90a, ... (default: the "
+                     "gpu.modules' #nvvm.target chip, else sm_90; an option "
+                     "that disagrees with a target is an error)"),
+      llvm::cl::init("")};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit with bin/ptxas (default: $CUDA_PATH, "
