@@ -6,6 +6,8 @@
 
 #include "layout/Transforms/WorkgroupMemory.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -142,14 +144,21 @@ std::string mlir::layout::describeBuffer(Value memref) {
 
 WorkgroupLayout mlir::layout::layoutWorkgroupBuffers(gpu::GPUFuncOp func) {
   WorkgroupLayout layout;
-  for (BlockArgument a : func.getWorkgroupAttributions()) {
+  for (auto [i, a] : llvm::enumerate(func.getWorkgroupAttributions())) {
     auto type = cast<MemRefType>(a.getType());
+    // A buffer may ask for more (llvm.align: wgmma's swizzled buffers
+    // follow their pattern's 256 to 1024 bytes).
+    int64_t align = kWorkgroupBufferAlignment;
+    if (auto asked =
+            dyn_cast_or_null<IntegerAttr>(func.getWorkgroupAttributionAttr(
+                i, LLVM::LLVMDialect::getAlignAttrName())))
+      align = std::max(align, asked.getInt());
     int64_t bits = type.getElementTypeBitWidth();
     if ((!type.hasStaticShape() || !type.getLayout().isIdentity() ||
          bits % 8 != 0) &&
         !layout.unplaceable)
       layout.unplaceable = a.getArgNumber();
-    layout.bytes = llvm::alignTo(layout.bytes, kWorkgroupBufferAlignment);
+    layout.bytes = llvm::alignTo(layout.bytes, align);
     layout.offsets.push_back(layout.bytes);
     if (type.hasStaticShape())
       layout.bytes += llvm::divideCeil(type.getNumElements() * bits, 8);

@@ -83,7 +83,8 @@ constexpr llvm::StringLiteral kDynamicSharedMemoryBytesAttr =
 
 /// Where a kernel's workgroup buffers lie in one block of workgroup memory,
 /// as -layout-dynamic-shared-memory places them: in order, each at a
-/// multiple of kWorkgroupBufferAlignment bytes.
+/// multiple of kWorkgroupBufferAlignment bytes, or of its `llvm.align`
+/// where that is more.
 struct WorkgroupLayout {
   llvm::SmallVector<int64_t> offsets;
   /// The bytes from the first buffer's start to the last one's end.
