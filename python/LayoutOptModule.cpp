@@ -17,7 +17,7 @@
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Evaluator/Algebra.h"
 #include "layout/Evaluator/Descriptor.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/IndexAlgebra.h"
 #include "layout/Evaluator/Partition.h"
 #include "layout/Evaluator/VectorLength.h"
 #include "layout/Pipelines/Pipelines.h"

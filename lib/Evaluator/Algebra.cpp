@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/Algebra.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/IndexAlgebra.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"

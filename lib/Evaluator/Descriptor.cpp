@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/Descriptor.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/DescriptorFormulas.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -98,18 +98,23 @@ llvm::Expected<Descriptor> Descriptor::naive(ArrayRef<int64_t> lengths,
   if (offset < 0)
     return makeError(
         llvm::formatv("'offset' must be non-negative, got {0}", offset));
-  std::optional<int64_t> minSpace = checkedAdd(offset, 1);
   bool dynamic = anyDynamic(lengths) || anyDynamic(strides);
-  for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(lengths, strides))) {
-    auto [len, stride] = pair;
+  for (auto [i, stride] : llvm::enumerate(strides))
     if (stride < 0 && !mlir::layout::isDynamic(stride))
       return makeError(llvm::formatv(
           "'strides' entry {0} must be non-negative, got {1}", i, stride));
+  // The least space (formulas::leastElementSpace) over the dimensions whose
+  // length and stride are static, in checked arithmetic.
+  CheckedInt64Params a;
+  SmallVector<std::optional<int64_t>, 4> staticLengths, staticStrides;
+  for (auto [len, stride] : llvm::zip_equal(lengths, strides)) {
     if (mlir::layout::isDynamic(len) || mlir::layout::isDynamic(stride))
       continue;
-    std::optional<int64_t> term = checkedMul(len - 1, stride);
-    minSpace = term && minSpace ? checkedAdd(*minSpace, *term) : std::nullopt;
+    staticLengths.push_back(len);
+    staticStrides.push_back(stride);
   }
+  std::optional<int64_t> minSpace = formulas::leastElementSpace(
+      a, formulas::param(a, offset), staticLengths, staticStrides);
   if (!minSpace)
     return makeError("element space size offset + 1 + sum (len_i - 1) * "
                      "stride_i overflows int64");

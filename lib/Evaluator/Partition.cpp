@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/Partition.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/IndexAlgebra.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/Simplify.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/IndexAlgebra.h"
 
 #include "llvm/ADT/STLExtras.h"
 

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/Transform.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/TransformFormulas.h"
 
 #include "TransformChecks.h"
 

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/VectorLength.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/DescriptorFormulas.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -57,7 +57,7 @@ struct Known {
   bool is(int64_t v) const { return exact && value == v; }
 };
 
-/// Parameters as `Known`s (Formulas.h's Param): static values exactly,
+/// Parameters as `Known`s (IndexAlgebra.h's Param): static values exactly,
 /// run-time ones through what the caller knows of their slots. The
 /// formulas then give what upper lengths, strides and coefficients are.
 struct KnownParams {
@@ -297,7 +297,7 @@ VectorRun mlir::layout::lastDimRun(const Descriptor &d, KnownMultiples known) {
 
 namespace {
 
-/// The index algebra of divisors (Formulas.h): a value stands for "some
+/// The index algebra of divisors (IndexAlgebra.h): a value stands for "some
 /// multiple of v" (0: exactly 0). Running the transforms' own formulas in
 /// it says what each lower index, and the offset, is a multiple of, so the
 /// divisor rules are not written a second time: u - left is a multiple of

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/DescriptorFormulas.h"
 #include "layout/Testing/RandomChains.h"
 
 #include "TestUtils.h"

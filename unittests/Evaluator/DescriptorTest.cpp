@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/Descriptor.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/TransformFormulas.h"
 
 #include "TestUtils.h"
 

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/DescriptorFormulas.h"
 #include "layout/Testing/RandomChains.h"
 
 #include "gtest/gtest.h"
@@ -146,8 +146,8 @@ struct SlotValues : Int64Algebra {
 
 // formulas::elementSpaceSize of a chain made partly run-time, at the values
 // it was made from, is the element space the constructors computed for the
-// static chain (Descriptor::naive / packed / aligned, with their own
-// arithmetic).
+// static chain (Descriptor::naive with the same formula in checked int64
+// arithmetic, packed and aligned with their own).
 TEST(DynamicTest, ElementSpaceSizeAtValuesIsTheStaticOne) {
   std::mt19937_64 rng(38);
   int runTimeSpaces = 0;

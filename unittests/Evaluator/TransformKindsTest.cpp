@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/DescriptorFormulas.h"
 #include "layout/Testing/RandomChains.h"
 
 #include "gtest/gtest.h"

@@ -12,12 +12,12 @@
 // elements).
 //
 // This is the single home of that arithmetic, written once over an index
-// algebra (Formulas.h): the folder of `layout.index_space` instantiates it
+// algebra (IndexAlgebra.h): the folder of `layout.index_space` instantiates it
 // with Int64Algebra, the lowerings with algebras that emit index arithmetic,
 // and the Python package calls the int64 instance.
 //
-// Beyond the operations of Formulas.h, the partition formulas ask an algebra
-// for `Value ceilDiv(Value, int64_t d)` (d > 0) where they count tiles.
+// Beyond the operations of IndexAlgebra.h, the partition formulas ask an
+// algebra for `Value ceilDiv(Value, int64_t d)` (d > 0) where they count tiles.
 //
 //===----------------------------------------------------------------------===//
 

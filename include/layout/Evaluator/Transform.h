@@ -299,7 +299,7 @@ public:
   /// CK Tile's calculate_lower_index: writes the lower coordinate of `upper`
   /// into `lower` and returns whether the coordinate is valid (only the pads
   /// and sunder can be invalid). Never traps, whatever the input. The
-  /// formulas live in Formulas.h (formulas::lowerIndex / validity).
+  /// formulas live in TransformFormulas.h (formulas::lowerIndex / validity).
   bool calculateLowerIndex(llvm::ArrayRef<int64_t> upper,
                            llvm::MutableArrayRef<int64_t> lower) const;
 

@@ -77,7 +77,7 @@ VectorRun lastDimRun(const Descriptor &d, KnownMultiples known = {});
 
 /// Divisors of indices: `lowerDivisors` maps what the upper indices of `t`
 /// are multiples of (0: always 0) to what its lower indices are. Both run
-/// the transforms' own formulas (Formulas.h) in an index algebra of
+/// the transforms' own formulas (TransformFormulas.h) in an index algebra of
 /// divisors, so no rule is written twice.
 void lowerDivisors(const Transform &t, llvm::ArrayRef<int64_t> upper,
                    llvm::SmallVectorImpl<int64_t> &lower,

@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Composes a descriptor's chain into affine expressions by running the
-// evaluator's own formulas (layout/Evaluator/Formulas.h) over an algebra of
-// AffineExprs: a whole chain becomes one map that MLIR's simplifier reduces.
+// evaluator's own formulas (layout/Evaluator/DescriptorFormulas.h) over an
+// algebra of AffineExprs: a whole chain becomes one map that MLIR's
+// simplifier reduces.
 // The pieces that are not affine (xor, the sunder's selects, comparisons)
 // are materialized as arith ops whose results enter the next expressions as
 // new dims.
@@ -16,7 +17,7 @@
 #include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Dialect/Layout/Utils/IndexAlgebras.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/DescriptorFormulas.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -39,7 +40,7 @@ using namespace mlir::layout;
 
 namespace {
 
-/// The index algebra of Formulas.h over AffineExprs: affine operations
+/// The index algebra (IndexAlgebra.h) over AffineExprs: affine operations
 /// compose into expressions over a growing list of SSA operands (the dims);
 /// the others (xor, select, comparisons) are materialized as arith ops whose
 /// results enter later expressions as new dims. The run-time values of a

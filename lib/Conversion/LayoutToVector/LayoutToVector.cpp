@@ -21,7 +21,7 @@
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Dialect/Layout/Utils/IndexAlgebras.h"
 #include "layout/Dialect/Layout/Utils/TileAccess.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/IndexAlgebra.h"
 #include "layout/Evaluator/Partition.h"
 #include "layout/Evaluator/Simplify.h"
 

@@ -7,7 +7,7 @@
 #include "AddressInterpreter.h"
 #include "SymAlgebra.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/DescriptorFormulas.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,4 +1,4 @@
-//===- SymAlgebra.h - Formulas.h's index algebra over Sym -------*- C++ -*-===//
+//===- SymAlgebra.h - The index algebra over Sym ----------------*- C++ -*-===//
 //
 // Part of the layout-opt project.
 //
@@ -15,7 +15,7 @@ namespace mlir {
 namespace layout {
 namespace bank {
 
-/// Formulas.h's index algebra over Sym: the descriptors' own formulas on
+/// IndexAlgebra.h's index algebra over Sym: the descriptors' own formulas on
 /// symbolic coordinates. What needs a finer split or a concrete value asks
 /// the ProofState and yields a placeholder (the evaluation is then redone).
 struct SymAlgebra {

@@ -7,7 +7,7 @@
 #include "layout/Dialect/Layout/Utils/TileAccess.h"
 #include "layout/Dialect/Layout/IR/Divisibility.h"
 #include "layout/Dialect/Layout/Utils/IndexAlgebras.h"
-#include "layout/Evaluator/Formulas.h"
+#include "layout/Evaluator/DescriptorFormulas.h"
 #include "layout/Evaluator/Partition.h"
 #include "layout/Evaluator/Simplify.h"
 
@@ -36,7 +36,7 @@ MemRefType stridedType(MemRefType base, ArrayRef<int64_t> lengths,
                          base.getMemorySpace());
 }
 
-/// Parameters as index values (Formulas.h's Param): constants, or the
+/// Parameters as index values (IndexAlgebra.h's Param): constants, or the
 /// traced descriptor's run-time operands; operations on two constants fold.
 struct RunTimeParams {
   using Value = mlir::Value;

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Instances of the index algebra of Formulas.h (and Partition.h) whose values
-// are IR: `AffineExprAlgebra` composes AffineExprs (the affine part of the
-// affine lowering's algebra, and `layout.index_space`'s lowering), and
+// Instances of the index algebra of IndexAlgebra.h (and Partition.h) whose
+// values are IR: `AffineExprAlgebra` composes AffineExprs (the affine part of
+// the affine lowering's algebra, and `layout.index_space`'s lowering), and
 // `ArithAlgebra` emits `arith` ops on `index` values at a builder's
 // insertion point (the tile accesses of the vector lowering and of the tile
 // pass). A formula instantiated with either emits exactly the arithmetic
