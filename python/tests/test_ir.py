@@ -24,10 +24,12 @@ def every_op():
     it holds."""
     m = lo.Module()
     f, entry = function(m, "every_op", ["index", "index", "memref<64xf32>",
-                                        "memref<4x11xf32>"])
+                                        "memref<4x11xf32>", "vector<32xf32>",
+                                        "memref<4096xf16, "
+                                        "#gpu.address_space<workgroup>>"])
     built = set()
     with ir.InsertionPoint(entry):
-        i, j, buf, mem = entry.arguments
+        i, j, buf, mem, acc, wg = entry.arguments
         packed = ir.layout.packed([2, 6], result=D % "2x6")
         naive = ir.layout.naive([i, 8], [8, 1], offset=1, result=D % "?x8")
         aligned = ir.layout.aligned([4, 5], 8, result=D % "4x5")
@@ -90,6 +92,10 @@ def every_op():
         ir.layout.partition(view, [4, 4],
                             result="!layout.partition_view<8x8xf32, "
                                    "tile = [4, 4]>")
+        p64 = ir.layout.packed([64, 64], result=D % "64x64")
+        ir.layout.warpgroup_mma(acc, wg, p64, wg, p64, [64, 64, 16], [0, 1],
+                                [1, 0], a_origin=[i, j], b_origin=[j, i],
+                                result="vector<32xf32>")
         ir.func.return_()
     for line in str(m).splitlines():
         built.update(re.findall(r"\blayout\.([a-z_]+)\b", line))
@@ -100,7 +106,7 @@ def test_every_layout_op_round_trips():
     m, built = every_op()
     ops = {n for n in ir.layout.__all__
            if not n.endswith(("_attr", "_type"))}
-    assert len(ops) == 29
+    assert len(ops) == 30
     # Every op of the dialect (from ODS) was built.
     assert ops <= built, sorted(ops - built)
     text = str(m)

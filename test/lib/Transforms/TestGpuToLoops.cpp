@@ -236,11 +236,15 @@ LogicalResult KernelToLoops::emitWavePiece(OpBuilder &b, Operation *op) {
     return arith::AddIOp::create(lb, loc, first,
                                  arith::ConstantIndexOp::create(lb, loc, lane));
   };
+  // Block-uniform operands (buffers, descriptors, constants) are computed
+  // in this piece, at their first use, which comes before any loop the
+  // emulations open.
+  IRMapping uniform = base;
   auto laneOperand = [&](OpBuilder &lb, unsigned operand,
                          int64_t lane) -> Value {
     Value v = op->getOperand(operand);
     if (!plan.storageOf(v))
-      return base.lookup(v);
+      return hostUniform(lb, v, uniform);
     return memref::LoadOp::create(lb, loc, bufferOf(v), laneId(lb, lane));
   };
   Value result = op->getResult(0);
@@ -256,9 +260,6 @@ LogicalResult KernelToLoops::emitWavePiece(OpBuilder &b, Operation *op) {
   const MatrixInstruction *inst = matrixInstructionOf(op);
   OpBuilder atEntry = OpBuilder::atBlockBegin(entry);
   if (inst->family == MatrixFamily::Wgmma) {
-    // Block-uniform operands (buffers, descriptors) are computed in this
-    // piece, at the first use (emulateWarpgroupMma's, before its loops).
-    IRMapping uniform = base;
     auto laneAt = [&](OpBuilder &lb, Value lane) -> Value {
       return arith::AddIOp::create(lb, loc, first, lane);
     };
