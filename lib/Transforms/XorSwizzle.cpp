@@ -251,6 +251,16 @@ private:
                  << unproved << "); left as it is";
       return false;
     }
+    // wgmma reads the buffer in a hardware swizzle mode its descriptor
+    // already has (ContractionWarpgroup.cpp): another layout would be
+    // refused by its lowering.
+    if (llvm::any_of(buffer.memref.getUsers(),
+                     [](Operation *u) { return isa<WarpgroupMmaOp>(u); })) {
+      remark() << "not swizzled: layout.warpgroup_mma reads it in the "
+                  "hardware swizzle mode its descriptor has; "
+               << *before << " extra cycles of its other accesses are kept";
+      return false;
+    }
     return true;
   }
 
