@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Conversion/Passes.h"
+#include "layout/Evaluator/WarpgroupMma.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -38,15 +39,29 @@ namespace {
 /// demotes to a one-byte static `.shared` variable; PTX's dynamic shared
 /// memory is an `.extern .shared` array of unknown size (PTX ISA, "State
 /// Spaces: Shared"), as clang emits for `extern __shared__` and flang
-/// since llvm/llvm-project#161940.
+/// since llvm/llvm-project#161940. In a module with wgmma, its alignment is
+/// raised to the widest swizzle pattern's (1024 bytes).
 struct ExternDynamicSharedMemoryPass final
     : layout::impl::LayoutExternDynamicSharedMemoryBase<
           ExternDynamicSharedMemoryPass> {
   void runOnOperation() override {
-    getOperation()->walk([](LLVM::GlobalOp global) {
+    // wgmma's buffers placed in dynamic shared memory sit at multiples of
+    // their swizzle pattern's alignment from its start
+    // (layoutWorkgroupBuffers): the start must have the widest.
+    bool wgmma = false;
+    getOperation()->walk([&](NVVM::WgmmaMmaAsyncOp) {
+      wgmma = true;
+      return WalkResult::interrupt();
+    });
+    uint64_t align =
+        layout::sharedSwizzleMode(layout::SharedSwizzle::B128).alignment;
+    getOperation()->walk([&](LLVM::GlobalOp global) {
       auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
-      if (global.getAddrSpace() == 3 && array && array.getNumElements() == 0)
-        global.setLinkage(LLVM::Linkage::External);
+      if (global.getAddrSpace() != 3 || !array || array.getNumElements() != 0)
+        return;
+      global.setLinkage(LLVM::Linkage::External);
+      if (wgmma && global.getAlignment().value_or(0) < align)
+        global.setAlignment(align);
     });
   }
 };
