@@ -69,6 +69,7 @@ scf::ForOp cloneLoop(OpBuilder &b, const KLoop &k, Value step, ValueRange extra,
   auto loop =
       scf::ForOp::create(b, k.loc(), old.getLowerBound(), old.getUpperBound(),
                          step, inits, nullptr, old.getUnsignedCmp());
+  recordPlan(loop, k.cx.plan);
   Block *body = loop.getBody();
   if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
     body->back().erase();

@@ -111,13 +111,12 @@ FailureOr<Plan> planInstruction(ContractionTree &t, int64_t threads,
     return x->m * x->n * x->k > y->m * y->n * y->k;
   });
   SmallVector<int64_t> shape, waveTile;
-  if (auto attr = contract->getAttrOfType<DenseI64ArrayAttr>(
-          "layout.matrix_instruction"))
-    shape.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
   if (auto attr =
-          contract->getAttrOfType<DenseI64ArrayAttr>("layout.wave_tile"))
+          contract->getAttrOfType<DenseI64ArrayAttr>(kMatrixInstructionAttr))
+    shape.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  if (auto attr = contract->getAttrOfType<DenseI64ArrayAttr>(kWaveTileAttr))
     waveTile.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
-  if (Attribute attr = contract->getAttr("layout.pipeline_stages")) {
+  if (Attribute attr = contract->getAttr(kPipelineStagesAttr)) {
     auto stages = dyn_cast<IntegerAttr>(attr);
     if (!stages || stages.getInt() < 1 || stages.getInt() > 8)
       return contract.emitOpError()
@@ -329,6 +328,15 @@ FailureOr<int64_t> chooseStages(ContractionTree &t, gpu::GPUFuncOp func,
 }
 
 } // namespace
+
+void tiles::recordPlan(Operation *op, const Plan &plan) {
+  Builder b(op->getContext());
+  op->setAttr(
+      kMatrixInstructionAttr,
+      b.getDenseI64ArrayAttr({plan.inst->m, plan.inst->n, plan.inst->k}));
+  op->setAttr(kWaveTileAttr, b.getDenseI64ArrayAttr({plan.tm, plan.tn}));
+  op->setAttr(kPipelineStagesAttr, b.getI64IntegerAttr(plan.stages));
+}
 
 FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
                                        ArrayRef<int64_t> block,

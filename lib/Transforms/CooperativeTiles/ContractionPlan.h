@@ -97,6 +97,19 @@ struct Plan {
   Type elementType;
 };
 
+/// The attributes a tile contraction may carry to ask for a decision, and
+/// that each K loop the pass emits carries to say what was decided:
+/// `layout.matrix_instruction` [M, N, K], `layout.wave_tile` [TM, TN],
+/// `layout.pipeline_stages` (an integer).
+constexpr llvm::StringLiteral kMatrixInstructionAttr =
+    "layout.matrix_instruction";
+constexpr llvm::StringLiteral kWaveTileAttr = "layout.wave_tile";
+constexpr llvm::StringLiteral kPipelineStagesAttr = "layout.pipeline_stages";
+
+/// Writes `plan`'s decisions on `op` (an emitted K loop) as the attributes
+/// above, so that what the plan chose is visible in the IR (lit tests).
+void recordPlan(Operation *op, const Plan &plan);
+
 /// Plans the distribution of `tree` over the `block` threads of `func` on
 /// `options.chip` (the file comment's decisions), with a diagnostic at the
 /// op that does not allow one. Traces A's and B's first tiles before the
