@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layout/Evaluator/WarpgroupMma.h"
+#include "layout/Evaluator/Transform.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -43,8 +44,14 @@ mlir::layout::widestSharedSwizzle(int64_t rowBytes) {
 }
 
 int64_t mlir::layout::applySharedSwizzle(SharedSwizzle mode, int64_t address) {
-  int64_t bits = sharedSwizzleMode(mode).xorBits;
-  return address ^ (((address >> 7) & ((int64_t(1) << bits) - 1)) << 4);
+  // The mode is the evaluator's swizzle transform (its one home): CuTe
+  // Swizzle<B, 4, 3> on byte addresses, over any address below 2^30.
+  constexpr int64_t kAddresses = int64_t(1) << 30;
+  Transform swizzle =
+      Transform::swizzle(sharedSwizzleMode(mode).xorBits, 4, 3, kAddresses);
+  int64_t lower = 0;
+  swizzle.calculateLowerIndex({address}, lower);
+  return lower;
 }
 
 int64_t mlir::layout::wgmmaCanonicalOffset(SharedSwizzle mode,

@@ -73,8 +73,8 @@ const SharedSwizzleMode &sharedSwizzleMode(SharedSwizzle mode);
 std::optional<SharedSwizzle> widestSharedSwizzle(int64_t rowBytes);
 
 /// The swizzle of `mode` applied to byte address `address` (an address
-/// relative to a base aligned to the mode's `alignment`):
-/// address xor (((address >> 7) mod 2^B) << 4).
+/// relative to a base aligned to the mode's `alignment`, below 2^30): the
+/// evaluator's `#layout.swizzle<B, 4, 3>` of it (None: B = 0, the identity).
 int64_t applySharedSwizzle(SharedSwizzle mode, int64_t address);
 
 /// Which dimension of an operand tile is contiguous in workgroup memory: K
