@@ -260,3 +260,101 @@ mlir::layout::matchWgmmaOperand(const Descriptor &d, int64_t mnDim,
   }
   return error("it matches no swizzle mode of wgmma (" + why + ")");
 }
+
+namespace {
+
+/// The origins matchTmaBox proves: multiples of the box along `destDims`,
+/// every coordinate along the other dimensions (at most kMaxOrigins).
+llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
+boxOrigins(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> destDims,
+           llvm::ArrayRef<int64_t> box) {
+  llvm::SmallVector<llvm::SmallVector<int64_t, 4>> result{
+      llvm::SmallVector<int64_t, 4>(lengths.size(), 0)};
+  for (int64_t dim = 0, e = lengths.size(); dim < e; ++dim) {
+    const int64_t *at = llvm::find(destDims, dim);
+    int64_t extent = at == destDims.end() ? 1 : box[at - destDims.begin()];
+    llvm::SmallVector<llvm::SmallVector<int64_t, 4>> next;
+    for (const auto &o : result)
+      for (int64_t x = 0; x + extent <= lengths[dim]; x += extent) {
+        next.push_back(o);
+        next.back()[dim] = x;
+        if (int64_t(next.size()) > kMaxOrigins)
+          return next;
+      }
+    result = std::move(next);
+  }
+  return result;
+}
+
+/// Why a TMA box copy in `mode` does not write what `d` says at `origins`
+/// (empty: it does).
+std::string boxDisproof(const Descriptor &d, SharedSwizzle mode,
+                        llvm::ArrayRef<llvm::SmallVector<int64_t, 4>> origins,
+                        llvm::ArrayRef<int64_t> destDims,
+                        llvm::ArrayRef<int64_t> box, int64_t eb) {
+  int64_t elements = 1;
+  for (int64_t e : box)
+    elements *= e;
+  for (const auto &origin : origins) {
+    int64_t start = d.offset(origin) * eb;
+    if (start % 128)
+      return llvm::formatv("the box at ({0:$[, ]}) starts at byte {1}, not a "
+                           "multiple of 128",
+                           llvm::make_range(origin.begin(), origin.end()),
+                           start)
+          .str();
+    llvm::SmallVector<int64_t, 4> top(origin);
+    for (int64_t linear = 0; linear < elements; ++linear) {
+      // The box coordinate of the linear-th element, last dimension fastest.
+      for (int64_t i = box.size() - 1, rest = linear; i >= 0; --i) {
+        top[destDims[i]] = origin[destDims[i]] + rest % box[i];
+        rest /= box[i];
+      }
+      int64_t want = d.offset(top) * eb;
+      int64_t got = applySharedSwizzle(mode, start + linear * eb);
+      if (!d.valid(top) || got != want)
+        return llvm::formatv("box element {0} at ({1:$[, ]}) is at byte {2}; "
+                             "the copy writes byte {3}",
+                             linear, llvm::make_range(top.begin(), top.end()),
+                             want, got)
+            .str();
+    }
+  }
+  return "";
+}
+
+} // namespace
+
+llvm::Expected<SharedSwizzle>
+mlir::layout::matchTmaBox(const Descriptor &d, llvm::ArrayRef<int64_t> destDims,
+                          llvm::ArrayRef<int64_t> box, int64_t elementBytes) {
+  auto error = [](const llvm::Twine &msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+  };
+  if (d.isDynamic())
+    return error("its descriptor has run-time lengths or arguments");
+  if (box.empty() || box.size() != destDims.size())
+    return error("the box and its destination dimensions differ in rank");
+  int64_t rowBytes = box.back() * elementBytes;
+  auto all = boxOrigins(d.getLengths(), destDims, box);
+  std::string why;
+  for (SharedSwizzle mode : {SharedSwizzle::B128, SharedSwizzle::B64,
+                             SharedSwizzle::B32, SharedSwizzle::None}) {
+    const SharedSwizzleMode &m = sharedSwizzleMode(mode);
+    std::string no;
+    if (mode != SharedSwizzle::None && rowBytes != m.rowBytes)
+      no = llvm::formatv("the box's rows are {0} bytes, not {1}", rowBytes,
+                         m.rowBytes)
+               .str();
+    else if (rowBytes % 16)
+      no = llvm::formatv("the box's rows are {0} bytes, not a multiple of 16",
+                         rowBytes)
+               .str();
+    else
+      no = boxDisproof(d, mode, all, destDims, box, elementBytes);
+    if (no.empty())
+      return mode;
+    why += (why.empty() ? "" : "; ") + m.name.str() + ": " + no;
+  }
+  return error("it matches no swizzle mode of TMA (" + why + ")");
+}

@@ -105,9 +105,11 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
   pm.addPass(std::move(attach));
   // wgmma reads the operands' descriptors, which the layout lowering
   // consumes: first.
-  if (name == "layout-to-nvvm")
+  if (name == "layout-to-nvvm") {
     pm.addNestedPass<gpu::GPUModuleOp>(
         layout::createLayoutWarpgroupMmaToNVVM());
+    pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutBulkTensorToNVVM());
+  }
   layout::addLayoutLowering(pm);
   pm.addNestedPass<gpu::GPUModuleOp>(
       layout::createLayoutLowerVectorShapeCasts());
@@ -121,9 +123,11 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   }
   pm.addNestedPass<gpu::GPUModuleOp>(std::move(convert));
-  if (name == "layout-to-nvvm")
+  if (name == "layout-to-nvvm") {
     pm.addNestedPass<gpu::GPUModuleOp>(
         layout::createLayoutExternDynamicSharedMemory());
+    pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutTensorMapParams());
+  }
   GpuToLLVMConversionPassOptions host;
   host.kernelBarePtrCallConv = barePtr;
   pm.addPass(createGpuToLLVMConversionPass(host));

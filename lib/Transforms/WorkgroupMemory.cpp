@@ -6,6 +6,8 @@
 
 #include "layout/Transforms/WorkgroupMemory.h"
 
+#include "layout/Dialect/Layout/Utils/WorkgroupBuffers.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -148,11 +150,8 @@ WorkgroupLayout mlir::layout::layoutWorkgroupBuffers(gpu::GPUFuncOp func) {
     auto type = cast<MemRefType>(a.getType());
     // A buffer may ask for more (llvm.align: wgmma's swizzled buffers
     // follow their pattern's 256 to 1024 bytes).
-    int64_t align = kWorkgroupBufferAlignment;
-    if (auto asked =
-            dyn_cast_or_null<IntegerAttr>(func.getWorkgroupAttributionAttr(
-                i, LLVM::LLVMDialect::getAlignAttrName())))
-      align = std::max(align, asked.getInt());
+    int64_t align =
+        std::max(kWorkgroupBufferAlignment, askedAttributionAlignment(func, i));
     int64_t bits = type.getElementTypeBitWidth();
     if ((!type.hasStaticShape() || !type.getLayout().isIdentity() ||
          bits % 8 != 0) &&

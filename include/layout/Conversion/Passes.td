@@ -60,6 +60,50 @@ def ConvertLayoutToVector : Pass<"convert-layout-to-vector"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def LayoutBulkTensorToNVVM : Pass<"layout-bulk-tensor-to-nvvm"> {
+  let summary = "Lower layout.bulk_tensor_load and the mbarrier ops to TMA "
+                "copies and mbarriers, with tensor-map kernel parameters";
+  let description = [{
+    Each `layout.bulk_tensor_load` becomes `cp.async.bulk.tensor` (sm_90):
+    the TMA swizzle mode is derived from the destination's layout
+    descriptor (`matchTmaBox`, WarpgroupMma.h), which proves element by
+    element that the unit writes where the descriptor says; the
+    destination address is the buffer's plus `layout.offset` of the origin.
+    The tensor map it reads is a new parameter of the kernel (one per
+    source argument, box, swizzle and element type), passed by value
+    (`__grid_constant__`), and the kernel exports what a launcher needs to
+    encode it as the global `<kernel>_tensor_maps` (docs/tensor-maps.md).
+    The `layout.mbarrier_*` ops become `mbarrier.init`,
+    `mbarrier.arrive.expect_tx` and a `mbarrier.try_wait.parity` loop.
+
+    A source that is not a memref argument of the kernel, a descriptor
+    that matches no mode, a buffer whose base is not known aligned to the
+    mode's pattern, and a kernel launched from the same module (its
+    signature changes) get a diagnostic at the op. Runs before the layout
+    ops are lowered (it emits `layout.offset`); `-layout-tensor-map-params`
+    completes the parameters after the GPU-to-NVVM conversion.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def LayoutTensorMapParams : Pass<"layout-tensor-map-params"> {
+  let summary = "Pass the tensor-map parameters of TMA kernels by value";
+  let description = [{
+    After `-convert-gpu-to-nvvm`: the last `layout.tensor_map_params`
+    arguments of each kernel (added by `-layout-bulk-tensor-to-nvvm`)
+    become 128-byte, 64-byte-aligned by-value grid constants
+    (`llvm.byval`, `nvvm.grid_constant`), PTX `.param .align 64 .b8 [128]`,
+    whose generic address `cp.async.bulk.tensor` reads. (The GPU-to-NVVM
+    conversion drops `llvm.byval` from `gpu.func` arguments, and the NVVM
+    dialect accepts `nvvm.grid_constant` only on `llvm.func` kernels.)
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def LayoutExternDynamicSharedMemory
     : Pass<"layout-extern-dynamic-shared-memory"> {
   let summary = "Give the dynamic shared memory global external linkage";

@@ -8,9 +8,10 @@
 // The one home of the facts of Hopper's warpgroup MMA operands in workgroup
 // (shared) memory: the swizzle modes that wgmma's matrix descriptor and the
 // TMA unit share (with their two encodings), the canonical layouts in which
-// wgmma.mma_async reads A and B through a matrix descriptor, and the 64-bit
-// descriptor itself. The register layout of the accumulator is in the table
-// of matrix instructions (MatrixInstructions.h, family Wgmma).
+// wgmma.mma_async reads A and B through a matrix descriptor, the 64-bit
+// descriptor itself, and how a TMA tile copy writes a box into a buffer. The
+// register layout of the accumulator is in the table of matrix instructions
+// (MatrixInstructions.h, family Wgmma).
 //
 // Sources: PTX ISA 8.x, section 9.7.15.5.1 "Shared Memory Matrix Layout"
 // (K-major and MN-major canonical layouts, "Strides", "Swizzling modes"),
@@ -159,6 +160,24 @@ struct WgmmaOperandLayout {
 llvm::Expected<WgmmaOperandLayout>
 matchWgmmaOperand(const Descriptor &d, int64_t mnDim, int64_t kDim,
                   int64_t mnExtent, int64_t elementBytes);
+
+/// Derives the swizzle mode in which a TMA tile copy
+/// (`cp.async.bulk.tensor`, PTX ISA 9.7.9.25; CUDA Driver API
+/// cuTensorMapEncodeTiled) writes a box of `box` elements of
+/// `elementBytes` bytes (its last dimension the contiguous one) into a
+/// workgroup buffer laid out by the static descriptor `d`, box dimension i
+/// running along top dimension `destDims[i]`. The unit writes the box row
+/// by row (last dimension fastest) from a 128-byte-aligned start, the mode's
+/// xor applied to each byte address (applySharedSwizzle); in a swizzled
+/// mode the box's rows are exactly the mode's rowBytes. Tries 128B, 64B,
+/// 32B, then none, and proves the one it returns element by element for
+/// every origin a multiple of the box along `destDims` (any other top
+/// coordinate). Requires the buffer's base aligned to the mode's
+/// `alignment` (the caller's check). An error says why no mode fits.
+llvm::Expected<SharedSwizzle> matchTmaBox(const Descriptor &d,
+                                          llvm::ArrayRef<int64_t> destDims,
+                                          llvm::ArrayRef<int64_t> box,
+                                          int64_t elementBytes);
 
 } // namespace layout
 } // namespace mlir

@@ -13,6 +13,7 @@
 
 #include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Dialect/Layout/Utils/WorkgroupBuffers.h"
 #include "layout/Evaluator/WarpgroupMma.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -28,33 +29,6 @@ using namespace mlir;
 using namespace mlir::layout;
 
 namespace {
-
-/// The alignment in bytes that `memref`'s base is known to have: a
-/// workgroup attribution's `llvm.align`, a memref.view of one at a constant
-/// byte shift; 1 when unknown.
-int64_t knownBaseAlignment(Value memref) {
-  if (auto view = memref.getDefiningOp<memref::ViewOp>()) {
-    int64_t base = knownBaseAlignment(view.getSource());
-    auto cst = view.getByteShift().getDefiningOp<arith::ConstantIndexOp>();
-    if (!cst)
-      return 1;
-    return std::gcd(base, cst.value() == 0 ? base : cst.value());
-  }
-  auto arg = dyn_cast<BlockArgument>(memref);
-  if (!arg)
-    return 1;
-  auto func = dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
-  if (!func || arg.getOwner() != &func.getBody().front())
-    return 1;
-  for (auto [i, w] : llvm::enumerate(func.getWorkgroupAttributions()))
-    if (w == arg) {
-      auto align = func.getWorkgroupAttributionAttr(
-          i, LLVM::LLVMDialect::getAlignAttrName());
-      auto a = dyn_cast_or_null<IntegerAttr>(align);
-      return a ? a.getInt() : 1;
-    }
-  return 1;
-}
 
 /// One operand's matrix descriptor as an i64, or a diagnostic at `op`.
 FailureOr<Value> operandDescriptor(OpBuilder &b, WarpgroupMmaOp op,

@@ -91,3 +91,104 @@ LogicalResult WarpgroupMmaOp::verify() {
     return failure();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Tensor-memory-accelerator copies and mbarriers
+//===----------------------------------------------------------------------===//
+
+/// PTX ISA 9.7.13.15.1: an mbarrier's arrival and transaction counts are
+/// below 2^20.
+static constexpr int64_t kMbarrierCountLimit = (int64_t(1) << 20) - 1;
+
+/// Checks that `barriers` is a workgroup buffer of mbarriers and `value`
+/// (what `what` names) is in [1, 2^20).
+static LogicalResult verifyMbarrier(Operation *op, Value barriers,
+                                    std::optional<int64_t> value,
+                                    StringRef what) {
+  auto type = cast<MemRefType>(barriers.getType());
+  if (!inWorkgroupMemory(type))
+    return op->emitOpError() << "barriers must be a workgroup-memory buffer "
+                                "of 64-bit mbarriers, got "
+                             << type;
+  if (value && (*value < 1 || *value > kMbarrierCountLimit))
+    return op->emitOpError()
+           << what << " must be in [1, " << kMbarrierCountLimit
+           << "] (PTX mbarrier counts), got " << *value;
+  return success();
+}
+
+LogicalResult MbarrierInitOp::verify() {
+  return verifyMbarrier(*this, getBarriers(), getArrivals(), "arrivals");
+}
+
+LogicalResult MbarrierArriveExpectTxOp::verify() {
+  return verifyMbarrier(*this, getBarriers(), getBytes(), "bytes");
+}
+
+LogicalResult MbarrierWaitOp::verify() {
+  return verifyMbarrier(*this, getBarriers(), std::nullopt, "");
+}
+
+int64_t BulkTensorLoadOp::getBoxBytes() {
+  int64_t elements = 1;
+  for (int64_t e : getBox())
+    elements *= e;
+  auto type = cast<MemRefType>(getDest().getType());
+  return elements * type.getElementTypeBitWidth() / 8;
+}
+
+LogicalResult BulkTensorLoadOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto dest = cast<MemRefType>(getDest().getType());
+  int64_t rank = source.getRank();
+  if (rank < 1 || rank > 5)
+    return emitOpError() << "source must have rank 1 to 5 (a tensor map's), "
+                            "got "
+                         << source;
+  if (getIndices().size() != size_t(rank))
+    return emitOpError() << "takes " << rank << " source indices, got "
+                         << getIndices().size();
+  if (source.getElementType() != dest.getElementType())
+    return emitOpError() << "copies " << source.getElementType()
+                         << " elements into a buffer of "
+                         << dest.getElementType();
+  if (!inWorkgroupMemory(dest))
+    return emitOpError() << "dest must be a workgroup-memory buffer, got "
+                         << dest;
+  if (source.getMemorySpace() && inWorkgroupMemory(source))
+    return emitOpError() << "source must be in global memory, got " << source;
+  ArrayRef<int64_t> box = getBox();
+  if (box.size() != size_t(rank))
+    return emitOpError() << "box takes " << rank << " extents, got "
+                         << box.size();
+  for (int64_t e : box)
+    if (e < 1 || e > 256)
+      return emitOpError() << "box extents must be in [1, 256] (TMA), got "
+                           << e;
+  auto descType = cast<DescType>(getDesc().getType());
+  int64_t descRank = descType.getRank();
+  if (getOrigin().size() != size_t(descRank))
+    return emitOpError() << "origin takes " << descRank
+                         << " indices (the descriptor's rank), got "
+                         << getOrigin().size();
+  ArrayRef<int64_t> dims = getDestDims();
+  if (dims.size() != size_t(rank))
+    return emitOpError() << "dest_dims takes one descriptor dimension per "
+                            "source dimension ("
+                         << rank << "), got " << dims.size();
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    if (d < 0 || d >= descRank || llvm::count(dims, d) != 1)
+      return emitOpError() << "dest_dims must be different top dimensions of "
+                              "the descriptor (rank "
+                           << descRank << ")";
+    int64_t length = descType.getLengths()[d];
+    if (!ShapedType::isDynamic(length) && length < box[i])
+      return emitOpError() << "the descriptor is " << length
+                           << " long along top dimension " << d
+                           << ", shorter than the box's " << box[i];
+  }
+  if (getBoxBytes() > kMbarrierCountLimit)
+    return emitOpError() << "box of " << getBoxBytes()
+                         << " bytes exceeds an mbarrier's transaction count";
+  return verifyMbarrier(*this, getBarriers(), std::nullopt, "");
+}

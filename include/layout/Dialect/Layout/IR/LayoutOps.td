@@ -782,4 +782,103 @@ def Layout_WarpgroupMmaOp : Layout_Op<"warpgroup_mma",
   let hasVerifier = 1;
 }
 
+def Layout_BulkTensorLoadOp : Layout_Op<"bulk_tensor_load",
+    [AttrSizedOperandSegments]> {
+  let summary = "A box of a global memref copied by the tensor memory "
+                "accelerator into a workgroup buffer laid out by a descriptor";
+  let description = [{
+    Hopper's TMA tile copy (`cp.async.bulk.tensor`, sm_90) as a layout op,
+    issued by one thread: the box of `box` elements of `source` (a kernel
+    argument: the launcher encodes its tensor map, docs/tensor-maps.md)
+    starting at `indices` is copied into workgroup buffer `dest`, element x
+    of the box (x_d < box[d]) going to `layout.offset %desc[origin + sum_d
+    x_d e(dest_dims[d])]`; box elements outside the memref read as zero.
+    The copy completes asynchronously on mbarrier `barriers[barrier]`
+    (`layout.mbarrier_wait`), adding the box's bytes to its transaction
+    count: a program announces them first (`layout.mbarrier_arrive_expect_tx`).
+
+    The buffer's layout stays a descriptor: the lowering to NVVM
+    (`-layout-bulk-tensor-to-nvvm`) derives the TMA swizzle mode from it
+    (the widest whose rows the box's contiguous run fills, WarpgroupMma.h)
+    and proves, element by element for every origin a multiple of the box
+    along `dest_dims` (any other coordinate), that the hardware writes
+    where the descriptor says; a layout that matches no mode is refused
+    there. The source's last dimension must have unit stride.
+
+    ```mlir
+    layout.bulk_tensor_load %A[%m0, %k0], %buf[%desc : %s, %c0, %c0],
+        %bars[%s] {box = array<i64: 128, 64>, dest_dims = array<i64: 1, 2>}
+        : memref<?x?xf16>, memref<24576xf16, #gpu.address_space<workgroup>>,
+          !layout.desc<3x128x64>, memref<3xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices,
+                       MemRefRankOf<[AnyType], [1]>:$dest,
+                       Layout_DescType:$desc, Variadic<Index>:$origin,
+                       MemRefRankOf<[I64], [1]>:$barriers, Index:$barrier,
+                       DenseI64ArrayAttr:$box,
+                       DenseI64ArrayAttr:$dest_dims);
+  let assemblyFormat = [{
+    $source `[` $indices `]` `,` $dest `[` $desc `:` $origin `]` `,`
+    $barriers `[` $barrier `]` attr-dict `:` type($source) `,` type($dest)
+    `,` qualified(type($desc)) `,` type($barriers)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The bytes the box moves (out-of-bounds elements included): what its
+    /// completion adds to the barrier's transaction count.
+    int64_t getBoxBytes();
+  }];
+}
+
+def Layout_MbarrierInitOp : Layout_Op<"mbarrier_init"> {
+  let summary = "Initializes an mbarrier of a workgroup buffer";
+  let description = [{
+    `mbarrier.init` (PTX ISA 9.7.13.15): barrier `barriers[index]` (a 64-bit
+    word of workgroup memory) starts in phase 0 expecting `arrivals`
+    arrivals and no transactions. One thread initializes; a block barrier
+    (`gpu.barrier`) must separate it from the barrier's other uses.
+  }];
+  let arguments = (ins MemRefRankOf<[I64], [1]>:$barriers, Index:$index,
+                       I64Attr:$arrivals);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `arrivals` $arrivals attr-dict `:`
+    type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def Layout_MbarrierArriveExpectTxOp : Layout_Op<"mbarrier_arrive_expect_tx"> {
+  let summary = "Arrives on an mbarrier, announcing asynchronous bytes";
+  let description = [{
+    `mbarrier.arrive.expect_tx` (PTX ISA 9.7.13.15): adds `bytes` to the
+    current phase's expected transaction count, then arrives once. The phase
+    completes when every expected arrival has come and the copies that
+    complete on it (`layout.bulk_tensor_load`) have moved those bytes.
+  }];
+  let arguments = (ins MemRefRankOf<[I64], [1]>:$barriers, Index:$index,
+                       I64Attr:$bytes);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `bytes` $bytes attr-dict `:` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def Layout_MbarrierWaitOp : Layout_Op<"mbarrier_wait"> {
+  let summary = "Waits until an mbarrier's phase of a given parity completes";
+  let description = [{
+    `mbarrier.try_wait.parity` in a loop (PTX ISA 9.7.13.15.16): returns once
+    the phase of barrier `barriers[index]` whose parity is `parity` (0 or 1:
+    the phase count mod 2) has completed. Waiting on a phase that never
+    completes hangs; the CPU emulation (`-layout-test-gpu-to-loops`) stops
+    with an error there instead.
+  }];
+  let arguments = (ins MemRefRankOf<[I64], [1]>:$barriers, Index:$index,
+                       Index:$parity);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `parity` $parity attr-dict `:` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // LAYOUT_OPS_TD

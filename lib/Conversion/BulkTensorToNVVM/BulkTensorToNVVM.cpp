@@ -1,0 +1,298 @@
+//===- BulkTensorToNVVM.cpp - TMA copies and mbarriers to NVVM ------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// -layout-bulk-tensor-to-nvvm (Passes.td): layout.bulk_tensor_load becomes
+// cp.async.bulk.tensor with its TMA swizzle derived from the destination's
+// layout descriptor (matchTmaBox, WarpgroupMma.h), reading a tensor map that
+// the kernel receives as a new parameter and whose encoding it exports
+// (docs/tensor-maps.md, the contract with the launchers); the mbarrier ops
+// become their NVVM forms.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BulkTensorToNVVM.h"
+
+#include "layout/Conversion/Passes.h"
+#include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Dialect/Layout/Utils/WorkgroupBuffers.h"
+#include "layout/Evaluator/WarpgroupMma.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace mlir {
+namespace layout {
+#define GEN_PASS_DEF_LAYOUTBULKTENSORTONVVM
+#include "layout/Conversion/Passes.h.inc"
+} // namespace layout
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::layout;
+
+namespace {
+
+/// The version of the exported words (docs/tensor-maps.md).
+constexpr int64_t kTensorMapFormat = 1;
+/// Words per map in the export.
+constexpr int64_t kWordsPerMap = 16;
+/// CUtensorMapL2promotion: CU_TENSOR_MAP_L2_PROMOTION_L2_256B (cuda.h), as
+/// CUTLASS's TMA copies ask.
+constexpr int64_t kL2Promotion256B = 3;
+/// The suspend-time hint of each mbarrier.try_wait, in nanoseconds (PTX
+/// ISA 9.7.13.15.16; CUTLASS's ClusterBarrier::wait uses the same).
+constexpr int32_t kTryWaitTicks = 0x989680;
+
+/// CUtensorMapDataType (cuda.h) of `type`, or std::nullopt.
+std::optional<int64_t> tensorMapDataType(Type type) {
+  if (type.isF16())
+    return 6;
+  if (type.isBF16())
+    return 9;
+  if (type.isF32())
+    return 7;
+  if (type.isF64())
+    return 8;
+  if (type.isInteger(32))
+    return 3;
+  if (type.isInteger(64))
+    return 5;
+  if (type.getIntOrFloatBitWidth() == 8)
+    return 0; // UINT8: bytes (int8 and the FP8 types) move unchanged.
+  return std::nullopt;
+}
+
+/// One tensor-map parameter of a kernel: the words it exports, and the
+/// parameter.
+struct TensorMap {
+  SmallVector<int64_t, kWordsPerMap> words;
+  Value param;
+};
+
+/// The shared-window address of element `index` of workgroup buffer
+/// `buffer` (elements of `bytes` bytes), as an LLVM pointer in address
+/// space 3.
+Value sharedAddress(OpBuilder &b, Location loc, Value buffer, Value index,
+                    int64_t bytes) {
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value at = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(b, loc, index,
+                            arith::ConstantIndexOp::create(b, loc, bytes)));
+  Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), at);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), i64);
+}
+
+Value i32Value(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+}
+
+Value i32Constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(v)));
+}
+
+/// The lowering of one kernel's TMA copies and mbarriers.
+class KernelLowering {
+public:
+  explicit KernelLowering(gpu::GPUFuncOp func) : func(func) {}
+
+  LogicalResult run();
+
+private:
+  /// The map parameter for `op`'s source, box and mode (added once).
+  FailureOr<Value> mapFor(BulkTensorLoadOp op, SharedSwizzle mode);
+  LogicalResult lower(BulkTensorLoadOp op);
+  /// Exports the maps' words as the global `<kernel>_tensor_maps`.
+  LogicalResult exportMaps();
+
+  gpu::GPUFuncOp func;
+  SmallVector<TensorMap> maps;
+};
+
+FailureOr<Value> KernelLowering::mapFor(BulkTensorLoadOp op,
+                                        SharedSwizzle mode) {
+  auto arg = dyn_cast<BlockArgument>(op.getSource());
+  unsigned inputs = func.getFunctionType().getNumInputs();
+  if (!arg || arg.getOwner() != &func.getBody().front() ||
+      arg.getArgNumber() >= inputs)
+    return op.emitOpError()
+           << "source must be a memref argument of the kernel (the launcher "
+              "encodes its tensor map from the memref it passes)";
+  auto type = cast<MemRefType>(op.getSource().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return op.emitOpError() << "source's last dimension must have unit "
+                               "stride (a tensor map's innermost), got "
+                            << type;
+  std::optional<int64_t> dataType = tensorMapDataType(type.getElementType());
+  if (!dataType)
+    return op.emitOpError()
+           << "no tensor-map data type for " << type.getElementType();
+  SmallVector<int64_t, kWordsPerMap> words(kWordsPerMap, 0);
+  words[0] = arg.getArgNumber();
+  words[1] = type.getRank();
+  words[2] = *dataType;
+  words[3] = type.getElementTypeBitWidth() / 8;
+  words[4] = sharedSwizzleMode(mode).tmaSwizzle;
+  words[5] = 0; // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: zeros
+  words[6] = kL2Promotion256B;
+  ArrayRef<int64_t> box = op.getBox();
+  for (int64_t j = 0, r = box.size(); j < r; ++j)
+    words[7 + j] = box[r - 1 - j];
+  for (TensorMap &m : maps)
+    if (m.words == words)
+      return m.param;
+  MLIRContext *ctx = func.getContext();
+  Builder b(ctx);
+  unsigned at = inputs;
+  NamedAttribute align(LLVM::LLVMDialect::getAlignAttrName(),
+                       b.getI64IntegerAttr(64));
+  if (failed(func.insertArgument(at, LLVM::LLVMPointerType::get(ctx),
+                                 b.getDictionaryAttr({align}), op.getLoc())))
+    return op.emitOpError() << "cannot add its tensor-map parameter";
+  maps.push_back({words, func.getArgument(at)});
+  return maps.back().param;
+}
+
+LogicalResult KernelLowering::lower(BulkTensorLoadOp op) {
+  llvm::Expected<Descriptor> d = traceDescriptor(op.getDesc());
+  if (!d)
+    return op.emitOpError() << "its descriptor cannot be traced to a static "
+                               "chain (the TMA swizzle is fixed when the "
+                               "launcher encodes the map): "
+                            << llvm::toString(d.takeError());
+  auto dest = cast<MemRefType>(op.getDest().getType());
+  int64_t eb = dest.getElementTypeBitWidth() / 8;
+  llvm::Expected<SharedSwizzle> mode =
+      matchTmaBox(*d, op.getDestDims(), op.getBox(), eb);
+  if (!mode)
+    return op.emitOpError() << "its box cannot be written by TMA where the "
+                               "descriptor says: "
+                            << llvm::toString(mode.takeError());
+  const SharedSwizzleMode &m = sharedSwizzleMode(*mode);
+  int64_t need = std::max<int64_t>(128, m.alignment);
+  int64_t have = knownBaseAlignment(op.getDest());
+  if (have % need)
+    return op.emitOpError()
+           << "dest must start at a multiple of " << need
+           << " bytes (TMA's 128, and the " << m.name
+           << " swizzle's pattern), but its base is known aligned only to "
+           << have << " (give the workgroup attribution llvm.align = " << need
+           << ")";
+  FailureOr<Value> map = mapFor(op, *mode);
+  if (failed(map))
+    return failure();
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value offset = OffsetOp::create(b, loc, op.getDesc(), op.getOrigin());
+  // The CTA's own shared window is part of the cluster's (address space 7),
+  // which cp.async.bulk.tensor's classic form (PTX 8.0) writes.
+  Value dst = LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
+      sharedAddress(b, loc, op.getDest(), offset, eb));
+  Value bar = sharedAddress(b, loc, op.getBarriers(), op.getBarrier(), 8);
+  // Coordinates innermost first, as the tensor map's dimensions.
+  SmallVector<Value> coords;
+  for (Value i : llvm::reverse(op.getIndices()))
+    coords.push_back(i32Value(b, loc, i));
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, dst, *map, coords, bar, ValueRange(), Value(), Value(),
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
+      Value());
+  op.erase();
+  return success();
+}
+
+LogicalResult KernelLowering::exportMaps() {
+  func->setAttr(kTensorMapParamsAttr,
+                Builder(func.getContext()).getI64IntegerAttr(maps.size()));
+  SmallVector<int64_t> words{kTensorMapFormat, int64_t(maps.size())};
+  for (const TensorMap &m : maps)
+    words.append(m.words.begin(), m.words.end());
+  auto module = func->getParentOfType<gpu::GPUModuleOp>();
+  OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+  std::string name = (func.getName() + "_tensor_maps").str();
+  if (SymbolTable::lookupSymbolIn(module, name))
+    return func.emitOpError() << "cannot export its tensor maps: the module "
+                                 "already has a symbol '"
+                              << name << "'";
+  auto tensor = RankedTensorType::get({int64_t(words.size())}, mb.getI64Type());
+  LLVM::GlobalOp::create(
+      mb, func.getLoc(),
+      LLVM::LLVMArrayType::get(mb.getI64Type(), words.size()),
+      /*isConstant=*/true, LLVM::Linkage::External, name,
+      DenseElementsAttr::get(tensor, ArrayRef<int64_t>(words)),
+      /*alignment=*/8, /*addrSpace=*/4);
+  return success();
+}
+
+LogicalResult KernelLowering::run() {
+  SmallVector<BulkTensorLoadOp> copies;
+  func.walk([&](BulkTensorLoadOp op) { copies.push_back(op); });
+  if (!copies.empty()) {
+    auto top =
+        func->getParentOfType<gpu::GPUModuleOp>()->getParentOfType<ModuleOp>();
+    WalkResult launched = WalkResult::advance();
+    if (top)
+      launched = top.walk([&](gpu::LaunchFuncOp launch) {
+        return launch.getKernelName() == func.getName()
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      });
+    if (launched.wasInterrupted())
+      return copies.front().emitOpError()
+             << "cannot add the kernel's tensor-map parameters: '"
+             << func.getName()
+             << "' is launched by a gpu.launch_func of this module; TMA "
+                "kernels are launched through the tensor-map ABI "
+                "(docs/tensor-maps.md)";
+  }
+  for (BulkTensorLoadOp op : copies)
+    if (failed(lower(op)))
+      return failure();
+  WalkResult r = func.walk([&](Operation *op) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto init = dyn_cast<MbarrierInitOp>(op)) {
+      NVVM::MBarrierInitOp::create(
+          b, loc, sharedAddress(b, loc, init.getBarriers(), init.getIndex(), 8),
+          i32Constant(b, loc, init.getArrivals()), Value());
+    } else if (auto arrive = dyn_cast<MbarrierArriveExpectTxOp>(op)) {
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(),
+          sharedAddress(b, loc, arrive.getBarriers(), arrive.getIndex(), 8),
+          i32Constant(b, loc, arrive.getBytes()), NVVM::MemScopeKind::CTA,
+          /*relaxed=*/false, Value());
+    } else if (auto wait = dyn_cast<MbarrierWaitOp>(op)) {
+      NVVM::MBarrierTryWaitParityOp::create(
+          b, loc, sharedAddress(b, loc, wait.getBarriers(), wait.getIndex(), 8),
+          i32Value(b, loc, wait.getParity()),
+          i32Constant(b, loc, kTryWaitTicks));
+    } else {
+      return WalkResult::advance();
+    }
+    op->erase();
+    return WalkResult::skip();
+  });
+  if (r.wasInterrupted())
+    return failure();
+  return maps.empty() ? success() : exportMaps();
+}
+
+struct LayoutBulkTensorToNVVMPass
+    : layout::impl::LayoutBulkTensorToNVVMBase<LayoutBulkTensorToNVVMPass> {
+  void runOnOperation() override {
+    SmallVector<gpu::GPUFuncOp> funcs;
+    getOperation()->walk([&](gpu::GPUFuncOp f) { funcs.push_back(f); });
+    for (gpu::GPUFuncOp f : funcs)
+      if (failed(KernelLowering(f).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
