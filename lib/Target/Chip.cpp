@@ -138,6 +138,7 @@ llvm::Expected<Chip> mlir::layout::parseChip(llvm::StringRef name) {
       chip.asyncCopy = true;
       chip.warpgroupMma = *generation == ChipGeneration::SM90A;
       llvm::StringRef sm = base.drop_front(3);
+      chip.tensorMemoryAccess = sm.starts_with("9");
       chip.maxBlockBytes = sm.starts_with("80") || sm.starts_with("87")
                                ? 163 * 1024
                            : sm.starts_with("9") ? 227 * 1024

@@ -71,6 +71,10 @@ struct Chip {
   /// Warpgroups of 4 warps issue wgmma.mma_async from workgroup-memory
   /// matrix descriptors (sm_90a).
   bool warpgroupMma = false;
+  /// The tensor memory accelerator copies boxes of a tensor map into
+  /// workgroup memory, completing on mbarriers (PTX cp.async.bulk.tensor:
+  /// sm_90 and later).
+  bool tensorMemoryAccess = false;
 
   bool isAMD() const;
   /// The bank-wide word holding byte `byteAddress`: floor(byte / bankBytes).

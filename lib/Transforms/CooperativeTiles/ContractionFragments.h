@@ -72,6 +72,19 @@ void fenceStagingForWarpgroupMma(OpBuilder &b, Location loc, const Plan &plan);
 /// swizzle pattern (ContractionWarpgroup.cpp).
 void layOutForWarpgroupMma(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b);
 
+/// The bytes of one stage of `leaf`'s buffer that copyTileInBoxes fills.
+int64_t boxBytesPerStage(const Leaf &leaf);
+
+/// Copies `leaf`'s tile at tile `indices` of kernel argument `source` into
+/// pipeline stage `stage` of its buffer (laid out by layOutForWarpgroupMma)
+/// as TMA boxes, one per swizzle row of the buffer's columns, completing
+/// on mbarrier `barriers[barrier]` (ContractionWarpgroup.cpp). Fails
+/// (with a diagnostic) where the tile cannot be traced.
+LogicalResult copyTileInBoxes(OpBuilder &b, Location loc, const Leaf &leaf,
+                              Value source, ArrayRef<Value> indices,
+                              int64_t width, Value stage, Value barriers,
+                              Value barrier);
+
 /// After the loop: each lane evaluates the epilogue on its fragments `accs`
 /// and stores its elements of C, masked at the edges (a diagnostic where
 /// the store or a bias cannot be traced).

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -155,17 +156,29 @@ FailureOr<SmallVector<Value>> registerLoop(OpBuilder &b, const KLoop &k) {
       loop.getResults().take_front(k.kept + k.fragments()));
 }
 
-/// The steps of the K loop with `stages` LDS stages filled by asynchronous
-/// copies (asyncLoop).
-struct AsyncSteps {
+/// What the two multistage K loops share: the stages, and the induction
+/// variable `tiles` K tiles after `kt`.
+struct StagedSteps {
   const KLoop &k;
   int64_t stages;
   Location loc;
   Value lb, step;
 
-  explicit AsyncSteps(const KLoop &k)
+  explicit StagedSteps(const KLoop &k)
       : k(k), stages(k.operands.front().leaf->stages), loc(k.loc()),
         lb(k.t.loop.getLowerBound()), step(k.t.loop.getStep()) {}
+
+  Value ahead(OpBuilder &ob, Value kt, int64_t tiles) const {
+    return arith::AddIOp::create(
+        ob, loc, kt,
+        arith::MulIOp::create(ob, loc, step, indexConstant(ob, loc, tiles)));
+  }
+};
+
+/// The steps of the K loop with `stages` LDS stages filled by asynchronous
+/// copies (cp.async; stagedLoop).
+struct AsyncSteps : StagedSteps {
+  using StagedSteps::StagedSteps;
 
   /// Starts the copies of tile `kt` into stage `stage` (none past the
   /// last tile) and commits them as one group.
@@ -179,16 +192,11 @@ struct AsyncSteps {
     NVVM::CpAsyncCommitGroupOp::create(ob, loc);
     return success();
   }
-  /// The induction variable `tiles` K tiles after `kt`.
-  Value ahead(OpBuilder &ob, Value kt, int64_t tiles) const {
-    return arith::AddIOp::create(
-        ob, loc, kt,
-        arith::MulIOp::create(ob, loc, step, indexConstant(ob, loc, tiles)));
-  }
   /// One K step: wait for tile `kt` (in `readStage`), meet the block, start
   /// the copies of tile kt + stages - 1 into `writeStage`, multiply.
   FailureOr<SmallVector<Value>> kStep(OpBuilder &ob, Value kt, Value readStage,
-                                      Value writeStage, ValueRange accs) const {
+                                      Value writeStage, Value /*round*/,
+                                      ValueRange accs) const {
     NVVM::CpAsyncWaitGroupOp::create(ob, loc, uint32_t(stages - 2));
     fenceStagingForWarpgroupMma(ob, loc, k.cx.plan);
     gpu::BarrierOp::create(ob, loc);
@@ -198,31 +206,91 @@ struct AsyncSteps {
     cx.stage = readStage;
     return multiplyTile(ob, loc, cx, accs);
   }
+  /// After the loop: the groups left are empty; nothing stays in flight
+  /// past the kernel.
+  void finish(OpBuilder &b) const {
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  }
 };
 
-/// The asynchronous K loop of a loop of nothing but the contraction,
+/// The steps of the K loop whose tiles the tensor memory accelerator copies
+/// (stagedLoop), after the TMA pipelines of CUTLASS's sm90 GEMMs without a
+/// producer warp: stage s has an mbarrier that thread 0 arms with the
+/// stage's bytes (one arrival) before it issues the boxes; every thread
+/// waits on it with the parity of the ring's round (round r of the stage
+/// completes its phase r: parity r mod 2).
+struct BulkSteps : StagedSteps {
+  Value barriers, isFirst;
+  int64_t bytes = 0;
+
+  BulkSteps(const KLoop &k, Value barriers, Value isFirst)
+      : StagedSteps(k), barriers(barriers), isFirst(isFirst) {
+    for (const PipelinedOperand &p : k.operands)
+      bytes += boxBytesPerStage(*p.leaf);
+  }
+
+  /// Thread 0 arms stage `stage`'s barrier and copies tile `kt` into the
+  /// stage (nothing past the last tile).
+  LogicalResult issue(OpBuilder &ob, Value kt, Value stage) const {
+    Value go = arith::AndIOp::create(ob, loc, isFirst, k.below(ob, kt));
+    auto ifOp = scf::IfOp::create(ob, loc, go, false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    MbarrierArriveExpectTxOp::create(tb, loc, barriers, stage, bytes);
+    for (auto [p, source] :
+         llvm::zip_equal(k.operands, k.cx.plan.bulkSources))
+      if (failed(copyTileInBoxes(tb, loc, *p.leaf, source, p.at(kt),
+                                 p.staging.width, stage, barriers, stage)))
+        return failure();
+    return success();
+  }
+  /// One K step: wait for tile `kt`'s boxes (in `readStage`, its round
+  /// `round`), multiply (wgmma waits for its own reads), meet the block
+  /// (every warpgroup has read the previous stage), then refill that stage
+  /// (`writeStage`) with tile kt + stages - 1.
+  FailureOr<SmallVector<Value>> kStep(OpBuilder &ob, Value kt, Value readStage,
+                                      Value writeStage, Value round,
+                                      ValueRange accs) const {
+    Value parity =
+        arith::RemUIOp::create(ob, loc, round, indexConstant(ob, loc, 2));
+    MbarrierWaitOp::create(ob, loc, barriers, readStage, parity);
+    FragmentContext cx = k.cx;
+    cx.stage = readStage;
+    SmallVector<Value> products = multiplyTile(ob, loc, cx, accs);
+    gpu::BarrierOp::create(ob, loc);
+    if (failed(issue(ob, ahead(ob, kt, stages - 1), writeStage)))
+      return failure();
+    return products;
+  }
+  void finish(OpBuilder &) const {}
+};
+
+/// The multistage K loop of a loop of nothing but the contraction,
 /// unrolled by the stages, so that every stage index is a constant (the
 /// buffers' stage offsets fold into the addresses); each K step past the
 /// first is guarded.
-FailureOr<SmallVector<Value>> unrolledAsyncLoop(OpBuilder &b,
-                                                const AsyncSteps &s) {
+template <typename Steps>
+FailureOr<SmallVector<Value>> unrolledLoop(OpBuilder &b, const Steps &s) {
   const KLoop &k = s.k;
   Location loc = s.loc;
   int64_t stages = s.stages;
   SmallVector<Value> none;
-  scf::ForOp loop = cloneLoop(
-      b, k,
-      arith::MulIOp::create(b, loc, s.step, indexConstant(b, loc, stages)), {},
-      none);
+  Value stride =
+      arith::MulIOp::create(b, loc, s.step, indexConstant(b, loc, stages));
+  scf::ForOp loop = cloneLoop(b, k, stride, {}, none);
   Block *body = loop.getBody();
   OpBuilder ib = OpBuilder::atBlockEnd(body);
   SmallVector<Value> accs(loop.getRegionIterArgs());
+  // The ring's round: every stage is filled once per iteration.
+  Value round = arith::DivUIOp::create(
+      ib, loc, arith::SubIOp::create(ib, loc, loop.getInductionVar(), s.lb),
+      stride);
   for (int64_t j = 0; j < stages; ++j) {
     Value kt =
         j ? s.ahead(ib, loop.getInductionVar(), j) : loop.getInductionVar();
     auto at = [&](OpBuilder &ob) {
       return s.kStep(ob, kt, indexConstant(ob, loc, j),
-                     indexConstant(ob, loc, (j + stages - 1) % stages), accs);
+                     indexConstant(ob, loc, (j + stages - 1) % stages), round,
+                     accs);
     };
     if (j == 0) {
       FailureOr<SmallVector<Value>> r = at(ib);
@@ -243,21 +311,19 @@ FailureOr<SmallVector<Value>> unrolledAsyncLoop(OpBuilder &b,
     accs.assign(ifOp.getResults().begin(), ifOp.getResults().end());
   }
   scf::YieldOp::create(ib, loc, accs);
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  s.finish(b);
   return SmallVector<Value>(loop.getResults());
 }
 
-/// The K loop with `stages` LDS stages filled by asynchronous copies
-/// (cp.async), after the multistage scheme of CUTLASS's sm80 GEMMs: the
-/// prologue starts the copies of the first stages - 1 tiles; iteration i
-/// waits for its own copies of tile i (all but the newest stages - 2
-/// groups), meets the block at a barrier (tile i is then complete, and
-/// every thread has finished reading tile i - 1's stage), starts the
-/// copies of tile i + stages - 1 into that stage, and multiplies tile i.
-/// Every thread commits one group per tile, empty past the last, so that
-/// the wait counts are the same in every iteration.
-FailureOr<SmallVector<Value>> asyncLoop(OpBuilder &b, const KLoop &k) {
-  AsyncSteps s(k);
+/// The K loop with `stages` LDS stages filled asynchronously (`Steps`:
+/// cp.async or TMA), after the multistage scheme of CUTLASS's sm80 GEMMs:
+/// the prologue starts the copies of the first stages - 1 tiles; iteration
+/// i waits for its own copies of tile i, meets the block (every thread has
+/// finished reading tile i - 1's stage), starts the copies of tile
+/// i + stages - 1 into that stage, and multiplies tile i.
+template <typename Steps>
+FailureOr<SmallVector<Value>> stagedLoop(OpBuilder &b, const Steps &s) {
+  const KLoop &k = s.k;
   Location loc = s.loc;
   int64_t stages = s.stages;
   Value lb = s.lb, step = s.step;
@@ -265,7 +331,7 @@ FailureOr<SmallVector<Value>> asyncLoop(OpBuilder &b, const KLoop &k) {
     if (failed(s.issue(b, s.ahead(b, lb, j), indexConstant(b, loc, j))))
       return failure();
   if (onlyContraction(k.t) && k.kept == 0)
-    return unrolledAsyncLoop(b, s);
+    return unrolledLoop(b, s);
   SmallVector<Value> yielded;
   scf::ForOp loop = cloneLoop(b, k, step, {}, yielded);
   OpBuilder ib = OpBuilder::atBlockEnd(loop.getBody());
@@ -278,17 +344,58 @@ FailureOr<SmallVector<Value>> asyncLoop(OpBuilder &b, const KLoop &k) {
       ib, loc,
       arith::AddIOp::create(ib, loc, i, indexConstant(ib, loc, stages - 1)),
       count);
+  Value round = arith::DivUIOp::create(ib, loc, i, count);
   SmallVector<Value> accs(
       loop.getRegionIterArgs().drop_front(k.kept).take_front(k.fragments()));
   FailureOr<SmallVector<Value>> products =
-      s.kStep(ib, iv, readStage, writeStage, accs);
+      s.kStep(ib, iv, readStage, writeStage, round, accs);
   if (failed(products))
     return failure();
   yielded.append(*products);
   scf::YieldOp::create(ib, loc, yielded);
-  // The groups left are empty; nothing stays in flight past the kernel.
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  s.finish(b);
   return SmallVector<Value>(loop.getResults());
+}
+
+/// The K loop of TMA boxes (BulkSteps): thread 0 initializes the stages'
+/// mbarriers, the block meets, then the staged loop.
+FailureOr<SmallVector<Value>> bulkLoop(OpBuilder &b, const KLoop &k,
+                                       Value barriers) {
+  Location loc = k.loc();
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        k.tid, indexConstant(b, loc, 0));
+  auto init = scf::IfOp::create(b, loc, isFirst, false);
+  OpBuilder tb = init.getThenBodyBuilder();
+  int64_t stages = k.operands.front().leaf->stages;
+  for (int64_t s = 0; s < stages; ++s)
+    MbarrierInitOp::create(tb, loc, barriers, indexConstant(tb, loc, s), 1);
+  // PTX ISA "mbarrier": the initialization is made visible to the async
+  // proxy (the TMA unit completes transactions on the barriers).
+  NVVM::FenceMbarrierInitOp::create(tb, loc);
+  gpu::BarrierOp::create(b, loc);
+  return stagedLoop(b, BulkSteps(k, barriers, isFirst));
+}
+
+/// The run-time test that TMA may copy the operands (docs/tensor-maps.md):
+/// each source's base 16-byte aligned and its row stride and offset
+/// multiples of 16 bytes. The launcher encodes the maps under the same
+/// conditions and passes zeros otherwise.
+Value bulkCopiesUsable(OpBuilder &b, Location loc, const Plan &plan) {
+  SmallVector<Value> tests;
+  Value c16 = indexConstant(b, loc, 16);
+  Value zero = indexConstant(b, loc, 0);
+  for (Value source : plan.bulkSources) {
+    auto type = cast<MemRefType>(source.getType());
+    int64_t perVector = 16 / elementBytes(type.getElementType());
+    if (Value t = stridesMultipleOf(b, loc, source, type.getRank() - 1,
+                                    perVector))
+      tests.push_back(t);
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, source);
+    tests.push_back(arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, base, c16), zero));
+  }
+  return allOf(b, loc, tests);
 }
 
 } // namespace
@@ -319,11 +426,19 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &plan,
       layOutForWarpgroupMma(func, *leaf, b);
   }
   FailureOr<SmallVector<Value>> results;
-  Value aligned = allOf(b, loc, plan.alignment);
+  Value aligned = plan.bulkCopies ? bulkCopiesUsable(b, loc, plan)
+                                  : allOf(b, loc, plan.alignment);
+  auto fastLoop = [&](OpBuilder &ob) -> FailureOr<SmallVector<Value>> {
+    if (!plan.bulkCopies)
+      return stagedLoop(ob, AsyncSteps(k));
+    Value barriers = addAlignedWorkgroupBuffer(
+        func, {plan.stages}, ob.getI64Type(), loc);
+    return bulkLoop(ob, k, barriers);
+  };
   if (plan.stages == 1) {
     results = registerLoop(b, k);
   } else if (!aligned) {
-    results = asyncLoop(b, k);
+    results = fastLoop(b);
   } else {
     // Versioned on the run-time alignment of the operands' rows: copies
     // need aligned vectors; other rows take the register pipeline.
@@ -332,7 +447,7 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &plan,
       types.push_back(v.getType());
     auto ifOp = scf::IfOp::create(b, loc, types, aligned, /*withElse=*/true);
     OpBuilder tb = ifOp.getThenBodyBuilder();
-    FailureOr<SmallVector<Value>> fast = asyncLoop(tb, k);
+    FailureOr<SmallVector<Value>> fast = fastLoop(tb);
     if (failed(fast))
       return failure();
     scf::YieldOp::create(tb, loc, *fast);

@@ -327,6 +327,53 @@ FailureOr<int64_t> chooseStages(ContractionTree &t, gpu::GPUFuncOp func,
   return stages < 2 ? 1 : stages;
 }
 
+/// The kernel argument `access` reads when its view coordinates index that
+/// memref itself, or null.
+Value kernelArgumentOf(gpu::GPUFuncOp func, const GlobalAccess &access) {
+  auto arg = dyn_cast_or_null<BlockArgument>(access.stridedMemref());
+  if (!arg || arg.getOwner() != &func.getBody().front() ||
+      arg.getArgNumber() >= func.getFunctionType().getNumInputs())
+    return Value();
+  return arg;
+}
+
+/// Why the operands' tiles cannot be TMA boxes (empty: they can): the
+/// chip, the instruction (wgmma reads the boxes where the unit writes
+/// them), the stages, and each operand a rank-2 memref argument of the
+/// kernel, its rows along the buffer's and its boxes' rows at most 256.
+/// Sets Plan::bulkSources. Traces the first tiles at `b`.
+FailureOr<std::string> bulkProblem(OpBuilder &b, ContractionTree &t,
+                                   Plan &plan, gpu::GPUFuncOp func,
+                                   const Chip &chip) {
+  if (!chip.tensorMemoryAccess)
+    return chip.name + " has no tensor memory accelerator";
+  if (!plan.inst->operandsInWorkgroupMemory())
+    return std::string("TMA staging feeds wgmma only");
+  if (plan.stages < 2)
+    return std::string("one stage: register prefetch");
+  SmallVector<Value, 2> sources;
+  for (const PipelinedOperand &p : plan.operands) {
+    std::string name = p.leaf == &t.a ? "A" : "B";
+    FailureOr<GlobalAccess> access =
+        tileAccess(b, *p.leaf, p.at(t.loop.getLowerBound()), p.staging.width);
+    if (failed(access))
+      return failure();
+    Value arg = kernelArgumentOf(func, *access);
+    auto type = arg ? dyn_cast<MemRefType>(arg.getType()) : MemRefType();
+    if (!type || type.getRank() != 2)
+      return name + " is not a tile of a rank-2 memref argument of the "
+                    "kernel (whose tensor map the launcher encodes)";
+    if (!copiesAsync(*p.leaf, *access) || p.leaf->side.contiguous != 1)
+      return name + "'s rows do not run along its memref's last dimension "
+                    "and its buffer's rows";
+    if (p.leaf->side.tile[p.leaf->bufDims[0]] > 256)
+      return name + "'s tile has more than 256 rows (a TMA box's limit)";
+    sources.push_back(arg);
+  }
+  plan.bulkSources = std::move(sources);
+  return std::string();
+}
+
 } // namespace
 
 void tiles::recordPlan(Operation *op, const Plan &plan) {
@@ -336,6 +383,10 @@ void tiles::recordPlan(Operation *op, const Plan &plan) {
       b.getDenseI64ArrayAttr({plan.inst->m, plan.inst->n, plan.inst->k}));
   op->setAttr(kWaveTileAttr, b.getDenseI64ArrayAttr({plan.tm, plan.tn}));
   op->setAttr(kPipelineStagesAttr, b.getI64IntegerAttr(plan.stages));
+  op->setAttr(kOperandCopiesAttr,
+              b.getStringAttr(plan.bulkCopies  ? "tma"
+                              : plan.stages > 1 ? "cp.async"
+                                                : "registers"));
 }
 
 FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
@@ -356,5 +407,24 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
   if (failed(stages))
     return failure();
   plan->stages = *stages;
+  auto copies = t.contract->getAttrOfType<StringAttr>(kOperandCopiesAttr);
+  if (copies && !llvm::is_contained({"tma", "cp.async", "registers"},
+                                   copies.getValue()))
+    return t.contract.emitOpError()
+           << "layout.operand_copies takes \"tma\", \"cp.async\" or "
+              "\"registers\", got "
+           << copies;
+  if (copies && copies.getValue() == "registers")
+    plan->stages = 1;
+  if (copies && copies.getValue() != "tma")
+    return plan;
+  FailureOr<std::string> notBulk = bulkProblem(b, t, *plan, func, chip);
+  if (failed(notBulk))
+    return failure();
+  if (copies && copies.getValue() == "tma" && !notBulk->empty())
+    return t.contract.emitOpError()
+           << "in a tile program: layout.operand_copies = \"tma\", but "
+           << *notBulk;
+  plan->bulkCopies = notBulk->empty();
   return plan;
 }

@@ -95,16 +95,25 @@ struct Plan {
   /// first tiles before the loop to decide, and these tests are that IR.
   SmallVector<Value, 2> alignment;
   Type elementType;
+  /// How A's and B's tiles reach their buffers with several stages: boxes
+  /// the tensor memory accelerator copies, each stage guarded by an
+  /// mbarrier (`bulkSources`: the kernel's memref arguments A and B are
+  /// boxes of), else cp.async (ContractionPipeline.h).
+  bool bulkCopies = false;
+  SmallVector<Value, 2> bulkSources;
 };
 
 /// The attributes a tile contraction may carry to ask for a decision, and
 /// that each K loop the pass emits carries to say what was decided:
 /// `layout.matrix_instruction` [M, N, K], `layout.wave_tile` [TM, TN],
-/// `layout.pipeline_stages` (an integer).
+/// `layout.pipeline_stages` (an integer), `layout.operand_copies`.
 constexpr llvm::StringLiteral kMatrixInstructionAttr =
     "layout.matrix_instruction";
 constexpr llvm::StringLiteral kWaveTileAttr = "layout.wave_tile";
 constexpr llvm::StringLiteral kPipelineStagesAttr = "layout.pipeline_stages";
+/// How the operands are copied: "tma", "cp.async" or "registers" (asked
+/// for on the contraction; "cp.async" keeps TMA off where it would apply).
+constexpr llvm::StringLiteral kOperandCopiesAttr = "layout.operand_copies";
 
 /// Writes `plan`'s decisions on `op` (an emitted K loop) as the attributes
 /// above, so that what the plan chose is visible in the IR (lit tests).

@@ -70,6 +70,44 @@ static SmallVector<int64_t> descDims(const Leaf &leaf, int64_t x, int64_t y) {
   return {pos(x), pos(y)};
 }
 
+int64_t tiles::boxBytesPerStage(const Leaf &leaf) {
+  return leaf.stageElements() * elementBytes(leaf.side.elementType);
+}
+
+LogicalResult tiles::copyTileInBoxes(OpBuilder &b, Location loc,
+                                     const Leaf &leaf, Value source,
+                                     ArrayRef<Value> indices, int64_t width,
+                                     Value stage, Value barriers,
+                                     Value barrier) {
+  FailureOr<GlobalAccess> access = tileAccess(b, leaf, indices, width);
+  if (failed(access))
+    return failure();
+  int64_t r = leaf.bufDims[0], c = leaf.bufDims[1];
+  int64_t rows = leaf.side.tile[r], cols = leaf.side.tile[c];
+  int64_t eb = elementBytes(leaf.side.elementType);
+  // One box per swizzle row (an atom of wgmmaStagingLayout): TMA's rows
+  // are at most the mode's bytes.
+  int64_t atom =
+      sharedSwizzleMode(*widestSharedSwizzle(cols * eb)).rowBytes / eb;
+  SmallVector<int64_t> box(2), dims = descDims(leaf, r, c);
+  box[r] = rows;
+  box[c] = atom;
+  SmallVector<int64_t> destDims(2);
+  destDims[r] = dims[0];
+  destDims[c] = dims[1];
+  Value zero = indexConstant(b, loc, 0);
+  for (int64_t a = 0; a < cols; a += atom) {
+    SmallVector<Value> from{access->origin(0), access->origin(1)};
+    from[c] = arith::AddIOp::create(b, loc, from[c], indexConstant(b, loc, a));
+    SmallVector<Value> at(2, zero);
+    at[c] = indexConstant(b, loc, a);
+    BulkTensorLoadOp::create(b, loc, source, from, leaf.buffer, leaf.desc,
+                             leaf.bufCoord(at, stage), barriers, barrier, box,
+                             destDims);
+  }
+  return success();
+}
+
 SmallVector<Value> tiles::multiplyWarpgroupTile(OpBuilder &b, Location loc,
                                                 const FragmentContext &cx,
                                                 ValueRange accs) {

@@ -67,6 +67,9 @@ public:
   /// The run-time test that the dynamic strides and offset keep
   /// `width`-vectors aligned (null when statically true).
   Value alignment() const { return aligned; }
+  /// The strided memref that view coordinates index (TileAccess::strided),
+  /// or null for views through descriptors.
+  Value stridedMemref() const { return access.strided; }
 
   /// Starts the asynchronous copy (nvgpu.device_async_copy: PTX cp.async)
   /// of the `width` elements at tile coordinate `tileCoord` to `dst` at
