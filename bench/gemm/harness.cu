@@ -41,12 +41,17 @@
 //   /tmp/h bench/gemm/out check 200x136x72      # correctness only, any shape
 //   /tmp/h bench/gemm/out ncu          # one launch of each kernel at 4096^3
 // Time: median of 20 runs after 3 warm-ups, CUDA events around each launch.
+// A kernel that exports <kernel>_tensor_maps (TMA loads, sm_90a) also takes
+// one CUtensorMap per map after its usual parameters (docs/tensor-maps.md):
+// include/layout/Runtime/TensorMaps.h encodes them from the A, B, C (bias)
+// memrefs once per (kernel, shape, buffers), outside the timed launches.
 
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "../../include/layout/Runtime/TensorMaps.h"
 #include "../common/random.h"
 #include "../common/timing.h"
 
@@ -104,24 +109,37 @@ static double biasRelu(double y, int64_t j) {
 
 using bench::Timer;
 
-// A 2-D memref descriptor: allocated, aligned, offset, sizes, strides.
+namespace rt = mlir::layout::runtime;
+
+// A memref descriptor of rank 1 or 2 (row-major): allocated, aligned,
+// offset, sizes, strides.
 struct Desc {
   void *alloc, *aligned;
-  int64_t offset, size0, size1, stride0, stride1;
+  int64_t offset = 0, sizes[2], strides[2];
+  unsigned rank;
   Desc(void *p, int64_t rows, int64_t cols)
-      : alloc(p), aligned(p), offset(0), size0(rows), size1(cols),
-        stride0(cols), stride1(1) {}
+      : alloc(p), aligned(p), sizes{rows, cols}, strides{cols, 1}, rank(2) {}
+  Desc(void *p, int64_t n)
+      : alloc(p), aligned(p), sizes{n}, strides{1}, rank(1) {}
   void push(std::vector<void *> &args) {
-    for (void *p :
-         {(void *)&alloc, (void *)&aligned, (void *)&offset, (void *)&size0,
-          (void *)&size1, (void *)&stride0, (void *)&stride1})
+    for (void *p : {(void *)&alloc, (void *)&aligned, (void *)&offset})
       args.push_back(p);
+    for (unsigned d = 0; d < rank; ++d)
+      args.push_back(&sizes[d]);
+    for (unsigned d = 0; d < rank; ++d)
+      args.push_back(&strides[d]);
+  }
+  // What a tensor map covering this memref is encoded from.
+  rt::MemRefArgument view() const {
+    return {(uint64_t)(uintptr_t)aligned, offset,
+            std::vector<int64_t>(sizes, sizes + rank),
+            std::vector<int64_t>(strides, strides + rank)};
   }
 };
 
 struct Kernel {
   std::string name;
-  unsigned bm, bn;
+  unsigned bm, bn; // the block tile: grid (ceil(N / bn), ceil(M / bm))
   // C = f16(relu(alpha * A * B + bias)): an alpha and a bias row argument.
   bool biasRelu;
   CUfunction fn;
@@ -131,63 +149,85 @@ struct Kernel {
   // <kernel>_dynamic_shared_bytes, which -layout-to-nvvm exports for a
   // kernel whose buffers exceed the 48 KiB static limit (0: none).
   unsigned dynamicSmem = 0;
+  // The tensor maps it takes after its usual parameters: the code object's
+  // <kernel>_tensor_maps (docs/tensor-maps.md; none: no TMA loads).
+  std::vector<rt::TensorMapSpec> tensorMaps;
 };
 
-// Launches `k` on row-major A (M x K), B (K x N), C (M x N).
-// `Kp` and `Np` (default K and N): the row lengths of A and B when they
-// are padded copies (A is M x Kp, B is Kp x Np; C stays M x N).
-static void launch(Kernel &k, __half *A, __half *B, __half *C, float *bias,
-                   int64_t M, int64_t N, int64_t K, int64_t Kp = 0,
-                   int64_t Np = 0) {
+// A kernel argument: a memref, or an f32 (gemm_f16_bias_relu's alpha).
+struct Arg {
+  Desc memref;
+  bool isF32 = false;
+  float f32 = 0;
+  Arg(Desc d) : memref(d) {}
+  Arg(float x) : memref(nullptr, 0), isF32(true), f32(x) {}
+};
+
+// One launch of a kernel, made once per (kernel, shape, buffers) and run
+// as often as needed (the timed loops run it): its parameters (each memref
+// expanded, then the kernel's tensor maps, each encoded here from the
+// memref it covers, or zeros where the kernel will not use it). Not
+// copyable: `params` points into it.
+struct Launch {
+  const Kernel &k;
+  unsigned gx, gy;
+  std::vector<Arg> args;
+  std::vector<CUtensorMap> maps;
+  std::vector<void *> params;
+  Launch(const Kernel &k, int64_t rows, int64_t cols, std::vector<Arg> a)
+      : k(k), gx((unsigned)((cols + k.bn - 1) / k.bn)),
+        gy((unsigned)((rows + k.bm - 1) / k.bm)), args(std::move(a)) {
+    std::vector<rt::MemRefArgument> views(args.size());
+    std::vector<const rt::MemRefArgument *> memrefs(args.size(), nullptr);
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i].isF32) {
+        params.push_back(&args[i].f32);
+        continue;
+      }
+      args[i].memref.push(params);
+      views[i] = args[i].memref.view();
+      memrefs[i] = &views[i];
+    }
+    std::string e = rt::encodeTensorMaps(k.tensorMaps, memrefs, maps);
+    if (!e.empty()) {
+      printf("FAIL: %s: tensor maps: %s\n", k.name.c_str(), e.c_str());
+      exit(1);
+    }
+    for (CUtensorMap &m : maps)
+      params.push_back(&m);
+  }
+  Launch(const Launch &) = delete;
+  Launch &operator=(const Launch &) = delete;
+  void operator()() {
+    CHECK_CU(cuLaunchKernel(k.fn, gx, gy, 1, k.threads, 1, 1, k.dynamicSmem,
+                            nullptr, params.data(), nullptr));
+  }
+};
+
+// `k` on row-major A (M x K), B (K x N), C (M x N). `Kp` and `Np` (default
+// K and N): the row lengths of A and B when they are padded copies (A is
+// M x Kp, B is Kp x Np; C stays M x N).
+static Launch gemmLaunch(const Kernel &k, __half *A, __half *B, __half *C,
+                         float *bias, int64_t M, int64_t N, int64_t K,
+                         int64_t Kp = 0, int64_t Np = 0) {
   Kp = Kp ? Kp : K;
   Np = Np ? Np : N;
-  // Storage that outlives the launch (cuLaunchKernel copies the values, but
-  // keep them static to be safe across asynchronous launches).
-  static Desc da(nullptr, 0, 0), db(nullptr, 0, 0), dc(nullptr, 0, 0);
-  static float alpha;
-  // The bias memref<?xf32>: allocated, aligned, offset, size, stride.
-  static void *biasPtr;
-  static int64_t biasOffset, biasSize, biasStride;
-  da = Desc(A, M, Kp);
-  db = Desc(B, Kp, Np);
-  dc = Desc(C, M, N);
-  alpha = kAlpha;
-  std::vector<void *> args;
-  da.push(args);
-  db.push(args);
-  dc.push(args);
+  std::vector<Arg> args = {Desc(A, M, Kp), Desc(B, Kp, Np), Desc(C, M, N)};
   if (k.biasRelu) {
-    args.push_back(&alpha);
-    biasPtr = bias;
-    biasOffset = 0;
-    biasSize = N;
-    biasStride = 1;
-    for (void *p : {(void *)&biasPtr, (void *)&biasPtr, (void *)&biasOffset,
-                    (void *)&biasSize, (void *)&biasStride})
-      args.push_back(p);
+    args.push_back(kAlpha);
+    args.push_back(Desc(bias, N)); // memref<?xf32>
   }
-  unsigned gx = (unsigned)((N + k.bn - 1) / k.bn),
-           gy = (unsigned)((M + k.bm - 1) / k.bm);
-  CHECK_CU(cuLaunchKernel(k.fn, gx, gy, 1, k.threads, 1, 1, k.dynamicSmem,
-                          nullptr, args.data(), nullptr));
+  return Launch(k, M, N, std::move(args));
 }
 
-// pad_rows_f16 of examples/matmul.mlir (16 x 256 tiles, padThreads
-// threads: its .maxntid): copies the rows x cols `src` into the drows x
-// dcols `dst` (drows >= rows, dcols >= cols), zero-filling the rest.
-static CUfunction padFn = nullptr;
-static int padThreads = 256;
-static void launchPad(__half *src, int64_t rows, int64_t cols, __half *dst,
-                      int64_t drows, int64_t dcols) {
-  static Desc ds(nullptr, 0, 0), dd(nullptr, 0, 0);
-  ds = Desc(src, rows, cols);
-  dd = Desc(dst, drows, dcols);
-  std::vector<void *> args;
-  ds.push(args);
-  dd.push(args);
-  CHECK_CU(cuLaunchKernel(padFn, (unsigned)((dcols + 255) / 256),
-                          (unsigned)((drows + 15) / 16), 1, padThreads, 1, 1, 0,
-                          nullptr, args.data(), nullptr));
+// pad_rows_f16 of examples/matmul.mlir (16 x 256 tiles; its .maxntid
+// threads): copies the rows x cols `src` into the drows x dcols `dst`
+// (drows >= rows, dcols >= cols), zero-filling the rest.
+static Kernel pad = {"pad_rows_f16", 16, 256, false, nullptr};
+static Launch padLaunch(__half *src, int64_t rows, int64_t cols, __half *dst,
+                        int64_t drows, int64_t dcols) {
+  return Launch(pad, drows, dcols,
+                {Desc(src, rows, cols), Desc(dst, drows, dcols)});
 }
 
 // Row-major C = alpha * A * B through column-major cuBLAS: C^T = B^T A^T.
@@ -473,7 +513,7 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
 
   if (ncu) {
     for (Kernel &k : kernels) {
-      launch(k, A, B, C, bias, M, N, K);
+      gemmLaunch(k, A, B, C, bias, M, N, K)();
       CHECK_CUDA(cudaDeviceSynchronize());
       printf("ncu mode: launched %s once at %s\n", k.name.c_str(), shape);
     }
@@ -535,7 +575,8 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
     }
     for (Kernel &k : kernels) {
       CHECK_CUDA(cudaMemset(C, 0xFF, nc * 2)); // NaN sentinel
-      launch(k, A, B, C, bias, M, N, K);
+      Launch launch = gemmLaunch(k, A, B, C, bias, M, N, K);
+      launch();
       CUresult e = cuCtxSynchronize();
       if (e != CUDA_SUCCESS) {
         const char *s = "?";
@@ -549,7 +590,7 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
       std::string buf = verdict(k, k.biasRelu ? refScaled : ref, k.biasRelu);
       if (checkOnly)
         continue;
-      float ms = timer.median([&] { launch(k, A, B, C, bias, M, N, K); });
+      float ms = timer.median([&] { launch(); });
       double tf = flop / (ms * 1e-3) / 1e12;
       table.push_back(
           {"layout-opt " + k.name, shape, ms, tf, 100.0 * cublasMs / ms, buf});
@@ -559,25 +600,27 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
     // gemm_f16_t128 / gemm_f16_t128_k64 run on the copies (their
     // asynchronous pipelines); the time is that of all three kernels.
     for (Kernel &gemm : kernels) {
-      if (!padFn || !(K % 8 || N % 8) ||
+      if (!pad.fn || !(K % 8 || N % 8) ||
           (gemm.name != "gemm_f16_t128" && gemm.name != "gemm_f16_t128_k64"))
         continue;
-      Kernel *t128 = &gemm;
       int64_t Kp = (K + 7) / 8 * 8, Np = (N + 7) / 8 * 8;
       __half *Ap, *Bp;
       CHECK_CUDA(cudaMalloc(&Ap, (size_t)M * Kp * 2));
       CHECK_CUDA(cudaMalloc(&Bp, (size_t)Kp * Np * 2));
+      Launch padA = padLaunch(A, M, K, Ap, M, Kp),
+             padB = padLaunch(B, K, N, Bp, Kp, Np),
+             onPadded = gemmLaunch(gemm, Ap, Bp, C, bias, M, N, K, Kp, Np);
       auto packed = [&] {
-        launchPad(A, M, K, Ap, M, Kp);
-        launchPad(B, K, N, Bp, Kp, Np);
-        launch(*t128, Ap, Bp, C, bias, M, N, K, Kp, Np);
+        padA();
+        padB();
+        onPadded();
       };
       std::string name = "pad_rows_f16 (A, B) + " + gemm.name;
       CHECK_CUDA(cudaMemset(C, 0xFF, nc * 2));
       packed();
       CHECK_CUDA(cudaDeviceSynchronize());
       CHECK_CUDA(cudaMemcpy(back.data(), C, nc * 2, cudaMemcpyDeviceToHost));
-      Kernel shown = *t128;
+      Kernel shown = gemm;
       shown.name = name;
       std::string buf = verdict(shown, ref, false);
       if (!checkOnly) {
@@ -595,6 +638,32 @@ static void runShape(cublasHandle_t h, std::vector<Kernel> &kernels, int64_t M,
   CHECK_CUDA(cudaFree(C));
   CHECK_CUDA(cudaFree(Cref));
   CHECK_CUDA(cudaFree(bias));
+}
+
+// Looks `k` up in `mod` (false: not there) with what launching it needs:
+// its block size, dynamic shared memory and tensor maps.
+static bool loadKernel(CUmodule mod, Kernel &k) {
+  if (cuModuleGetFunction(&k.fn, mod, k.name.c_str()) != CUDA_SUCCESS)
+    return false;
+  CHECK_CU(cuFuncGetAttribute(&k.threads,
+                              CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.fn));
+  CUdeviceptr sizeAt;
+  size_t sizeBytes = 0;
+  std::string sizeName = k.name + "_dynamic_shared_bytes";
+  if (cuModuleGetGlobal(&sizeAt, &sizeBytes, mod, sizeName.c_str()) ==
+          CUDA_SUCCESS &&
+      sizeBytes == sizeof(unsigned)) {
+    CHECK_CU(cuMemcpyDtoH(&k.dynamicSmem, sizeAt, sizeof(unsigned)));
+    CHECK_CU(cuFuncSetAttribute(k.fn,
+                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                (int)k.dynamicSmem));
+  }
+  std::string e = rt::readTensorMapSpecs(mod, k.name, k.tensorMaps);
+  if (!e.empty()) {
+    printf("FAIL: %s: %s\n", k.name.c_str(), e.c_str());
+    exit(1);
+  }
+  return true;
 }
 
 int main(int argc, char **argv) {
@@ -648,16 +717,13 @@ int main(int argc, char **argv) {
       {"gemm_f16_wg128_s4", 128, 128, false, nullptr},
       {"gemm_f16_wg256_s4", 128, 256, false, nullptr}};
   // The packing kernel, where the cubin has it.
-  if (cuModuleGetFunction(&padFn, mod, "pad_rows_f16") != CUDA_SUCCESS)
-    padFn = nullptr;
-  else
-    CHECK_CU(cuFuncGetAttribute(
-        &padThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, padFn));
+  if (!loadKernel(mod, pad))
+    pad.fn = nullptr;
   std::vector<Kernel> chosen;
   for (Kernel &k : kernels) {
     if (!filter.empty() && k.name != filter)
       continue;
-    if (cuModuleGetFunction(&k.fn, mod, k.name.c_str()) != CUDA_SUCCESS) {
+    if (!loadKernel(mod, k)) {
       if (!filter.empty())
         CHECK_CU(cuModuleGetFunction(&k.fn, mod, k.name.c_str()));
       continue; // not in this cubin
@@ -666,25 +732,14 @@ int main(int argc, char **argv) {
     CHECK_CU(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, k.fn));
     CHECK_CU(
         cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k.fn));
-    CHECK_CU(cuFuncGetAttribute(&k.threads,
-                                CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.fn));
-    CUdeviceptr sizeAt;
-    size_t sizeBytes = 0;
-    std::string sizeName = k.name + "_dynamic_shared_bytes";
-    if (cuModuleGetGlobal(&sizeAt, &sizeBytes, mod, sizeName.c_str()) ==
-            CUDA_SUCCESS &&
-        sizeBytes == sizeof(unsigned)) {
-      CHECK_CU(cuMemcpyDtoH(&k.dynamicSmem, sizeAt, sizeof(unsigned)));
-      CHECK_CU(cuFuncSetAttribute(
-          k.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-          (int)k.dynamicSmem));
-    }
     int blocks = 0;
     CHECK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(
         &blocks, k.fn, k.threads, k.dynamicSmem));
     printf("%s: %d registers, %d bytes static shared, %u bytes dynamic "
-           "shared, %d blocks/SM of %d threads\n",
+           "shared, %d blocks/SM of %d threads",
            k.name.c_str(), regs, smem, k.dynamicSmem, blocks, k.threads);
+    printf(k.tensorMaps.empty() ? "\n" : ", %zu tensor maps\n",
+           k.tensorMaps.size());
     chosen.push_back(k);
   }
   if (chosen.empty()) {

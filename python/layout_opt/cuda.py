@@ -19,11 +19,21 @@ Python ints as index values and Python floats as f32 values; `Kernel`
 launches with device arrays already on the GPU and times launches with
 CUDA events (as bench/common/timing.h does in C++).
 
+A kernel that loads tiles with the TMA (sm_90a) exports
+`<kernel>_tensor_maps`; `Kernel` reads it, and each launch encodes those
+tensor maps from the memref arguments (cuTensorMapEncodeTiled) and passes
+them after the usual parameters. docs/tensor-maps.md is the contract;
+decode_tensor_map_specs, plan_tensor_map and find_tensor_map_argument
+restate the C++ launcher's rule (layout/Runtime/TensorMapSpec.h) and need
+no GPU.
+
 This module only uses ctypes and NumPy, so it can also be loaded from its
 file alone on a machine where the package's C++ extension is not built.
 """
 
+import collections as _collections
 import ctypes as _ctypes
+import struct as _struct
 
 import numpy as _np
 
@@ -79,8 +89,20 @@ def _driver():
         "cuEventElapsedTime": [c.POINTER(c.c_float), c.c_void_p, c.c_void_p],
         "cuEventDestroy_v2": [c.c_void_p],
         "cuGetErrorString": [c.c_int, c.POINTER(c.c_char_p)],
+        "cuGetErrorName": [c.c_int, c.POINTER(c.c_char_p)],
+        "cuModuleGetGlobal_v2": [u64p, c.POINTER(c.c_size_t), c.c_void_p,
+                                 c.c_char_p],
+        # Enums are C ints.
+        "cuTensorMapEncodeTiled": [
+            c.c_void_p, c.c_int, c.c_uint, c.c_void_p, u64p, u64p,
+            c.POINTER(c.c_uint32), c.POINTER(c.c_uint32), c.c_int, c.c_int,
+            c.c_int, c.c_int],
     }
     for name, args in sigs.items():
+        # Drivers before CUDA 12 lack cuTensorMapEncodeTiled, which only
+        # TMA kernels need (_encode_tensor_map says so).
+        if name == "cuTensorMapEncodeTiled" and not hasattr(lib, name):
+            continue
         fn = getattr(lib, name)
         fn.argtypes = args
         fn.restype = c.c_int
@@ -97,6 +119,14 @@ def _check(result, what):
             message.value:
         text = message.value.decode()
     raise CudaError("%s failed: %s" % (what, text))
+
+
+def _error_name(result):
+    """The name of a CUresult ("CUDA_ERROR_INVALID_VALUE")."""
+    name = _ctypes.c_char_p()
+    if _lib.cuGetErrorName(result, _ctypes.byref(name)) == 0 and name.value:
+        return name.value.decode()
+    return "CUresult %d" % result
 
 
 def _ensure_context():
@@ -208,13 +238,18 @@ def memref_arguments(shape, address):
     """The values a memref argument of `shape` at `address` is spread into:
     allocated pointer, aligned pointer, offset 0, the sizes and the
     row-major strides (in elements)."""
+    strides = _row_major_strides(shape)
+    return [("ptr", address), ("ptr", address), ("i64", 0)] + \
+        [("i64", int(n)) for n in shape] + [("i64", s) for s in strides]
+
+
+def _row_major_strides(shape):
     strides = []
     step = 1
     for n in reversed(shape):
         strides.insert(0, step)
         step *= int(n)
-    return [("ptr", address), ("ptr", address), ("i64", 0)] + \
-        [("i64", int(n)) for n in shape] + [("i64", s) for s in strides]
+    return strides
 
 
 def kernel_arguments(args):
@@ -246,6 +281,204 @@ def _triple(v, what):
     return v + (1,) * (3 - len(v))
 
 
+# Tensor maps (TMA). docs/tensor-maps.md is the contract; the C++ launcher
+# (include/layout/Runtime/TensorMapSpec.h, TensorMaps.h) implements the same
+# rule with the same messages. The driver's limits are those of
+# cuTensorMapEncodeTiled (CUDA Driver API; cuda.h's comment on it):
+# globalAddress 16-byte aligned, globalDim 1 to 2^32, byte strides multiples
+# of 16 below 2^40, boxDim 1 to 256 with boxDim[0] * elementBytes a multiple
+# of 16 and within the swizzle span, the map 64-byte aligned.
+
+_TENSOR_MAPS_VERSION = 1
+_MAX_RANK = 5
+# CUtensorMapDataType (UINT8 = 0 .. TFLOAT32_FTZ = 12) -> element bytes; the
+# packed 4- and 6-bit types are not encoded.
+_ELEMENT_BYTES = (1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4)
+_CUDA_ERROR_NOT_FOUND = 500
+
+
+class TensorMapSpec(_collections.namedtuple(
+        "TensorMapSpec", "argument rank data_type element_bytes swizzle "
+        "oob_fill l2_promotion box")):
+    """One map a kernel needs: its 16 words of `<kernel>_tensor_maps`
+    decoded (docs/tensor-maps.md). `argument` is the kernel argument whose
+    memref it covers; `box` has `rank` entries, innermost first."""
+
+
+class MemRefArgument(_collections.namedtuple(
+        "MemRefArgument", "aligned offset sizes strides")):
+    """A memref argument as MLIR's calling convention passes it: aligned
+    address, offset, sizes and strides in elements, outermost first."""
+
+
+class TensorMapEncoding(_collections.namedtuple(
+        "TensorMapEncoding", "usable global_address global_dim "
+        "global_strides box_dim element_strides")):
+    """cuTensorMapEncodeTiled's arguments for one map, innermost dimension
+    first; usable False and every value 0 or empty where the map is not
+    usable (128 zero bytes are passed for it)."""
+
+
+_NOT_USABLE = TensorMapEncoding(False, 0, (), (), (), ())
+
+
+def _decode_tensor_map_spec(w, i):
+    at = "map %d: " % i
+    if w[0] > 0xFFFFFFFF:
+        raise ValueError(at + "argument %d is out of range" % w[0])
+    rank = w[1]
+    if not 1 <= rank <= _MAX_RANK:
+        raise ValueError(at + "rank %d, the TMA takes 1 to 5" % rank)
+    nbytes = _ELEMENT_BYTES[w[2]] if w[2] < len(_ELEMENT_BYTES) else 0
+    if not nbytes:
+        raise ValueError(at + "data type %d is not one this launcher encodes"
+                         % w[2])
+    if w[3] != nbytes:
+        raise ValueError(at + "element bytes %d, data type %d has %d"
+                         % (w[3], w[2], nbytes))
+    for value, what, top in ((w[4], "swizzle", 3),
+                             (w[5], "out-of-bounds fill", 1),
+                             (w[6], "L2 promotion", 3)):
+        if value > top:
+            raise ValueError(at + "%s %d, expected %s" % (
+                what, value, "0 or 1" if top == 1 else "0 to 3"))
+    for j in range(_MAX_RANK):
+        b = w[7 + j]
+        if j < rank and not 1 <= b <= 256:
+            raise ValueError(at + "box[%d] = %d, the TMA takes 1 to 256"
+                             % (j, b))
+        if j >= rank and b != 0:
+            raise ValueError(at + "box[%d] = %d past rank %d, expected 0"
+                             % (j, b, rank))
+    inner = w[7] * nbytes
+    if inner % 16:
+        raise ValueError(at + "the box's inner dimension is %d bytes, not a "
+                         "multiple of 16" % inner)
+    span = 16 << w[4] if w[4] else 0
+    if span and inner > span:
+        raise ValueError(at + "the box's inner dimension is %d bytes, more "
+                         "than the %d-byte swizzle span" % (inner, span))
+    for j in range(12, 16):
+        if w[j]:
+            raise ValueError(at + "reserved word %d is %d, expected 0"
+                             % (j, w[j]))
+    return TensorMapSpec(w[0], rank, w[2], nbytes, w[4], w[5], w[6],
+                         tuple(w[7:7 + rank]))
+
+
+def decode_tensor_map_specs(words):
+    """The TensorMapSpecs of a kernel's `<kernel>_tensor_maps` words
+    (version, n, then 16 words per map). Raises ValueError saying what is
+    wrong: the version, n against the word count, or a map outside the
+    TMA's limits."""
+    words = [int(w) for w in words]
+    if len(words) < 2:
+        raise ValueError("%d words, fewer than the 2 of the header "
+                         "(version, n)" % len(words))
+    if words[0] != _TENSOR_MAPS_VERSION:
+        raise ValueError("format version %d, this launcher reads version 1"
+                         % words[0])
+    n = words[1]
+    if len(words) != 2 + 16 * n:
+        raise ValueError("n = %d maps need 2 + 16 n words, the global has %d"
+                         % (n, len(words)))
+    return [_decode_tensor_map_spec(words[2 + 16 * i:18 + 16 * i], i)
+            for i in range(n)]
+
+
+def plan_tensor_map(spec, memref):
+    """Whether the map of `spec` is usable on `memref` (a MemRefArgument,
+    the launch's argument spec.argument), as a TensorMapEncoding: usable
+    when the innermost stride is 1, aligned + offset * element_bytes is
+    16-byte aligned and every other stride * element_bytes is a multiple of
+    16 (what the kernel tests at run time). Raises ValueError naming the
+    argument for a usable map outside the driver's limits (a size of 0 or
+    above 2^32, a negative stride or one of 2^40 bytes or more) and for a
+    memref of another rank than the map's."""
+    at = "argument %d: " % spec.argument
+    rank, nbytes = spec.rank, spec.element_bytes
+    sizes, strides = [int(n) for n in memref.sizes], \
+        [int(s) for s in memref.strides]
+    if not 1 <= rank <= _MAX_RANK or len(sizes) != rank or \
+            len(strides) != rank:
+        raise ValueError(at + "the kernel's tensor map has rank %d, the "
+                         "memref rank %d" % (rank, len(sizes)))
+    if nbytes == 0:
+        raise ValueError(at + "the kernel's tensor map has 0-byte elements")
+    address = (int(memref.aligned) + int(memref.offset) * nbytes) % 2 ** 64
+    usable = strides[-1] == 1 and address % 16 == 0 and \
+        all(s * nbytes % 16 == 0 for s in strides[:-1])
+    if not usable:
+        return _NOT_USABLE
+    for d, size in enumerate(sizes):
+        if not 1 <= size <= 2 ** 32:
+            raise ValueError(at + "size %d along dimension %d (the TMA takes "
+                             "1 to 2^32)" % (size, d))
+    for d, stride in enumerate(strides[:-1]):
+        if not 0 <= stride * nbytes < 2 ** 40:
+            raise ValueError(at + "stride %d of %d-byte elements along "
+                             "dimension %d (the TMA takes byte strides from "
+                             "0 to below 2^40)" % (stride, nbytes, d))
+    return TensorMapEncoding(
+        True, address, tuple(reversed(sizes)),
+        tuple(s * nbytes for s in reversed(strides[:-1])),
+        tuple(spec.box), (1,) * rank)
+
+
+def find_tensor_map_argument(spec, index, arguments):
+    """The MemRefArgument that map `index` (of `spec`) covers:
+    arguments[a] is kernel argument a's MemRefArgument, or None where
+    argument a is not a memref. Raises ValueError naming the argument when
+    it is missing or not a memref."""
+    at = "argument %d: tensor map %d covers it, but " % (spec.argument, index)
+    if spec.argument >= len(arguments):
+        raise ValueError(at + "the launch has %d arguments" % len(arguments))
+    if arguments[spec.argument] is None:
+        raise ValueError(at + "it is not a memref")
+    return arguments[spec.argument]
+
+
+def _memref_argument(a):
+    """A DeviceArray argument as a MemRefArgument (None for a scalar)."""
+    if not isinstance(a, DeviceArray):
+        return None
+    return MemRefArgument(a.ptr, 0, a.shape, _row_major_strides(a.shape))
+
+
+class _TensorMapStorage:
+    """128 bytes, 64-byte aligned (cuTensorMapEncodeTiled's requirement),
+    zero until encoded; `address` is what kernelParams points at."""
+
+    def __init__(self):
+        self._buffer = (_ctypes.c_uint8 * (128 + 64))()
+        base = _ctypes.addressof(self._buffer)
+        self.address = base + (-base) % 64
+
+
+def _encode_tensor_map(spec, index, arguments):
+    """A _TensorMapStorage holding map `index` encoded for a launch whose
+    MemRefArguments are `arguments` (zeros where it is not usable)."""
+    plan = plan_tensor_map(spec, find_tensor_map_argument(spec, index,
+                                                          arguments))
+    storage = _TensorMapStorage()
+    if not plan.usable:
+        return storage
+    lib = _driver()
+    if getattr(lib, "cuTensorMapEncodeTiled", None) is None:
+        raise CudaError("the CUDA driver has no cuTensorMapEncodeTiled "
+                        "(CUDA 12 or later is needed for TMA kernels)")
+    u64s, u32s = _ctypes.c_uint64 * _MAX_RANK, _ctypes.c_uint32 * _MAX_RANK
+    result = lib.cuTensorMapEncodeTiled(
+        storage.address, spec.data_type, spec.rank, plan.global_address,
+        u64s(*plan.global_dim), u64s(*plan.global_strides),
+        u32s(*plan.box_dim), u32s(*plan.element_strides), 0, spec.swizzle,
+        spec.l2_promotion, spec.oob_fill)
+    if result != 0:
+        raise CudaError("argument %d: cuTensorMapEncodeTiled failed: %s"
+                        % (spec.argument, _error_name(result)))
+    return storage
+
+
 class Kernel:
     """A kernel of a loaded cubin."""
 
@@ -263,6 +496,32 @@ class Kernel:
             raise CudaError("the code object has no kernel '%s'" % name)
         self._fn = fn
         self.name = name
+        # The tensor maps it takes after its usual parameters
+        # (docs/tensor-maps.md): a list of TensorMapSpec, empty for a
+        # kernel without TMA loads.
+        self.tensor_maps = self._read_tensor_maps()
+
+    def _read_tensor_maps(self):
+        name = self.name + "_tensor_maps"
+        at, size = _ctypes.c_uint64(), _ctypes.c_size_t()
+        result = _lib.cuModuleGetGlobal_v2(
+            _ctypes.byref(at), _ctypes.byref(size), self._module,
+            name.encode())
+        if result == _CUDA_ERROR_NOT_FOUND:
+            return []
+        _check(result, "cuModuleGetGlobal(%s)" % name)
+        if size.value % 8:
+            raise ValueError("%s: %d bytes, not a whole number of 64-bit "
+                             "words" % (name, size.value))
+        raw = _ctypes.create_string_buffer(size.value)
+        if size.value:
+            _check(_lib.cuMemcpyDtoH_v2(raw, at.value, size.value),
+                   "cuMemcpyDtoH(%s)" % name)
+        words = _struct.unpack("<%dQ" % (size.value // 8), raw.raw)
+        try:
+            return decode_tensor_map_specs(words)
+        except ValueError as e:
+            raise ValueError("%s: %s" % (name, e)) from None
 
     def _attribute(self, attribute):
         n = _ctypes.c_int()
@@ -281,7 +540,12 @@ class Kernel:
 
     def prepare(self, args):
         """The kernel parameter array of `args` (kernel_arguments), made
-        once for repeated launches."""
+        once for repeated launches: the usual parameters, then one
+        128-byte tensor map per entry of `tensor_maps`, encoded from the
+        memref argument it covers (zeros where the kernel will not use it;
+        ValueError or CudaError naming the argument where it cannot be
+        encoded)."""
+        args = list(args)
         holders = []
         for kind, v in kernel_arguments(args):
             if kind == "ptr":
@@ -290,9 +554,14 @@ class Kernel:
                 holders.append(_ctypes.c_int64(v))
             else:
                 holders.append(_ctypes.c_float(v))
-        params = (_ctypes.c_void_p * len(holders))(
-            *[_ctypes.cast(_ctypes.pointer(h), _ctypes.c_void_p)
-              for h in holders])
+        addresses = [_ctypes.cast(_ctypes.pointer(h), _ctypes.c_void_p)
+                     for h in holders]
+        memrefs = [_memref_argument(a) for a in args]
+        for i, spec in enumerate(self.tensor_maps):
+            storage = _encode_tensor_map(spec, i, memrefs)
+            holders.append(storage)
+            addresses.append(_ctypes.c_void_p(storage.address))
+        params = (_ctypes.c_void_p * len(addresses))(*addresses)
         # The values must outlive the array that points at them.
         params.holders = holders
         return params

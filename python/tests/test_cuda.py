@@ -60,3 +60,197 @@ def test_scalar_arguments():
 
 def test_package_exposes_it():
     assert lo.cuda is cuda
+
+
+# Tensor maps (docs/tensor-maps.md, the contract): the same cases as the
+# C++ launcher's unittests/Runtime/TensorMapSpecTest.cpp, worked out by hand
+# from the doc's formulas and the driver's limits.
+
+def map_words(argument, box, data_type=6, nbytes=2, swizzle=3, l2=2):
+    """One map's 16 words: argument, rank, data type, element bytes,
+    swizzle, OOB fill, L2 promotion, the box (innermost first), reserved."""
+    return [argument, len(box), data_type, nbytes, swizzle, 0, l2] + \
+        [box[j] if j < len(box) else 0 for j in range(5)] + [0] * 4
+
+
+def global_words(*maps):
+    return [1, len(maps)] + [w for m in maps for w in m]
+
+
+def spec(argument, box, data_type=6, nbytes=2):
+    return cuda.TensorMapSpec(argument, len(box), data_type, nbytes, 3, 0, 0,
+                              tuple(box))
+
+
+def memref(aligned, offset, sizes, strides):
+    return cuda.MemRefArgument(aligned, offset, sizes, strides)
+
+
+def test_tensor_map_words_decode():
+    specs = cuda.decode_tensor_map_specs(global_words(
+        map_words(0, [64, 128]), map_words(1, [32, 8], 9, 2, 2, 0)))
+    assert specs == [cuda.TensorMapSpec(0, 2, 6, 2, 3, 0, 2, (64, 128)),
+                     cuda.TensorMapSpec(1, 2, 9, 2, 2, 0, 0, (32, 8))]
+    # Rank 5, f32, no swizzle: every box word is read.
+    [s] = cuda.decode_tensor_map_specs(
+        global_words(map_words(4, [4, 3, 2, 1, 256], 7, 4, 0)))
+    assert (s.argument, s.rank, s.box) == (4, 5, (4, 3, 2, 1, 256))
+    assert cuda.decode_tensor_map_specs([1, 0]) == []
+
+
+def test_tensor_map_version_and_count():
+    words = global_words(map_words(0, [64, 128]))
+    with pytest.raises(ValueError, match="^format version 2, this launcher "
+                       "reads version 1$"):
+        cuda.decode_tensor_map_specs([2] + words[1:])
+    with pytest.raises(ValueError, match=r"^n = 2 maps need 2 \+ 16 n words, "
+                       "the global has 18$"):
+        cuda.decode_tensor_map_specs([1, 2] + words[2:])
+    with pytest.raises(ValueError, match="^n = 0 maps"):
+        cuda.decode_tensor_map_specs([1, 0] + words[2:])
+    with pytest.raises(ValueError, match="fewer than the 2"):
+        cuda.decode_tensor_map_specs([1])
+
+
+def test_tensor_map_each_map_checked():
+    def error(m):
+        with pytest.raises(ValueError) as e:
+            cuda.decode_tensor_map_specs(global_words(map_words(0, [64, 8]),
+                                                      m))
+        return str(e.value)
+    assert error(map_words(1, [])) == "map 1: rank 0, the TMA takes 1 to 5"
+    assert "rank 6" in error(map_words(1, [8, 1, 1, 1, 1, 1]))
+    assert "box[1] = 0" in error(map_words(1, [64, 0]))
+    assert "box[1] = 257" in error(map_words(1, [64, 257]))
+    past = map_words(1, [64, 8])
+    past[7 + 2] = 4
+    assert "box[2] = 4 past rank 2" in error(past)
+    assert "8 bytes, not a multiple" in error(map_words(1, [4, 8]))
+    assert "256 bytes, more than the 128-byte swizzle span" in \
+        error(map_words(1, [128, 8]))
+    assert "more than the 32-byte swizzle span" in \
+        error(map_words(1, [64, 8], 6, 2, 1))
+    assert "element bytes 4, data type 6 has 2" in \
+        error(map_words(1, [64, 8], 6, 4))
+    assert "data type 13" in error(map_words(1, [64, 8], 13, 1))
+    assert "swizzle 4" in error(map_words(1, [64, 8], 6, 2, 4))
+    reserved = map_words(1, [64, 8])
+    reserved[15] = 1
+    assert error(reserved).startswith("map 1: reserved word 15")
+    # At the limits: a 32-byte inner box with the 32-byte swizzle, 256
+    # elements unswizzled.
+    assert len(cuda.decode_tensor_map_specs(global_words(
+        map_words(0, [16, 8], 6, 2, 1), map_words(1, [256, 8], 6, 2, 0)))) == 2
+
+
+def test_tensor_map_row_major_is_usable():
+    # 256 x 512 f16 at 0x10000: rows of 1024 bytes.
+    e = cuda.plan_tensor_map(spec(0, [64, 128]),
+                             memref(0x10000, 0, [256, 512], [512, 1]))
+    assert e == cuda.TensorMapEncoding(True, 0x10000, (512, 256), (1024,),
+                                       (64, 128), (1, 1))
+    # An offset of 8 f16 moves the address by 16 bytes: still usable.
+    e = cuda.plan_tensor_map(spec(0, [64, 128]),
+                             memref(0x10000, 8, [256, 504], [512, 1]))
+    assert e.usable and e.global_address == 0x10010
+    # Rank 3, f32, strides not those of a packed array.
+    e = cuda.plan_tensor_map(spec(2, [4, 2, 1], 7, 4),
+                             memref(0x2000, 0, [2, 3, 8], [100, 12, 1]))
+    assert (e.global_dim, e.global_strides) == ((8, 3, 2), (48, 400))
+    e = cuda.plan_tensor_map(spec(0, [16], 7, 4), memref(0x40, 0, [100], [1]))
+    assert e == cuda.TensorMapEncoding(True, 0x40, (100,), (), (16,), (1,))
+
+
+def test_tensor_map_unaligned_is_not_usable():
+    not_usable = cuda.TensorMapEncoding(False, 0, (), (), (), ())
+    s = spec(0, [64, 128])
+    # 4095 f16 per row: 8190 bytes, not a multiple of 16; 4104 is.
+    assert cuda.plan_tensor_map(
+        s, memref(0x10000, 0, [4095, 4095], [4095, 1])) == not_usable
+    assert cuda.plan_tensor_map(
+        s, memref(0x10000, 0, [4095, 4095], [4104, 1])).usable
+    # 8 bytes off the 16-byte grid, by the offset or the pointer.
+    assert cuda.plan_tensor_map(
+        s, memref(0x10000, 4, [256, 512], [512, 1])) == not_usable
+    assert cuda.plan_tensor_map(
+        s, memref(0x10008, 0, [256, 512], [512, 1])) == not_usable
+    # A transposed view: innermost stride 256.
+    assert cuda.plan_tensor_map(
+        s, memref(0x10000, 0, [512, 256], [1, 256])) == not_usable
+    # Not usable, so a size of 0 is no error.
+    assert cuda.plan_tensor_map(
+        s, memref(0x10000, 0, [0, 3], [3, 1])) == not_usable
+
+
+def test_tensor_map_usable_out_of_limits_names_the_argument():
+    with pytest.raises(ValueError, match=r"^argument 1: size 0 along "
+                       r"dimension 0 \(the TMA takes 1 to 2\^32\)$"):
+        cuda.plan_tensor_map(spec(1, [64, 128]),
+                             memref(0x10000, 0, [0, 64], [64, 1]))
+    big = 2 ** 32
+    assert cuda.plan_tensor_map(spec(1, [64, 128]), memref(
+        0x10000, 0, [2, big], [big, 1])).global_dim == (big, 2)
+    with pytest.raises(ValueError, match="^argument 1: size 4294967304 along "
+                       "dimension 1"):
+        cuda.plan_tensor_map(spec(1, [64, 128]),
+                             memref(0x10000, 0, [2, big + 8], [big + 8, 1]))
+    # f16 byte strides: 2^40 - 16 is the largest, 2^40 too far.
+    s = 2 ** 39 - 8
+    assert cuda.plan_tensor_map(spec(0, [64, 128]), memref(
+        0x10000, 0, [2, 64], [s, 1])).global_strides == (2 ** 40 - 16,)
+    with pytest.raises(ValueError, match=r"^argument 0: stride 549755813888 "
+                       "of 2-byte elements along dimension 0"):
+        cuda.plan_tensor_map(spec(0, [64, 128]),
+                             memref(0x10000, 0, [2, 64], [s + 8, 1]))
+    # -16 bytes is 0 mod 16: usable for the kernel, refused by the driver.
+    with pytest.raises(ValueError, match="^argument 0: stride -8 "):
+        cuda.plan_tensor_map(spec(0, [64, 128]),
+                             memref(0x10000, 0, [2, 64], [-8, 1]))
+    with pytest.raises(ValueError, match="^argument 3: the kernel's tensor "
+                       "map has rank 2, the memref rank 1$"):
+        cuda.plan_tensor_map(spec(3, [64, 128]), memref(0x10000, 0, [64], [1]))
+
+
+def test_tensor_map_argument_must_be_a_memref():
+    a = memref(0x100, 0, [4, 8], [8, 1])
+    assert cuda.find_tensor_map_argument(spec(0, [8, 4]), 0, [a, None]) is a
+    with pytest.raises(ValueError, match="^argument 1: tensor map 1 covers "
+                       "it, but it is not a memref$"):
+        cuda.find_tensor_map_argument(spec(1, [8, 4]), 1, [a, None])
+    with pytest.raises(ValueError, match="^argument 5: tensor map 0 covers "
+                       "it, but the launch has 2 arguments$"):
+        cuda.find_tensor_map_argument(spec(5, [8, 4]), 0, [a, None])
+
+
+class FakeDeviceArray(cuda.DeviceArray):
+    """A DeviceArray at a made-up address, no GPU memory behind it."""
+
+    def __init__(self, shape, ptr):
+        self.shape, self.dtype = tuple(shape), np.dtype(np.float16)
+        self.ptr = ptr
+
+    def free(self):
+        self.ptr = 0
+
+
+def test_prepare_passes_the_maps_after_the_usual_parameters():
+    import ctypes
+    kernel = cuda.Kernel.__new__(cuda.Kernel)
+    # The map covers argument 0, whose rows of 4095 f16 are not 16-byte
+    # multiples: not usable, so 128 zero bytes, 64-byte aligned, and no
+    # driver call.
+    kernel.tensor_maps = [spec(0, [64, 128])]
+    a = FakeDeviceArray((3, 4095), 0x10000)
+    params = kernel.prepare([a, 7])
+    assert len(params) == 7 + 1 + 1
+    assert ctypes.c_int64.from_address(params[7]).value == 7
+    assert params[8] % 64 == 0
+    assert ctypes.string_at(params[8], 128) == bytes(128)
+    # A usable map on an empty array is refused before any driver call.
+    with pytest.raises(ValueError, match="^argument 0: size 0 along "
+                       "dimension 0"):
+        kernel.prepare([FakeDeviceArray((0, 64), 0x10000), 7])
+    kernel.tensor_maps = [spec(1, [64, 128])]
+    with pytest.raises(ValueError, match="^argument 1: tensor map 0 covers "
+                       "it, but it is not a memref$"):
+        kernel.prepare([a, 7])
