@@ -38,6 +38,10 @@ struct FragmentContext {
   /// The pipeline stage the fragments are read from (null: the buffers
   /// hold one).
   Value stage;
+  /// The wgmma batches a K step leaves in flight (wgmma.wait_group's
+  /// count): 0 where the step's stage is overwritten next, 1 where the
+  /// loop refills the previous step's stage instead (BulkSteps).
+  int64_t wgmmaInFlight = 0;
 
   /// The context of thread `tid` (the block's linear thread id): its lane,
   /// its wave tile's origin and the layouts, built at `b`.
@@ -57,7 +61,7 @@ SmallVector<Value> multiplyTile(OpBuilder &b, Location loc,
 /// The K-tile step of a wgmma plan (ContractionWarpgroup.cpp): per K step
 /// and instruction tile, one layout.warpgroup_mma of the wave's (the
 /// warpgroup's) tiles of A and B in their buffers, between wgmma.fence and
-/// commit_group / wait_group 0.
+/// commit_group / wait_group `cx.wgmmaInFlight`.
 SmallVector<Value> multiplyWarpgroupTile(OpBuilder &b, Location loc,
                                          const FragmentContext &cx,
                                          ValueRange accs);

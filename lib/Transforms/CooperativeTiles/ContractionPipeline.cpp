@@ -236,16 +236,16 @@ struct BulkSteps : StagedSteps {
     auto ifOp = scf::IfOp::create(ob, loc, go, false);
     OpBuilder tb = ifOp.getThenBodyBuilder();
     MbarrierArriveExpectTxOp::create(tb, loc, barriers, stage, bytes);
-    for (auto [p, source] :
-         llvm::zip_equal(k.operands, k.cx.plan.bulkSources))
+    for (auto [p, source] : llvm::zip_equal(k.operands, k.cx.plan.bulkSources))
       if (failed(copyTileInBoxes(tb, loc, *p.leaf, source, p.at(kt),
                                  p.staging.width, stage, barriers, stage)))
         return failure();
     return success();
   }
   /// One K step: wait for tile `kt`'s boxes (in `readStage`, its round
-  /// `round`), multiply (wgmma waits for its own reads), meet the block
-  /// (every warpgroup has read the previous stage), then refill that stage
+  /// `round`), multiply, leaving this step's wgmma batch in flight and
+  /// waiting for the previous one, meet the block (every warpgroup has then
+  /// read the previous step's stage), then refill that stage
   /// (`writeStage`) with tile kt + stages - 1.
   FailureOr<SmallVector<Value>> kStep(OpBuilder &ob, Value kt, Value readStage,
                                       Value writeStage, Value round,
@@ -255,13 +255,18 @@ struct BulkSteps : StagedSteps {
     MbarrierWaitOp::create(ob, loc, barriers, readStage, parity);
     FragmentContext cx = k.cx;
     cx.stage = readStage;
+    cx.wgmmaInFlight = 1;
     SmallVector<Value> products = multiplyTile(ob, loc, cx, accs);
     gpu::BarrierOp::create(ob, loc);
     if (failed(issue(ob, ahead(ob, kt, stages - 1), writeStage)))
       return failure();
     return products;
   }
-  void finish(OpBuilder &) const {}
+  /// After the loop: the last batch completes before the epilogue reads
+  /// the accumulators.
+  void finish(OpBuilder &b) const {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  }
 };
 
 /// The multistage K loop of a loop of nothing but the contraction,
@@ -362,8 +367,8 @@ FailureOr<SmallVector<Value>> stagedLoop(OpBuilder &b, const Steps &s) {
 FailureOr<SmallVector<Value>> bulkLoop(OpBuilder &b, const KLoop &k,
                                        Value barriers) {
   Location loc = k.loc();
-  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        k.tid, indexConstant(b, loc, 0));
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k.tid,
+                                        indexConstant(b, loc, 0));
   auto init = scf::IfOp::create(b, loc, isFirst, false);
   OpBuilder tb = init.getThenBodyBuilder();
   int64_t stages = k.operands.front().leaf->stages;
@@ -387,13 +392,13 @@ Value bulkCopiesUsable(OpBuilder &b, Location loc, const Plan &plan) {
   for (Value source : plan.bulkSources) {
     auto type = cast<MemRefType>(source.getType());
     int64_t perVector = 16 / elementBytes(type.getElementType());
-    if (Value t = stridesMultipleOf(b, loc, source, type.getRank() - 1,
-                                    perVector))
+    if (Value t =
+            stridesMultipleOf(b, loc, source, type.getRank() - 1, perVector))
       tests.push_back(t);
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, source);
-    tests.push_back(arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, loc, base, c16), zero));
+    tests.push_back(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              arith::RemUIOp::create(b, loc, base, c16), zero));
   }
   return allOf(b, loc, tests);
 }
@@ -431,8 +436,8 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &plan,
   auto fastLoop = [&](OpBuilder &ob) -> FailureOr<SmallVector<Value>> {
     if (!plan.bulkCopies)
       return stagedLoop(ob, AsyncSteps(k));
-    Value barriers = addAlignedWorkgroupBuffer(
-        func, {plan.stages}, ob.getI64Type(), loc);
+    Value barriers =
+        addAlignedWorkgroupBuffer(func, {plan.stages}, ob.getI64Type(), loc);
     return bulkLoop(ob, k, barriers);
   };
   if (plan.stages == 1) {

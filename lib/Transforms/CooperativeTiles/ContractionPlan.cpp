@@ -342,9 +342,8 @@ Value kernelArgumentOf(gpu::GPUFuncOp func, const GlobalAccess &access) {
 /// them), the stages, and each operand a rank-2 memref argument of the
 /// kernel, its rows along the buffer's and its boxes' rows at most 256.
 /// Sets Plan::bulkSources. Traces the first tiles at `b`.
-FailureOr<std::string> bulkProblem(OpBuilder &b, ContractionTree &t,
-                                   Plan &plan, gpu::GPUFuncOp func,
-                                   const Chip &chip) {
+FailureOr<std::string> bulkProblem(OpBuilder &b, ContractionTree &t, Plan &plan,
+                                   gpu::GPUFuncOp func, const Chip &chip) {
   if (!chip.tensorMemoryAccess)
     return chip.name + " has no tensor memory accelerator";
   if (!plan.inst->operandsInWorkgroupMemory())
@@ -384,7 +383,7 @@ void tiles::recordPlan(Operation *op, const Plan &plan) {
   op->setAttr(kWaveTileAttr, b.getDenseI64ArrayAttr({plan.tm, plan.tn}));
   op->setAttr(kPipelineStagesAttr, b.getI64IntegerAttr(plan.stages));
   op->setAttr(kOperandCopiesAttr,
-              b.getStringAttr(plan.bulkCopies  ? "tma"
+              b.getStringAttr(plan.bulkCopies   ? "tma"
                               : plan.stages > 1 ? "cp.async"
                                                 : "registers"));
 }
@@ -408,8 +407,8 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
     return failure();
   plan->stages = *stages;
   auto copies = t.contract->getAttrOfType<StringAttr>(kOperandCopiesAttr);
-  if (copies && !llvm::is_contained({"tma", "cp.async", "registers"},
-                                   copies.getValue()))
+  if (copies &&
+      !llvm::is_contained({"tma", "cp.async", "registers"}, copies.getValue()))
     return t.contract.emitOpError()
            << "layout.operand_copies takes \"tma\", \"cp.async\" or "
               "\"registers\", got "

@@ -140,6 +140,6 @@ SmallVector<Value> tiles::multiplyWarpgroupTile(OpBuilder &b, Location loc,
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, cx.wgmmaInFlight);
   return out;
 }
