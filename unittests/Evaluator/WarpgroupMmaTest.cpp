@@ -13,6 +13,8 @@
 
 #include "layout/Evaluator/WarpgroupMma.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -133,6 +135,62 @@ TEST(WarpgroupMmaTest, UnswizzledTileIsRefused) {
   ASSERT_FALSE(static_cast<bool>(l));
   std::string why = llvm::toString(l.takeError());
   EXPECT_NE(why.find("matches no swizzle mode"), std::string::npos) << why;
+}
+
+// TMA writes a box row by row, a swizzled mode's xor applied to each byte
+// address: for the 128B mode (CUDA Driver API, CU_TENSOR_MAP_SWIZZLE_128B;
+// CuTe Swizzle<3, 4, 3>) the 16-byte chunk c of row r of 128 bytes lands
+// at chunk c ^ (r mod 8); the 64B and 32B modes xor 2 and 1 bits with
+// the 128-byte line the byte is in. Restated here for the staging layouts of
+// 64-, 128- and 32-byte rows, in one and several atoms and stages.
+TEST(WarpgroupMmaTest, TmaBoxesOfStagingLayouts) {
+  struct Case {
+    int64_t stages, rows, cols, eb;
+    SharedSwizzle mode;
+  } cases[] = {{2, 64, 64, 2, SharedSwizzle::B128},
+               {3, 128, 128, 2, SharedSwizzle::B128},
+               {2, 16, 32, 2, SharedSwizzle::B64},
+               {3, 64, 16, 2, SharedSwizzle::B32}};
+  for (const Case &c : cases) {
+    Descriptor d = wgmmaStagingLayout(c.stages, c.rows, c.cols, c.eb);
+    int64_t rowBytes = sharedSwizzleMode(c.mode).rowBytes;
+    int64_t atom = rowBytes / c.eb;
+    int64_t bits = llvm::Log2_64(rowBytes / 16);
+    llvm::Expected<SharedSwizzle> m =
+        matchTmaBox(d, {1, 2}, {c.rows, atom}, c.eb);
+    ASSERT_TRUE(static_cast<bool>(m)) << llvm::toString(m.takeError());
+    EXPECT_EQ(*m, c.mode);
+    // Independently: each box's bytes where the unit writes them.
+    for (int64_t s = 0; s < c.stages; ++s)
+      for (int64_t a = 0; a < c.cols; a += atom) {
+        int64_t start = d.offset({s, 0, a}) * c.eb;
+        EXPECT_EQ(start % sharedSwizzleMode(c.mode).alignment, 0);
+        for (int64_t r = 0; r < c.rows; ++r)
+          for (int64_t x = 0; x < atom; ++x) {
+            int64_t byte = x * c.eb;
+            // Bits 4.. of the byte address xor bits 7.. (the 128-byte
+            // line), B = log2(rowBytes / 16) of each.
+            int64_t line = (r * rowBytes + byte) >> 7;
+            int64_t chunk = (byte / 16) ^ (line % (int64_t(1) << bits));
+            int64_t want = start + r * rowBytes + chunk * 16 + byte % 16;
+            ASSERT_EQ(d.offset({s, r, a + x}) * c.eb, want);
+          }
+      }
+  }
+}
+
+// A dense row-major buffer takes unswizzled boxes; padded rows take none.
+TEST(WarpgroupMmaTest, TmaBoxModes) {
+  Descriptor packed = llvm::cantFail(Descriptor::packed({64, 32}));
+  llvm::Expected<SharedSwizzle> none = matchTmaBox(packed, {0, 1}, {64, 32}, 2);
+  ASSERT_TRUE(static_cast<bool>(none)) << llvm::toString(none.takeError());
+  EXPECT_EQ(*none, SharedSwizzle::None);
+  Descriptor padded = llvm::cantFail(Descriptor::naive({64, 32}, {40, 1}));
+  llvm::Expected<SharedSwizzle> no = matchTmaBox(padded, {0, 1}, {64, 32}, 2);
+  ASSERT_FALSE(static_cast<bool>(no));
+  std::string why = llvm::toString(no.takeError());
+  EXPECT_NE(why.find("matches no swizzle mode of TMA"), std::string::npos)
+      << why;
 }
 
 } // namespace

@@ -33,16 +33,21 @@
 // commits and waits (nvvm.cp.async.commit.group / wait.group) go: the CPU
 // run checks what a pipeline copies where, not that it waits long enough
 // (the GPU runs check that). wgmma's fences, commits and waits
-// (nvvm.wgmma.*) go too: layout.warpgroup_mma runs synchronously.
+// (nvvm.wgmma.*) go too: layout.warpgroup_mma runs synchronously. TMA box
+// copies and mbarriers run as BulkCopyEmulation.h says.
 //
 // A test pass: it lives in test/lib and only layout-opt registers it.
 //
 //===----------------------------------------------------------------------===//
 
+#include "BulkCopyEmulation.h"
 #include "GpuToLoopsPlan.h"
 #include "MatrixEmulation.h"
 
+#include "layout/Dialect/Layout/Utils/WorkgroupBuffers.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -85,6 +90,8 @@ private:
   void synchronizeAsyncCopies();
   /// This block's memory: attributions and the kept values' buffers.
   void allocateBlockMemory(OpBuilder &b);
+  /// What allocateBlockMemory allocated, freed at the block's end.
+  SmallVector<Value> blockMemory;
   LogicalResult emitPieces(OpBuilder &b, const Pieces &pieces);
   /// The loops of a thread piece: every thread of the block in turn.
   void emitThreadPiece(OpBuilder &b, const Piece &piece);
@@ -338,22 +345,22 @@ LogicalResult KernelToLoops::emitPieces(OpBuilder &b, const Pieces &pieces) {
 
 void KernelToLoops::allocateBlockMemory(OpBuilder &b) {
   // Host buffers as aligned as the kernel declares its workgroup buffers
-  // (llvm.align), so that the vector accesses' alignment claims hold.
-  for (auto [i, wg] : llvm::enumerate(kernel.getWorkgroupAttributions())) {
-    auto align =
-        dyn_cast_or_null<IntegerAttr>(kernel.getWorkgroupAttributionAttr(
-            i, LLVM::LLVMDialect::getAlignAttrName()));
-    base.map(wg,
-             memref::AllocaOp::create(
-                 b, loc, hostType(cast<MemRefType>(wg.getType())),
-                 align ? b.getI64IntegerAttr(align.getInt()) : IntegerAttr()));
-  }
+  // (llvm.align), so that the vector accesses' alignment claims hold. On
+  // the heap: a block's memory on the stack would grow the host function's
+  // frame by that much per block.
+  auto alloc = [&](MemRefType type, int64_t align = 0) {
+    Value m = memref::AllocOp::create(
+        b, loc, type, align ? b.getI64IntegerAttr(align) : IntegerAttr());
+    blockMemory.push_back(m);
+    return m;
+  };
+  for (auto [i, wg] : llvm::enumerate(kernel.getWorkgroupAttributions()))
+    base.map(wg, alloc(hostType(cast<MemRefType>(wg.getType())),
+                       askedAttributionAlignment(kernel, i)));
   for (BlockArgument pv : kernel.getPrivateAttributions())
-    base.map(pv, memref::AllocaOp::create(
-                     b, loc, hostType(cast<MemRefType>(pv.getType()))));
+    base.map(pv, alloc(hostType(cast<MemRefType>(pv.getType()))));
   for (Value v : plan.keptValues())
-    keptBuffer[v] = memref::AllocaOp::create(
-        b, loc, MemRefType::get({threads}, v.getType()));
+    keptBuffer[v] = alloc(MemRefType::get({threads}, v.getType()));
 }
 
 LogicalResult KernelToLoops::createHost(OpBuilder &b) {
@@ -391,6 +398,8 @@ LogicalResult KernelToLoops::createHost(OpBuilder &b) {
     blockDim[d] = arith::ConstantIndexOp::create(b, loc, block[d]);
   if (failed(emitPieces(b, plan.pieces())))
     return failure();
+  for (Value m : blockMemory)
+    memref::DeallocOp::create(b, loc, m);
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);
   return success();
@@ -402,7 +411,7 @@ void KernelToLoops::synchronizeAsyncCopies() {
     if (isa<nvgpu::DeviceAsyncCopyOp, NVVM::CpAsyncCommitGroupOp,
             NVVM::CpAsyncWaitGroupOp, NVVM::WgmmaFenceAlignedOp,
             NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp,
-            NVVM::FenceProxyOp>(op))
+            NVVM::FenceProxyOp, NVVM::FenceMbarrierInitOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -436,6 +445,7 @@ LogicalResult KernelToLoops::run() {
   block.resize(3, 1);
   threads = block[0] * block[1] * block[2];
   synchronizeAsyncCopies();
+  emulateBulkCopies(kernel);
   if (failed(plan.build()))
     return failure();
   OpBuilder b = OpBuilder::atBlockEnd(top.getBody());
@@ -452,7 +462,8 @@ struct TestGpuToLoopsPass final
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<func::FuncDialect, memref::MemRefDialect, scf::SCFDialect,
-                    arith::ArithDialect, vector::VectorDialect>();
+                    arith::ArithDialect, vector::VectorDialect,
+                    cf::ControlFlowDialect>();
   }
 
   void runOnOperation() override {

@@ -7,20 +7,28 @@
 // the reference matmul.
 // CHECK: nn_f16 67x45x33: 0 mismatches of 3015
 // CHECK: nn_f16 130x70x200: 0 mismatches of 9100
+// CHECK: nn_f16 136x72x88: 0 mismatches of 9792
 // CHECK: tn_f16 67x45x33: 0 mismatches of 3015
 // CHECK: tn_f16 130x70x200: 0 mismatches of 9100
+// CHECK: tn_f16 136x72x88: 0 mismatches of 9792
 // CHECK: nt_f16 67x45x33: 0 mismatches of 3015
 // CHECK: nt_f16 130x70x200: 0 mismatches of 9100
+// CHECK: nt_f16 136x72x88: 0 mismatches of 9792
 // CHECK: tt_f16 67x45x33: 0 mismatches of 3015
 // CHECK: tt_f16 130x70x200: 0 mismatches of 9100
+// CHECK: tt_f16 136x72x88: 0 mismatches of 9792
 // CHECK: nn_bf16 67x45x33: 0 mismatches of 3015
 // CHECK: nn_bf16 130x70x200: 0 mismatches of 9100
+// CHECK: nn_bf16 136x72x88: 0 mismatches of 9792
 // CHECK: tt_bf16 67x45x33: 0 mismatches of 3015
 // CHECK: tt_bf16 130x70x200: 0 mismatches of 9100
+// CHECK: tt_bf16 136x72x88: 0 mismatches of 9792
 // CHECK: nn_f16_relu 67x45x33: 0 mismatches of 3015
 // CHECK: nn_f16_relu 130x70x200: 0 mismatches of 9100
+// CHECK: nn_f16_relu 136x72x88: 0 mismatches of 9792
 // CHECK: nn_f16_k32 67x45x33: 0 mismatches of 3015
 // CHECK: nn_f16_k32 130x70x200: 0 mismatches of 9100
+// CHECK: nn_f16_k32 136x72x88: 0 mismatches of 9792
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #km = affine_map<(m, n, k) -> (k, m)>
@@ -731,22 +739,35 @@ func.func @main() {
   %c70 = arith.constant 70 : index
   %c130 = arith.constant 130 : index
   %c200 = arith.constant 200 : index
+  // Every row a multiple of 16 bytes in every majorness: the TMA path,
+  // with partial tiles along M, N and K.
+  %c136 = arith.constant 136 : index
+  %c72 = arith.constant 72 : index
+  %c88 = arith.constant 88 : index
   call @run_nn_f16(%c67, %c45, %c33) : (index, index, index) -> ()
   call @run_nn_f16(%c130, %c70, %c200) : (index, index, index) -> ()
+  call @run_nn_f16(%c136, %c72, %c88) : (index, index, index) -> ()
   call @run_tn_f16(%c67, %c45, %c33) : (index, index, index) -> ()
   call @run_tn_f16(%c130, %c70, %c200) : (index, index, index) -> ()
+  call @run_tn_f16(%c136, %c72, %c88) : (index, index, index) -> ()
   call @run_nt_f16(%c67, %c45, %c33) : (index, index, index) -> ()
   call @run_nt_f16(%c130, %c70, %c200) : (index, index, index) -> ()
+  call @run_nt_f16(%c136, %c72, %c88) : (index, index, index) -> ()
   call @run_tt_f16(%c67, %c45, %c33) : (index, index, index) -> ()
   call @run_tt_f16(%c130, %c70, %c200) : (index, index, index) -> ()
+  call @run_tt_f16(%c136, %c72, %c88) : (index, index, index) -> ()
   call @run_nn_bf16(%c67, %c45, %c33) : (index, index, index) -> ()
   call @run_nn_bf16(%c130, %c70, %c200) : (index, index, index) -> ()
+  call @run_nn_bf16(%c136, %c72, %c88) : (index, index, index) -> ()
   call @run_tt_bf16(%c67, %c45, %c33) : (index, index, index) -> ()
   call @run_tt_bf16(%c130, %c70, %c200) : (index, index, index) -> ()
+  call @run_tt_bf16(%c136, %c72, %c88) : (index, index, index) -> ()
   call @run_nn_f16_relu(%c67, %c45, %c33) : (index, index, index) -> ()
   call @run_nn_f16_relu(%c130, %c70, %c200) : (index, index, index) -> ()
+  call @run_nn_f16_relu(%c136, %c72, %c88) : (index, index, index) -> ()
   call @run_nn_f16_k32(%c67, %c45, %c33) : (index, index, index) -> ()
   call @run_nn_f16_k32(%c130, %c70, %c200) : (index, index, index) -> ()
+  call @run_nn_f16_k32(%c136, %c72, %c88) : (index, index, index) -> ()
   return
 }
 }
