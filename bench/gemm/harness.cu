@@ -677,8 +677,12 @@ int main(int argc, char **argv) {
         argv[0]);
     return 1;
   }
-  std::vector<std::vector<int64_t>> shapes = {
-      {4096, 4096, 4096}, {8192, 8192, 8192}, {4095, 4097, 4099}};
+  // Issue 39's shapes: square, unaligned, a short K and a short M.
+  std::vector<std::vector<int64_t>> shapes = {{4096, 4096, 4096},
+                                              {8192, 8192, 8192},
+                                              {4095, 4097, 4099},
+                                              {8192, 8192, 512},
+                                              {512, 8192, 8192}};
   if (mode == "ncu")
     shapes = {{4096, 4096, 4096}};
   if (mode == "check") {

@@ -247,6 +247,10 @@ void buildNVVMFor(OpPassManager &pm, const GpuSettings &settings,
   attach.moduleMatcher = attachTo.str();
   attach.chip = chip.str();
   attach.optLevel = settings.optLevel;
+  // PTX ISA 8.0 brought cp.async.bulk.tensor and mbarrier expect_tx (sm_90);
+  // the NVPTX back end's default for sm_90 is 7.8 and cannot select them.
+  if (cantFail(parseChip(chip)).tensorMemoryAccess)
+    attach.features = "+ptx80";
   ConvertGpuOpsToNVVMOpsOptions convert;
   convert.useBarePtrCallConv = settings.barePtr;
   addGpuPipeline(pm, "layout-to-nvvm", chip, settings, toolkit,

@@ -20,16 +20,19 @@ def function(m, name, inputs):
 
 
 def every_op():
-    """A module that uses each of the 29 layout ops; the set of op names
+    """A module that uses each of the 34 layout ops; the set of op names
     it holds."""
     m = lo.Module()
     f, entry = function(m, "every_op", ["index", "index", "memref<64xf32>",
                                         "memref<4x11xf32>", "vector<32xf32>",
                                         "memref<4096xf16, "
+                                        "#gpu.address_space<workgroup>>",
+                                        "memref<128x64xf16>",
+                                        "memref<2xi64, "
                                         "#gpu.address_space<workgroup>>"])
     built = set()
     with ir.InsertionPoint(entry):
-        i, j, buf, mem, acc, wg = entry.arguments
+        i, j, buf, mem, acc, wg, gsrc, bars = entry.arguments
         packed = ir.layout.packed([2, 6], result=D % "2x6")
         naive = ir.layout.naive([i, 8], [8, 1], offset=1, result=D % "?x8")
         aligned = ir.layout.aligned([4, 5], 8, result=D % "4x5")
@@ -96,6 +99,11 @@ def every_op():
         ir.layout.warpgroup_mma(acc, wg, p64, wg, p64, [64, 64, 16], [0, 1],
                                 [1, 0], a_origin=[i, j], b_origin=[j, i],
                                 result="vector<32xf32>")
+        ir.layout.mbarrier_init(bars, i, 1)
+        ir.layout.mbarrier_arrive_expect_tx(bars, i, 8192)
+        ir.layout.bulk_tensor_load(gsrc, wg, p64, bars, i, [64, 64], [0, 1],
+                                   indices=[i, j], origin=[i, j])
+        ir.layout.mbarrier_wait(bars, i, j)
         ir.func.return_()
     for line in str(m).splitlines():
         built.update(re.findall(r"\blayout\.([a-z_]+)\b", line))
@@ -106,7 +114,7 @@ def test_every_layout_op_round_trips():
     m, built = every_op()
     ops = {n for n in ir.layout.__all__
            if not n.endswith(("_attr", "_type"))}
-    assert len(ops) == 30
+    assert len(ops) == 34
     # Every op of the dialect (from ODS) was built.
     assert ops <= built, sorted(ops - built)
     text = str(m)

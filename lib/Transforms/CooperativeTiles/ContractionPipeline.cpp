@@ -116,6 +116,8 @@ FailureOr<SmallVector<Value>> registerLoop(OpBuilder &b, const KLoop &k) {
   }
   SmallVector<Value> yielded;
   scf::ForOp loop = cloneLoop(b, k, old.getStep(), regs, yielded);
+  // The other version of a multistage plan: what this loop does.
+  loop->setAttr(kOperandCopiesAttr, b.getStringAttr("registers"));
   OpBuilder ib = OpBuilder::atBlockEnd(loop.getBody());
   ValueRange args = loop.getRegionIterArgs().drop_front(k.kept);
   SmallVector<Value> accs(args.take_front(k.fragments()));

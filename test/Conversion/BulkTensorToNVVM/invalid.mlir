@@ -149,3 +149,17 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A constant barrier index past the buffer (found by the fuzzer: the
+// backend cannot select the out-of-bounds address).
+!bars = memref<1xi64, #gpu.address_space<workgroup>>
+gpu.module @m {
+  gpu.func @ops(%G: memref<4xi64>) workgroup(%bars: !bars) kernel {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{barrier index 1 is outside the 1 barriers of 'memref<1xi64, #gpu.address_space<workgroup>>'}}
+    layout.mbarrier_arrive_expect_tx %bars[%c1] bytes 32 : !bars
+    gpu.return
+  }
+}

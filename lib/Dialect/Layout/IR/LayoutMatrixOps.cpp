@@ -13,6 +13,7 @@
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -100,9 +101,9 @@ LogicalResult WarpgroupMmaOp::verify() {
 /// below 2^20.
 static constexpr int64_t kMbarrierCountLimit = (int64_t(1) << 20) - 1;
 
-/// Checks that `barriers` is a workgroup buffer of mbarriers and `value`
-/// (what `what` names) is in [1, 2^20).
-static LogicalResult verifyMbarrier(Operation *op, Value barriers,
+/// Checks that `barriers` is a workgroup buffer of mbarriers, a constant
+/// `index` one of them, and `value` (what `what` names) is in [1, 2^20).
+static LogicalResult verifyMbarrier(Operation *op, Value barriers, Value index,
                                     std::optional<int64_t> value,
                                     StringRef what) {
   auto type = cast<MemRefType>(barriers.getType());
@@ -110,6 +111,12 @@ static LogicalResult verifyMbarrier(Operation *op, Value barriers,
     return op->emitOpError() << "barriers must be a workgroup-memory buffer "
                                 "of 64-bit mbarriers, got "
                              << type;
+  APInt at;
+  if (matchPattern(index, m_ConstantInt(&at)) && !type.isDynamicDim(0) &&
+      (at.getSExtValue() < 0 || at.getSExtValue() >= type.getDimSize(0)))
+    return op->emitOpError()
+           << "barrier index " << at.getSExtValue() << " is outside the "
+           << type.getDimSize(0) << " barriers of " << type;
   if (value && (*value < 1 || *value > kMbarrierCountLimit))
     return op->emitOpError()
            << what << " must be in [1, " << kMbarrierCountLimit
@@ -118,15 +125,16 @@ static LogicalResult verifyMbarrier(Operation *op, Value barriers,
 }
 
 LogicalResult MbarrierInitOp::verify() {
-  return verifyMbarrier(*this, getBarriers(), getArrivals(), "arrivals");
+  return verifyMbarrier(*this, getBarriers(), getIndex(), getArrivals(),
+                        "arrivals");
 }
 
 LogicalResult MbarrierArriveExpectTxOp::verify() {
-  return verifyMbarrier(*this, getBarriers(), getBytes(), "bytes");
+  return verifyMbarrier(*this, getBarriers(), getIndex(), getBytes(), "bytes");
 }
 
 LogicalResult MbarrierWaitOp::verify() {
-  return verifyMbarrier(*this, getBarriers(), std::nullopt, "");
+  return verifyMbarrier(*this, getBarriers(), getIndex(), std::nullopt, "");
 }
 
 int64_t BulkTensorLoadOp::getBoxBytes() {
@@ -190,5 +198,5 @@ LogicalResult BulkTensorLoadOp::verify() {
   if (getBoxBytes() > kMbarrierCountLimit)
     return emitOpError() << "box of " << getBoxBytes()
                          << " bytes exceeds an mbarrier's transaction count";
-  return verifyMbarrier(*this, getBarriers(), std::nullopt, "");
+  return verifyMbarrier(*this, getBarriers(), getBarrier(), std::nullopt, "");
 }
