@@ -719,7 +719,8 @@ int main(int argc, char **argv) {
       {"gemm_f16_wg128", 128, 128, false, nullptr},
       {"gemm_f16_wg256", 128, 256, false, nullptr},
       {"gemm_f16_wg128_s4", 128, 128, false, nullptr},
-      {"gemm_f16_wg256_s4", 128, 256, false, nullptr}};
+      {"gemm_f16_wg256_s4", 128, 256, false, nullptr},
+      {"gemm_f16_wg128_b2", 128, 128, false, nullptr}};
   // The packing kernel, where the cubin has it.
   if (!loadKernel(mod, pad))
     pad.fn = nullptr;

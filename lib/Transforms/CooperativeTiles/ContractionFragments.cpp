@@ -365,6 +365,25 @@ SmallVector<Value> tiles::multiplyTile(OpBuilder &b, Location loc,
   return out;
 }
 
+/// The elements per store of each lane's C fragment: 2 where the register
+/// layout holds pairs of consecutive columns from an even column (every
+/// lane, every even element: wgmma's and mma.sync's accumulators), else 1.
+/// Pairs are stored as one vector on wgmma plans (the sm_90a epilogue:
+/// half the store instructions); the other targets keep element stores,
+/// their code unchanged.
+static int64_t storeRun(const MatrixInstruction &inst) {
+  if (inst.family != MatrixFamily::Wgmma || inst.cElementsPerLane % 2)
+    return 1;
+  const Descriptor &c = inst.layout(MatrixOperand::C);
+  for (int64_t lane = 0; lane < inst.waveSize; ++lane)
+    for (int64_t e = 0; e < inst.cElementsPerLane; e += 2) {
+      int64_t at = c.offset({lane, e});
+      if (at % 2 || c.offset({lane, e + 1}) != at + 1)
+        return 1;
+    }
+  return 2;
+}
+
 LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
                                     const FragmentContext &cx,
                                     ValueRange accs) {
@@ -390,6 +409,20 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
   }
   int64_t count = inst.cElementsPerLane;
   int64_t cols = inst.n;
+  // Runs of consecutive columns stored as vectors where C's rows are its
+  // contiguous dimension (GlobalAccess tests each vector's bounds and
+  // alignment).
+  int64_t run = storeRun(inst);
+  std::optional<GlobalAccess> vectors;
+  if (run > 1) {
+    GlobalSide side = GlobalSide::of(store);
+    if (succeeded(side.analyze(plan.assumeAlignment, why)) && side.unitStride &&
+        side.contiguous == 1 && side.maxWidth >= run) {
+      FailureOr<GlobalAccess> g = GlobalAccess::create(b, side, run, why);
+      if (succeeded(g))
+        vectors = std::move(*g);
+    }
+  }
   for (int64_t i = 0; i < plan.rm; ++i)
     for (int64_t j = 0; j < plan.rn; ++j) {
       Value row0 = arith::AddIOp::create(b, loc, cx.waveRow,
@@ -430,6 +463,28 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
       };
       Value value = evaluateFragment(b, loc, t.epilogue, store.getValue(),
                                      count, leafValue);
+      if (vectors) {
+        // Unguarded vectors where the whole tile is inside and aligned (one
+        // test), each vector tested elsewhere.
+        auto emit = [&](OpBuilder &ob, bool inside) {
+          for (int64_t e = 0; e < count; e += run) {
+            Value x = vector::ExtractStridedSliceOp::create(ob, loc, value, e,
+                                                            run, 1);
+            vectors->store(ob, x, at[e], inside);
+          }
+        };
+        Value whole = vectors->tileInside(b);
+        if (!whole) {
+          emit(b, /*inside=*/true);
+          continue;
+        }
+        auto ifOp = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        emit(tb, /*inside=*/true);
+        OpBuilder eb = ifOp.getElseBodyBuilder();
+        emit(eb, /*inside=*/false);
+        continue;
+      }
       for (int64_t e = 0; e < count; ++e) {
         SmallVector<Value> coord = tileElementCoord(b, loc, *access, at[e]);
         Value x = vector::ExtractOp::create(b, loc, value, e);

@@ -406,6 +406,7 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
   if (failed(stages))
     return failure();
   plan->stages = *stages;
+  plan->assumeAlignment = options.assumeAlignment;
   auto copies = t.contract->getAttrOfType<StringAttr>(kOperandCopiesAttr);
   if (copies &&
       !llvm::is_contained({"tma", "cp.async", "registers"}, copies.getValue()))

@@ -101,6 +101,9 @@ struct Plan {
   /// boxes of), else cp.async (ContractionPipeline.h).
   bool bulkCopies = false;
   SmallVector<Value, 2> bulkSources;
+  /// The base alignment the pass may assume (CooperativeTileOptions), for
+  /// the epilogue's vector stores.
+  int64_t assumeAlignment = 0;
 };
 
 /// The attributes a tile contraction may carry to ask for a decision, and
