@@ -411,9 +411,10 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
   int64_t cols = inst.n;
   // Runs of consecutive columns stored as vectors where C's rows are its
   // contiguous dimension (GlobalAccess tests each vector's bounds and
-  // alignment).
+  // alignment); through workgroup memory as 16-byte rows where it fits.
   int64_t run = storeRun(inst);
-  std::optional<GlobalAccess> vectors;
+  std::optional<GlobalAccess> vectors, rows;
+  int64_t rowWidth = 0;
   if (run > 1) {
     GlobalSide side = GlobalSide::of(store);
     if (succeeded(side.analyze(plan.assumeAlignment, why)) && side.unitStride &&
@@ -421,8 +422,15 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
       FailureOr<GlobalAccess> g = GlobalAccess::create(b, side, run, why);
       if (succeeded(g))
         vectors = std::move(*g);
+      rowWidth =
+          std::min<int64_t>(side.maxWidth, kMaxWorkgroupAccessAlignment /
+                                               elementBytes(side.elementType));
+      FailureOr<GlobalAccess> r = GlobalAccess::create(b, side, rowWidth, why);
+      if (vectors && rowWidth > run && succeeded(r))
+        rows = std::move(*r);
     }
   }
+  SmallVector<EvaluatedFragment> evaluated;
   for (int64_t i = 0; i < plan.rm; ++i)
     for (int64_t j = 0; j < plan.rn; ++j) {
       Value row0 = arith::AddIOp::create(b, loc, cx.waveRow,
@@ -463,6 +471,10 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
       };
       Value value = evaluateFragment(b, loc, t.epilogue, store.getValue(),
                                      count, leafValue);
+      if (rows) {
+        evaluated.push_back({value, at});
+        continue;
+      }
       if (vectors) {
         // Unguarded vectors where the whole tile is inside and aligned (one
         // test), each vector tested elsewhere.
@@ -491,5 +503,15 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
         storeElement(b, loc, *access, coord, store.getMasked(), x);
       }
     }
+  if (rows &&
+      !storeThroughWorkgroupMemory(b, t, cx, *rows, rowWidth, evaluated)) {
+    // The buffer does not fit: the pairs go straight out.
+    for (const EvaluatedFragment &f : evaluated)
+      for (int64_t e = 0; e < count; e += run)
+        vectors->store(
+            b,
+            vector::ExtractStridedSliceOp::create(b, loc, f.value, e, run, 1),
+            f.at[e], /*inside=*/false);
+  }
   return success();
 }

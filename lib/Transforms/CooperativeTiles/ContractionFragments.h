@@ -42,6 +42,9 @@ struct FragmentContext {
   /// count): 0 where the step's stage is overwritten next, 1 where the
   /// loop refills the previous step's stage instead (BulkSteps).
   int64_t wgmmaInFlight = 0;
+  /// The block's linear thread id and thread count.
+  Value tid;
+  int64_t threads = 0;
 
   /// The context of thread `tid` (the block's linear thread id): its lane,
   /// its wave tile's origin and the layouts, built at `b`.
@@ -88,6 +91,25 @@ LogicalResult copyTileInBoxes(OpBuilder &b, Location loc, const Leaf &leaf,
                               Value source, ArrayRef<Value> indices,
                               int64_t width, Value stage, Value barriers,
                               Value barrier);
+
+/// One lane's epilogue result for one C fragment: its elements and their
+/// (row, column) in the block tile.
+struct EvaluatedFragment {
+  Value value;
+  SmallVector<SmallVector<Value>> at;
+};
+
+/// The sm_90a epilogue through workgroup memory (ContractionWarpgroup.cpp):
+/// where `g` stores `g`'s vectors of C's rows (16 bytes or less) and a
+/// buffer of the C tile with rows padded so that the lanes' pair writes are
+/// conflict-free fits the kernel's workgroup memory, each lane writes its
+/// fragments' pairs there, the block meets, and the threads store the
+/// tile's rows as coalesced vectors (one whole-tile test, else each vector
+/// tested). Returns false (emitting nothing) where it does not apply.
+bool storeThroughWorkgroupMemory(OpBuilder &b, ContractionTree &t,
+                                 const FragmentContext &cx,
+                                 const GlobalAccess &g, int64_t width,
+                                 ArrayRef<EvaluatedFragment> fragments);
 
 /// After the loop: each lane evaluates the epilogue on its fragments `accs`
 /// and stores its elements of C, masked at the edges (a diagnostic where

@@ -417,6 +417,8 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &plan,
   scf::ForOp old = t.loop;
   Value tid = linearThreadId(b, loc, block);
   FragmentContext cx = FragmentContext::create(b, loc, plan, t, tid);
+  cx.tid = tid;
+  cx.threads = threads;
   KLoop k{t, cx, plan.operands, tid, threads, {}, 0};
   for (auto [i, v] : llvm::enumerate(old.getInitArgs()))
     if (i != t.accIndex)

@@ -277,6 +277,14 @@ FailureOr<std::string> asyncProblem(OpBuilder &b, ContractionTree &t,
   return notAsync;
 }
 
+/// The workgroup memory `func` may use on `chip`: the static limit, or all
+/// a block may have where it is marked layout.dynamic_shared_memory (its
+/// launcher passes the size -layout-dynamic-shared-memory exports).
+int64_t workgroupBytesLimit(gpu::GPUFuncOp func, const Chip &chip) {
+  return func->hasAttr(kDynamicSharedMemoryAttr) ? chip.maxBlockBytes
+                                                 : chip.maxStaticBytes;
+}
+
 /// The pipeline's LDS stages on `chip`: `asked` (layout.pipeline_stages,
 /// 0 when absent) when the copies can be asynchronous (`notAsync` empty)
 /// and the stages fit the memory a block may have, else a diagnostic;
@@ -319,9 +327,7 @@ FailureOr<int64_t> chooseStages(ContractionTree &t, gpu::GPUFuncOp func,
   // without dynamic shared memory unless its program asks for more: a
   // kernel marked layout.dynamic_shared_memory (its launcher passes the
   // size -layout-dynamic-shared-memory exports) may use all a block has.
-  int64_t limit = func->hasAttr(kDynamicSharedMemoryAttr) ? chip.maxBlockBytes
-                                                          : chip.maxStaticBytes;
-  int64_t room = limit - used;
+  int64_t room = workgroupBytesLimit(func, chip) - used;
   int64_t stages =
       notAsync.empty() ? std::min<int64_t>(3, room / stageBytes) : 1;
   return stages < 2 ? 1 : stages;
@@ -407,6 +413,8 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
     return failure();
   plan->stages = *stages;
   plan->assumeAlignment = options.assumeAlignment;
+  plan->chip = &chip;
+  plan->workgroupBytesLimit = workgroupBytesLimit(func, chip);
   auto copies = t.contract->getAttrOfType<StringAttr>(kOperandCopiesAttr);
   if (copies &&
       !llvm::is_contained({"tma", "cp.async", "registers"}, copies.getValue()))

@@ -104,6 +104,10 @@ struct Plan {
   /// The base alignment the pass may assume (CooperativeTileOptions), for
   /// the epilogue's vector stores.
   int64_t assumeAlignment = 0;
+  /// The chip, and the workgroup memory the kernel may use (its static
+  /// limit, or all a block may have where it takes dynamic shared memory).
+  const Chip *chip = nullptr;
+  int64_t workgroupBytesLimit = 0;
 };
 
 /// The attributes a tile contraction may carry to ask for a decision, and

@@ -18,11 +18,15 @@
 #include "ContractionFragments.h"
 
 #include "layout/Evaluator/WarpgroupMma.h"
+#include "layout/Target/BankModel.h"
 #include "layout/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -142,4 +146,94 @@ SmallVector<Value> tiles::multiplyWarpgroupTile(OpBuilder &b, Location loc,
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, cx.wgmmaInFlight);
   return out;
+}
+
+/// The row length (elements) of the C buffer of storeThroughWorkgroupMemory:
+/// the bank model's padding (paddedRowLength, in steps of `width`) that
+/// makes every pair write of the wgmma accumulator layout conflict-free
+/// (each warp's lanes on distinct banks, or one word), or std::nullopt.
+static std::optional<int64_t> cRowLength(const Plan &plan, int64_t cols,
+                                         int64_t eb, int64_t width) {
+  const MatrixInstruction &inst = *plan.inst;
+  const Chip &chip = *plan.chip;
+  const Descriptor &c = inst.layout(MatrixOperand::C);
+  auto conflictFree = [&](int64_t length) {
+    for (int64_t warp = 0; warp < inst.waveSize / chip.waveSize; ++warp)
+      for (int64_t e = 0; e < inst.cElementsPerLane; e += 2) {
+        std::map<int64_t, int64_t> wordOfBank;
+        for (int64_t l = 0; l < chip.waveSize; ++l) {
+          int64_t at = c.offset({warp * chip.waveSize + l, e});
+          int64_t word =
+              chip.wordOf(((at / inst.n) * length + at % inst.n) * eb);
+          auto [it, fresh] = wordOfBank.try_emplace(
+              Chip::bankOfWord(word, chip.numBanks), word);
+          if (!fresh && it->second != word)
+            return false;
+        }
+      }
+    return true;
+  };
+  return paddedRowLength(cols, eb, width, conflictFree);
+}
+
+bool tiles::storeThroughWorkgroupMemory(OpBuilder &b, ContractionTree &t,
+                                        const FragmentContext &cx,
+                                        const GlobalAccess &g, int64_t width,
+                                        ArrayRef<EvaluatedFragment> fragments) {
+  const Plan &plan = cx.plan;
+  StoreOp store = t.epilogue.store;
+  Location loc = store.getLoc();
+  auto type = cast<VectorType>(store.getValue().getType());
+  if (type.getRank() != 2 || !plan.chip || cx.threads == 0)
+    return false;
+  int64_t rowsOfTile = type.getDimSize(0), cols = type.getDimSize(1);
+  Type et = type.getElementType();
+  int64_t eb = elementBytes(et);
+  int64_t vectorsPerRow = cols / width;
+  if (cols % width || (rowsOfTile * vectorsPerRow) % cx.threads)
+    return false;
+  std::optional<int64_t> length = cRowLength(plan, cols, eb, width);
+  auto func = t.loop->getParentOfType<gpu::GPUFuncOp>();
+  if (!length || layoutWorkgroupBuffers(func).bytes +
+                         kWorkgroupBufferAlignment + rowsOfTile * *length * eb >
+                     plan.workgroupBytesLimit)
+    return false;
+  Value buffer =
+      addAlignedWorkgroupBuffer(func, {rowsOfTile, *length}, et, loc);
+  // Each lane's pairs, then the block meets.
+  for (const EvaluatedFragment &f : fragments)
+    for (int64_t e = 0, n = f.at.size(); e < n; e += 2)
+      vector::StoreOp::create(
+          b, loc,
+          vector::ExtractStridedSliceOp::create(b, loc, f.value, e, 2, 1),
+          buffer, f.at[e]);
+  gpu::BarrierOp::create(b, loc);
+  // The rows as coalesced vectors: consecutive threads on consecutive
+  // vectors of a row.
+  int64_t iterations = rowsOfTile * vectorsPerRow / cx.threads;
+  auto emit = [&](OpBuilder &ob, bool inside) {
+    for (int64_t it = 0; it < iterations; ++it) {
+      Value v = arith::AddIOp::create(ob, loc, cx.tid,
+                                      indexConstant(ob, loc, it * cx.threads));
+      Value per = indexConstant(ob, loc, vectorsPerRow);
+      Value r = arith::DivUIOp::create(ob, loc, v, per);
+      Value c = arith::MulIOp::create(ob, loc,
+                                      arith::RemUIOp::create(ob, loc, v, per),
+                                      indexConstant(ob, loc, width));
+      Value x = vector::LoadOp::create(ob, loc, VectorType::get({width}, et),
+                                       buffer, ValueRange{r, c});
+      g.store(ob, x, {r, c}, inside);
+    }
+  };
+  Value whole = g.tileInside(b);
+  if (!whole) {
+    emit(b, /*inside=*/true);
+    return true;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  emit(tb, /*inside=*/true);
+  OpBuilder eb2 = ifOp.getElseBodyBuilder();
+  emit(eb2, /*inside=*/false);
+  return true;
 }
