@@ -144,18 +144,18 @@ namespace {
 /// pipeline stages and instruction tiles is far fewer).
 constexpr int64_t kMaxOrigins = 1024;
 
-/// The origins matchWgmmaOperand proves, in order.
+/// The origins of the tiles of `extents` (one per top dimension) that fit
+/// in `lengths`: every multiple of the extent along each dimension, in order
+/// (at most kMaxOrigins; an extent of 1 is every coordinate). The origins
+/// matchWgmmaOperand and matchTmaBox prove.
 llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
-origins(llvm::ArrayRef<int64_t> lengths, int64_t mnDim, int64_t kDim,
-        int64_t mnExtent) {
+tileOrigins(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> extents) {
   llvm::SmallVector<llvm::SmallVector<int64_t, 4>> result{
       llvm::SmallVector<int64_t, 4>(lengths.size(), 0)};
   for (int64_t dim = 0, e = lengths.size(); dim < e; ++dim) {
-    int64_t step = dim == mnDim ? mnExtent : dim == kDim ? 16 : 1;
-    int64_t extent = dim == mnDim ? mnExtent : dim == kDim ? 16 : 1;
     llvm::SmallVector<llvm::SmallVector<int64_t, 4>> next;
     for (const auto &o : result)
-      for (int64_t x = 0; x + extent <= lengths[dim]; x += step) {
+      for (int64_t x = 0; x + extents[dim] <= lengths[dim]; x += extents[dim]) {
         next.push_back(o);
         next.back()[dim] = x;
         if (int64_t(next.size()) > kMaxOrigins)
@@ -164,6 +164,17 @@ origins(llvm::ArrayRef<int64_t> lengths, int64_t mnDim, int64_t kDim,
     result = std::move(next);
   }
   return result;
+}
+
+/// The origins matchWgmmaOperand proves: the instruction's tile is mnExtent
+/// x 16 along mnDim and kDim.
+llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
+origins(llvm::ArrayRef<int64_t> lengths, int64_t mnDim, int64_t kDim,
+        int64_t mnExtent) {
+  llvm::SmallVector<int64_t, 4> extents(lengths.size(), 1);
+  extents[mnDim] = mnExtent;
+  extents[kDim] = 16;
+  return tileOrigins(lengths, extents);
 }
 
 /// Why `layout` does not read what `d` says at `origins` (empty: it does).
@@ -264,26 +275,14 @@ mlir::layout::matchWgmmaOperand(const Descriptor &d, int64_t mnDim,
 namespace {
 
 /// The origins matchTmaBox proves: multiples of the box along `destDims`,
-/// every coordinate along the other dimensions (at most kMaxOrigins).
+/// every coordinate along the other dimensions.
 llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
 boxOrigins(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> destDims,
            llvm::ArrayRef<int64_t> box) {
-  llvm::SmallVector<llvm::SmallVector<int64_t, 4>> result{
-      llvm::SmallVector<int64_t, 4>(lengths.size(), 0)};
-  for (int64_t dim = 0, e = lengths.size(); dim < e; ++dim) {
-    const int64_t *at = llvm::find(destDims, dim);
-    int64_t extent = at == destDims.end() ? 1 : box[at - destDims.begin()];
-    llvm::SmallVector<llvm::SmallVector<int64_t, 4>> next;
-    for (const auto &o : result)
-      for (int64_t x = 0; x + extent <= lengths[dim]; x += extent) {
-        next.push_back(o);
-        next.back()[dim] = x;
-        if (int64_t(next.size()) > kMaxOrigins)
-          return next;
-      }
-    result = std::move(next);
-  }
-  return result;
+  llvm::SmallVector<int64_t, 4> extents(lengths.size(), 1);
+  for (auto [d, e] : llvm::zip_equal(destDims, box))
+    extents[d] = e;
+  return tileOrigins(lengths, extents);
 }
 
 /// Why a TMA box copy in `mode` does not write what `d` says at `origins`
