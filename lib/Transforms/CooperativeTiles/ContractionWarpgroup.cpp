@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <map>
@@ -193,13 +194,36 @@ bool tiles::storeThroughWorkgroupMemory(OpBuilder &b, ContractionTree &t,
   if (cols % width || (rowsOfTile * vectorsPerRow) % cx.threads)
     return false;
   std::optional<int64_t> length = cRowLength(plan, cols, eb, width);
-  auto func = t.loop->getParentOfType<gpu::GPUFuncOp>();
-  if (!length || layoutWorkgroupBuffers(func).bytes +
-                         kWorkgroupBufferAlignment + rowsOfTile * *length * eb >
-                     plan.workgroupBytesLimit)
+  if (!length)
     return false;
-  Value buffer =
-      addAlignedWorkgroupBuffer(func, {rowsOfTile, *length}, et, loc);
+  // The C buffer reuses A's or B's staging buffer where one of the same
+  // element type holds it (dead after the loop: no memory added, so no
+  // block per SM lost), once every warpgroup has finished reading it;
+  // otherwise a buffer of its own where the kernel's memory allows.
+  int64_t elements = rowsOfTile * *length;
+  Value buffer;
+  for (const Leaf *leaf : {&t.a, &t.b}) {
+    auto staged = cast<MemRefType>(leaf->buffer.getType());
+    if (buffer || staged.getElementType() != et ||
+        staged.getNumElements() < elements)
+      continue;
+    gpu::BarrierOp::create(b, loc);
+    auto view =
+        MemRefType::get({rowsOfTile, *length}, et,
+                        StridedLayoutAttr::get(b.getContext(), 0, {*length, 1}),
+                        staged.getMemorySpace());
+    buffer = memref::ReinterpretCastOp::create(
+        b, loc, view, leaf->buffer, 0, ArrayRef<int64_t>{rowsOfTile, *length},
+        ArrayRef<int64_t>{*length, 1});
+  }
+  auto func = t.loop->getParentOfType<gpu::GPUFuncOp>();
+  if (!buffer) {
+    if (layoutWorkgroupBuffers(func).bytes + kWorkgroupBufferAlignment +
+            elements * eb >
+        plan.workgroupBytesLimit)
+      return false;
+    buffer = addAlignedWorkgroupBuffer(func, {rowsOfTile, *length}, et, loc);
+  }
   // Each lane's pairs, then the block meets.
   for (const EvaluatedFragment &f : fragments)
     for (int64_t e = 0, n = f.at.size(); e < n; e += 2)

@@ -162,6 +162,14 @@ void KernelToLoops::cloneForThread(OpBuilder &b, Operation *op, IRMapping &map,
                             [&](Value v) { return map.lookupOrDefault(v); }));
     return map.map(view.getResult(), viewOp.getResult());
   }
+  // A reinterpretation of one (the epilogue's C buffer over a staging
+  // buffer): of its host buffer.
+  if (auto cast = dyn_cast<memref::ReinterpretCastOp>(op);
+      cast && cast.getType().getMemorySpace()) {
+    Operation *copy = b.clone(*op, map);
+    copy->getResult(0).setType(hostType(cast.getType()));
+    return map.map(cast.getResult(), copy->getResult(0));
+  }
   b.clone(*op, map);
 }
 
