@@ -5,6 +5,7 @@
 //   gemm_f16_wg128  BN = 128 (64 f32 accumulators per thread)
 //   gemm_f16_wg256  BN = 256 (128 per thread; 3 stages of 48 KiB)
 //   *_s4            the same with 4 stages (layout.pipeline_stages)
+//   gemm_bf16_wg256  gemm_f16_wg256 on bf16 A, B and C (bf16-sm90a.cu)
 //   gemm_f16_wg128_b2  wg128 with two blocks per SM (nvvm.minctasm = 2: at
 //                   most 128 registers a thread, 2 x 96 KiB of stages), so
 //                   that one block's epilogue overlaps the other's loop
@@ -16,6 +17,9 @@
 !b256k64 = !layout.partition_view<?x?xf16, tile = [64, 256]>
 !c128 = !layout.partition_view<?x?xf16, tile = [128, 128]>
 !c256 = !layout.partition_view<?x?xf16, tile = [128, 256]>
+!a128k64bf = !layout.partition_view<?x?xbf16, tile = [128, 64]>
+!b256k64bf = !layout.partition_view<?x?xbf16, tile = [64, 256]>
+!c256bf = !layout.partition_view<?x?xbf16, tile = [128, 256]>
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #kn = affine_map<(m, n, k) -> (k, n)>
@@ -164,6 +168,54 @@ gpu.module @matmul {
     }
     %o = arith.truncf %acc : vector<128x256xf32> to vector<128x256xf16>
     layout.store %o, %pc[%bm, %bn] masked : vector<128x256xf16>, !c256
+    gpu.return
+  }
+
+  gpu.func @gemm_bf16_wg256(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                     %C: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  layout.dynamic_shared_memory} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xbf16> -> !layout.tensor_view<?x?xbf16>
+    %vb = layout.view %B : memref<?x?xbf16> -> !layout.tensor_view<?x?xbf16>
+    %vc = layout.view %C : memref<?x?xbf16> -> !layout.tensor_view<?x?xbf16>
+    %pa = layout.partition %va tile [128, 64] : !layout.tensor_view<?x?xbf16> -> !a128k64bf
+    %pb = layout.partition %vb tile [64, 256] : !layout.tensor_view<?x?xbf16> -> !b256k64bf
+    %pc = layout.partition %vc tile [128, 256] : !layout.tensor_view<?x?xbf16> -> !c256bf
+    // Grouped order (Triton's GROUP_M): consecutive blocks walk 8 block rows
+    // down one block column before moving right, so the A and B tiles they
+    // share stay in L2.
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %gx = gpu.grid_dim x
+    %gy = gpu.grid_dim y
+    %c8 = arith.constant 8 : index
+    %id0 = arith.muli %by, %gx : index
+    %id = arith.addi %id0, %bx : index
+    %span = arith.muli %gx, %c8 : index
+    %group = arith.divui %id, %span : index
+    %first = arith.muli %group, %c8 : index
+    %left = arith.subi %gy, %first : index
+    %size = arith.minui %left, %c8 : index
+    %inGroup = arith.remui %id, %span : index
+    %dm = arith.remui %inGroup, %size : index
+    %bm = arith.addi %first, %dm : index
+    %bn = arith.divui %inGroup, %size : index
+    %tiles:2 = layout.index_space %pa : !a128k64bf
+    %zero = arith.constant dense<0.0> : vector<128x256xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1
+        iter_args(%s = %zero) -> (vector<128x256xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !a128k64bf -> vector<128x64xbf16>
+      %tb = layout.load %pb[%kt, %bn] masked : !b256k64bf -> vector<64x256xbf16>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn],
+                            iterator_types = ["parallel", "parallel", "reduction"],
+                            kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<128x64xbf16>, vector<64x256xbf16> into vector<128x256xf32>
+      scf.yield %r : vector<128x256xf32>
+    }
+    %o = arith.truncf %acc : vector<128x256xf32> to vector<128x256xbf16>
+    layout.store %o, %pc[%bm, %bn] masked : vector<128x256xbf16>, !c256bf
     gpu.return
   }
 
