@@ -384,6 +384,64 @@ static int64_t storeRun(const MatrixInstruction &inst) {
   return 2;
 }
 
+/// How the epilogue stores C where its rows are the contiguous dimension
+/// (GlobalAccess tests each vector's bounds and alignment): `run`-element
+/// vectors of each lane's consecutive columns (`pairs`), and the tile's
+/// rows as vectors of up to 16 bytes through workgroup memory (`rows`,
+/// `rowWidth`); neither where the layout or the view does not allow them.
+struct EpilogueVectors {
+  int64_t run = 1;
+  std::optional<GlobalAccess> pairs, rows;
+  int64_t rowWidth = 0;
+};
+
+static EpilogueVectors epilogueVectors(OpBuilder &b, StoreOp store,
+                                       const Plan &plan) {
+  EpilogueVectors out;
+  out.run = storeRun(*plan.inst);
+  if (out.run == 1)
+    return out;
+  std::string why;
+  GlobalSide side = GlobalSide::of(store);
+  if (failed(side.analyze(plan.assumeAlignment, why)) || !side.unitStride ||
+      side.contiguous != 1 || side.maxWidth < out.run)
+    return out;
+  FailureOr<GlobalAccess> pairs = GlobalAccess::create(b, side, out.run, why);
+  if (failed(pairs))
+    return out;
+  out.pairs = std::move(*pairs);
+  out.rowWidth =
+      std::min<int64_t>(side.maxWidth, kMaxWorkgroupAccessAlignment /
+                                           elementBytes(side.elementType));
+  FailureOr<GlobalAccess> rows =
+      GlobalAccess::create(b, side, out.rowWidth, why);
+  if (out.rowWidth > out.run && succeeded(rows))
+    out.rows = std::move(*rows);
+  return out;
+}
+
+/// Stores fragment `f`'s runs of `run` consecutive columns with `g`:
+/// unguarded vectors where the whole tile is inside and aligned (one test),
+/// each vector tested otherwise.
+static void storeRuns(OpBuilder &b, Location loc, const GlobalAccess &g,
+                      int64_t run, const EvaluatedFragment &f) {
+  auto emit = [&](OpBuilder &ob, bool inside) {
+    for (int64_t e = 0, n = f.at.size(); e < n; e += run)
+      g.store(
+          ob,
+          vector::ExtractStridedSliceOp::create(ob, loc, f.value, e, run, 1),
+          f.at[e], inside);
+  };
+  Value whole = g.tileInside(b);
+  if (!whole)
+    return emit(b, /*inside=*/true);
+  auto ifOp = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  emit(tb, /*inside=*/true);
+  OpBuilder eb = ifOp.getElseBodyBuilder();
+  emit(eb, /*inside=*/false);
+}
+
 LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
                                     const FragmentContext &cx,
                                     ValueRange accs) {
@@ -409,27 +467,7 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
   }
   int64_t count = inst.cElementsPerLane;
   int64_t cols = inst.n;
-  // Runs of consecutive columns stored as vectors where C's rows are its
-  // contiguous dimension (GlobalAccess tests each vector's bounds and
-  // alignment); through workgroup memory as 16-byte rows where it fits.
-  int64_t run = storeRun(inst);
-  std::optional<GlobalAccess> vectors, rows;
-  int64_t rowWidth = 0;
-  if (run > 1) {
-    GlobalSide side = GlobalSide::of(store);
-    if (succeeded(side.analyze(plan.assumeAlignment, why)) && side.unitStride &&
-        side.contiguous == 1 && side.maxWidth >= run) {
-      FailureOr<GlobalAccess> g = GlobalAccess::create(b, side, run, why);
-      if (succeeded(g))
-        vectors = std::move(*g);
-      rowWidth =
-          std::min<int64_t>(side.maxWidth, kMaxWorkgroupAccessAlignment /
-                                               elementBytes(side.elementType));
-      FailureOr<GlobalAccess> r = GlobalAccess::create(b, side, rowWidth, why);
-      if (vectors && rowWidth > run && succeeded(r))
-        rows = std::move(*r);
-    }
-  }
+  EpilogueVectors out = epilogueVectors(b, store, plan);
   SmallVector<EvaluatedFragment> evaluated;
   for (int64_t i = 0; i < plan.rm; ++i)
     for (int64_t j = 0; j < plan.rn; ++j) {
@@ -471,30 +509,12 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
       };
       Value value = evaluateFragment(b, loc, t.epilogue, store.getValue(),
                                      count, leafValue);
-      if (rows) {
+      if (out.rows) {
         evaluated.push_back({value, at});
         continue;
       }
-      if (vectors) {
-        // Unguarded vectors where the whole tile is inside and aligned (one
-        // test), each vector tested elsewhere.
-        auto emit = [&](OpBuilder &ob, bool inside) {
-          for (int64_t e = 0; e < count; e += run) {
-            Value x = vector::ExtractStridedSliceOp::create(ob, loc, value, e,
-                                                            run, 1);
-            vectors->store(ob, x, at[e], inside);
-          }
-        };
-        Value whole = vectors->tileInside(b);
-        if (!whole) {
-          emit(b, /*inside=*/true);
-          continue;
-        }
-        auto ifOp = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
-        OpBuilder tb = ifOp.getThenBodyBuilder();
-        emit(tb, /*inside=*/true);
-        OpBuilder eb = ifOp.getElseBodyBuilder();
-        emit(eb, /*inside=*/false);
+      if (out.pairs) {
+        storeRuns(b, loc, *out.pairs, out.run, {value, at});
         continue;
       }
       for (int64_t e = 0; e < count; ++e) {
@@ -503,15 +523,11 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
         storeElement(b, loc, *access, coord, store.getMasked(), x);
       }
     }
-  if (rows &&
-      !storeThroughWorkgroupMemory(b, t, cx, *rows, rowWidth, evaluated)) {
-    // The buffer does not fit: the pairs go straight out.
+  if (out.rows && !storeThroughWorkgroupMemory(b, t, cx, *out.rows,
+                                               out.rowWidth, evaluated)) {
+    // No buffer fits: the runs go straight out.
     for (const EvaluatedFragment &f : evaluated)
-      for (int64_t e = 0; e < count; e += run)
-        vectors->store(
-            b,
-            vector::ExtractStridedSliceOp::create(b, loc, f.value, e, run, 1),
-            f.at[e], /*inside=*/false);
+      storeRuns(b, loc, *out.pairs, out.run, f);
   }
   return success();
 }
