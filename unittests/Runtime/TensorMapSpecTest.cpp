@@ -335,4 +335,33 @@ TEST(TensorMapSpecTest, GlobalNameAndElementBytes) {
   EXPECT_EQ(tensorMapElementBytes(13), 0u); // 16 x u4, packed
 }
 
+/// The compiler's side (encodeTensorMapSpecs, what -layout-bulk-tensor-to-nvvm
+/// exports) writes the words this test states independently, and decoding
+/// gives the specs back.
+TEST(TensorMapSpecTest, EncodesWhatItDecodes) {
+  TensorMapSpec a;
+  a.argument = 0;
+  a.rank = 2;
+  a.dataType = kTensorMapFloat16;
+  a.elementBytes = 2;
+  a.swizzle = 3;
+  a.l2Promotion = 2;
+  a.box[0] = 64;
+  a.box[1] = 128;
+  TensorMapSpec b = a;
+  b.argument = 1;
+  b.dataType = kTensorMapBFloat16;
+  b.swizzle = 2;
+  b.box[0] = 32;
+  b.box[1] = 64;
+  std::vector<uint64_t> words = encodeTensorMapSpecs({a, b});
+  EXPECT_EQ(words, globalWords({mapWords(0, {64, 128}),
+                                mapWords(1, {32, 64}, 9, 2, 2)}));
+  std::vector<TensorMapSpec> specs;
+  ASSERT_EQ(decode(words, specs), "");
+  ASSERT_EQ(specs.size(), 2u);
+  EXPECT_EQ(encodeTensorMapSpecs(specs), words);
+  EXPECT_EQ(encodeTensorMapSpecs({}), std::vector<uint64_t>({1, 0}));
+}
+
 } // namespace

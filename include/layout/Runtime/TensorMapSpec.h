@@ -100,27 +100,36 @@ struct TensorMapEncoding {
   uint32_t elementStrides[kMaxTensorMapRank] = {};
 };
 
+/// The CUtensorMapDataType values (cuda.h) that layout-opt exports.
+inline constexpr unsigned kTensorMapUInt8 = 0;
+inline constexpr unsigned kTensorMapInt32 = 3;
+inline constexpr unsigned kTensorMapInt64 = 5;
+inline constexpr unsigned kTensorMapFloat16 = 6;
+inline constexpr unsigned kTensorMapFloat32 = 7;
+inline constexpr unsigned kTensorMapFloat64 = 8;
+inline constexpr unsigned kTensorMapBFloat16 = 9;
+
 /// The byte size of a CUtensorMapDataType's element (UINT8 = 0 up to
 /// TFLOAT32_FTZ = 12); 0 for the packed 4- and 6-bit types and unknown ones,
 /// which this launcher does not encode.
 constexpr unsigned tensorMapElementBytes(uint64_t dataType) {
   switch (dataType) {
-  case 0: // UINT8
+  case kTensorMapUInt8:
     return 1;
   case 1: // UINT16
-  case 6: // FLOAT16
-  case 9: // BFLOAT16
+  case kTensorMapFloat16:
+  case kTensorMapBFloat16:
     return 2;
-  case 2:  // UINT32
-  case 3:  // INT32
-  case 7:  // FLOAT32
+  case 2: // UINT32
+  case kTensorMapInt32:
+  case kTensorMapFloat32:
   case 10: // FLOAT32_FTZ
   case 11: // TFLOAT32
   case 12: // TFLOAT32_FTZ
     return 4;
   case 4: // UINT64
-  case 5: // INT64
-  case 8: // FLOAT64
+  case kTensorMapInt64:
+  case kTensorMapFloat64:
     return 8;
   default:
     return 0;
@@ -185,6 +194,23 @@ inline std::string decodeTensorMapSpec(const uint64_t *w, size_t i,
   return "";
 }
 } // namespace detail
+
+/// The words of `<kernel>_tensor_maps` for `specs` (the compiler's side of
+/// the ABI, which decodeTensorMapSpecs reads back): version, n, then each
+/// map's 16 words.
+inline std::vector<uint64_t>
+encodeTensorMapSpecs(const std::vector<TensorMapSpec> &specs) {
+  std::vector<uint64_t> words{kTensorMapsVersion, specs.size()};
+  for (const TensorMapSpec &spec : specs) {
+    uint64_t w[kTensorMapSpecWords] = {
+        spec.argument, spec.rank,    spec.dataType,   spec.elementBytes,
+        spec.swizzle,  spec.oobFill, spec.l2Promotion};
+    for (unsigned j = 0; j < kMaxTensorMapRank; ++j)
+      w[7 + j] = spec.box[j];
+    words.insert(words.end(), w, w + kTensorMapSpecWords);
+  }
+  return words;
+}
 
 /// Decodes the `count` words of a kernel's `<kernel>_tensor_maps` into
 /// `specs`, checking the version, n against the word count, and each map

@@ -51,10 +51,13 @@ static_assert(alignof(CUtensorMap) >= kTensorMapAlignment,
 
 // The numbers docs/tensor-maps.md and TensorMapSpec.h use are cuda.h's.
 static_assert(CU_TENSOR_MAP_NUM_QWORDS * 8 == kTensorMapBytes, "16 words");
-static_assert(CU_TENSOR_MAP_DATA_TYPE_UINT8 == 0 &&
-                  CU_TENSOR_MAP_DATA_TYPE_FLOAT16 == 6 &&
-                  CU_TENSOR_MAP_DATA_TYPE_FLOAT32 == 7 &&
-                  CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 == 9 &&
+static_assert(CU_TENSOR_MAP_DATA_TYPE_UINT8 == kTensorMapUInt8 &&
+                  CU_TENSOR_MAP_DATA_TYPE_INT32 == kTensorMapInt32 &&
+                  CU_TENSOR_MAP_DATA_TYPE_INT64 == kTensorMapInt64 &&
+                  CU_TENSOR_MAP_DATA_TYPE_FLOAT16 == kTensorMapFloat16 &&
+                  CU_TENSOR_MAP_DATA_TYPE_FLOAT32 == kTensorMapFloat32 &&
+                  CU_TENSOR_MAP_DATA_TYPE_FLOAT64 == kTensorMapFloat64 &&
+                  CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 == kTensorMapBFloat16 &&
                   CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ == 12,
               "CUtensorMapDataType");
 static_assert(tensorMapElementBytes(CU_TENSOR_MAP_DATA_TYPE_FLOAT64) == 8 &&

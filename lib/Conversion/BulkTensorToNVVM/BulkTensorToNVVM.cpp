@@ -19,6 +19,7 @@
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Dialect/Layout/Utils/WorkgroupBuffers.h"
 #include "layout/Evaluator/WarpgroupMma.h"
+#include "layout/Runtime/TensorMapSpec.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -32,13 +33,10 @@ namespace layout {
 
 using namespace mlir;
 using namespace mlir::layout;
+namespace rt = mlir::layout::runtime;
 
 namespace {
 
-/// The version of the exported words (docs/tensor-maps.md).
-constexpr int64_t kTensorMapFormat = 1;
-/// Words per map in the export.
-constexpr int64_t kWordsPerMap = 16;
 /// CUtensorMapL2promotion: CU_TENSOR_MAP_L2_PROMOTION_L2_256B (cuda.h), as
 /// CUTLASS's TMA copies ask.
 constexpr int64_t kL2Promotion256B = 3;
@@ -47,41 +45,35 @@ constexpr int64_t kL2Promotion256B = 3;
 constexpr int32_t kTryWaitTicks = 0x989680;
 
 /// CUtensorMapDataType (cuda.h) of `type`, or std::nullopt.
-std::optional<int64_t> tensorMapDataType(Type type) {
+std::optional<unsigned> tensorMapDataType(Type type) {
   if (type.isF16())
-    return 6;
+    return rt::kTensorMapFloat16;
   if (type.isBF16())
-    return 9;
+    return rt::kTensorMapBFloat16;
   if (type.isF32())
-    return 7;
+    return rt::kTensorMapFloat32;
   if (type.isF64())
-    return 8;
+    return rt::kTensorMapFloat64;
   if (type.isInteger(32))
-    return 3;
+    return rt::kTensorMapInt32;
   if (type.isInteger(64))
-    return 5;
+    return rt::kTensorMapInt64;
   if (type.getIntOrFloatBitWidth() == 8)
-    return 0; // UINT8: bytes (int8 and the FP8 types) move unchanged.
+    return rt::kTensorMapUInt8; // int8 and the FP8 types move unchanged.
   return std::nullopt;
 }
 
-/// One tensor-map parameter of a kernel: the words it exports, and the
-/// parameter.
-struct TensorMap {
-  SmallVector<int64_t, kWordsPerMap> words;
-  Value param;
-};
+/// Whether two specs ask for the same map.
+bool sameMap(const rt::TensorMapSpec &x, const rt::TensorMapSpec &y) {
+  return rt::encodeTensorMapSpecs({x}) == rt::encodeTensorMapSpecs({y});
+}
 
 /// The shared-window address of element `index` of workgroup buffer
 /// `buffer` (elements of `bytes` bytes), as an LLVM pointer in address
 /// space 3.
 Value sharedAddress(OpBuilder &b, Location loc, Value buffer, Value index,
                     int64_t bytes) {
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-  Value at = arith::AddIOp::create(
-      b, loc, base,
-      arith::MulIOp::create(b, loc, index,
-                            arith::ConstantIndexOp::create(b, loc, bytes)));
+  Value at = workgroupByteAddress(b, loc, buffer, index, bytes);
   Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), at);
   return LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), i64);
@@ -110,7 +102,9 @@ private:
   LogicalResult exportMaps();
 
   gpu::GPUFuncOp func;
-  SmallVector<TensorMap> maps;
+  /// The maps the kernel takes, in parameter order, and their parameters.
+  std::vector<rt::TensorMapSpec> maps;
+  SmallVector<Value> params;
 };
 
 FailureOr<Value> KernelLowering::mapFor(BulkTensorLoadOp op,
@@ -133,30 +127,31 @@ FailureOr<Value> KernelLowering::mapFor(BulkTensorLoadOp op,
   if (!dataType)
     return op.emitOpError()
            << "no tensor-map data type for " << type.getElementType();
-  SmallVector<int64_t, kWordsPerMap> words(kWordsPerMap, 0);
-  words[0] = arg.getArgNumber();
-  words[1] = type.getRank();
-  words[2] = *dataType;
-  words[3] = type.getElementTypeBitWidth() / 8;
-  words[4] = sharedSwizzleMode(mode).tmaSwizzle;
-  words[5] = 0; // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: zeros
-  words[6] = kL2Promotion256B;
+  rt::TensorMapSpec spec;
+  spec.argument = arg.getArgNumber();
+  spec.rank = type.getRank();
+  spec.dataType = *dataType;
+  spec.elementBytes = type.getElementTypeBitWidth() / 8;
+  spec.swizzle = sharedSwizzleMode(mode).tmaSwizzle;
+  spec.oobFill = 0; // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: zeros
+  spec.l2Promotion = kL2Promotion256B;
   ArrayRef<int64_t> box = op.getBox();
   for (int64_t j = 0, r = box.size(); j < r; ++j)
-    words[7 + j] = box[r - 1 - j];
-  for (TensorMap &m : maps)
-    if (m.words == words)
-      return m.param;
+    spec.box[j] = uint32_t(box[r - 1 - j]);
+  for (auto [m, param] : llvm::zip_equal(maps, params))
+    if (sameMap(m, spec))
+      return param;
   MLIRContext *ctx = func.getContext();
   Builder b(ctx);
   unsigned at = inputs;
   NamedAttribute align(LLVM::LLVMDialect::getAlignAttrName(),
-                       b.getI64IntegerAttr(64));
+                       b.getI64IntegerAttr(rt::kTensorMapAlignment));
   if (failed(func.insertArgument(at, LLVM::LLVMPointerType::get(ctx),
                                  b.getDictionaryAttr({align}), op.getLoc())))
     return op.emitOpError() << "cannot add its tensor-map parameter";
-  maps.push_back({words, func.getArgument(at)});
-  return maps.back().param;
+  maps.push_back(spec);
+  params.push_back(func.getArgument(at));
+  return params.back();
 }
 
 LogicalResult KernelLowering::lower(BulkTensorLoadOp op) {
@@ -211,12 +206,12 @@ LogicalResult KernelLowering::lower(BulkTensorLoadOp op) {
 LogicalResult KernelLowering::exportMaps() {
   func->setAttr(kTensorMapParamsAttr,
                 Builder(func.getContext()).getI64IntegerAttr(maps.size()));
-  SmallVector<int64_t> words{kTensorMapFormat, int64_t(maps.size())};
-  for (const TensorMap &m : maps)
-    words.append(m.words.begin(), m.words.end());
+  SmallVector<int64_t> words;
+  for (uint64_t w : rt::encodeTensorMapSpecs(maps))
+    words.push_back(int64_t(w));
   auto module = func->getParentOfType<gpu::GPUModuleOp>();
   OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
-  std::string name = (func.getName() + "_tensor_maps").str();
+  std::string name = rt::tensorMapsGlobalName(func.getName().str());
   if (SymbolTable::lookupSymbolIn(module, name))
     return func.emitOpError() << "cannot export its tensor maps: the module "
                                  "already has a symbol '"

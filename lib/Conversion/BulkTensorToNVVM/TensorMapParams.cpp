@@ -14,6 +14,7 @@
 #include "BulkTensorToNVVM.h"
 
 #include "layout/Conversion/Passes.h"
+#include "layout/Runtime/TensorMapSpec.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -39,14 +40,14 @@ struct LayoutTensorMapParamsPass
         return;
       MLIRContext *ctx = func.getContext();
       Builder b(ctx);
-      // CUtensorMap: 128 bytes, 64-byte aligned (cuda.h).
-      Type map = LLVM::LLVMArrayType::get(b.getI64Type(), 16);
+      Type map = LLVM::LLVMArrayType::get(
+          b.getI64Type(), runtime::kTensorMapBytes / sizeof(uint64_t));
       unsigned n = func.getNumArguments();
       for (unsigned i = n - count.getInt(); i < n; ++i) {
         func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
                         TypeAttr::get(map));
         func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                        b.getI64IntegerAttr(64));
+                        b.getI64IntegerAttr(runtime::kTensorMapAlignment));
         func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                         UnitAttr::get(ctx));
       }

@@ -63,12 +63,8 @@ FailureOr<Value> operandDescriptor(OpBuilder &b, WarpgroupMmaOp op,
               "known aligned only to "
            << have << " (give the workgroup attribution llvm.align = " << need
            << ")";
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-  Value offset = OffsetOp::create(b, loc, desc, origin);
-  Value bytes = arith::AddIOp::create(
-      b, loc, base,
-      arith::MulIOp::create(b, loc, offset,
-                            arith::ConstantIndexOp::create(b, loc, eb)));
+  Value bytes = workgroupByteAddress(
+      b, loc, buffer, OffsetOp::create(b, loc, desc, origin), eb);
   Type i64 = b.getI64Type();
   Value address = arith::IndexCastUIOp::create(b, loc, i64, bytes);
   auto c64 = [&](uint64_t v) {

@@ -251,10 +251,11 @@ LogicalResult planOperands(ContractionTree &t, Plan &plan, int64_t threads,
 /// Why the operands cannot be copied asynchronously on `chip` (empty: they
 /// can). Traces their first tiles at `b` (before the loop) while the chip
 /// has such copies, collecting the run-time alignment tests of those
-/// traced (Plan::alignment); fails with a diagnostic where a tile cannot be
-/// traced.
+/// traced (Plan::alignment) and the accesses in `traced` (for
+/// bulkProblem); fails with a diagnostic where a tile cannot be traced.
 FailureOr<std::string> asyncProblem(OpBuilder &b, ContractionTree &t,
-                                    Plan &plan, const Chip &chip) {
+                                    Plan &plan, const Chip &chip,
+                                    SmallVector<GlobalAccess, 2> &traced) {
   std::string notAsync;
   if (!chip.asyncCopy)
     notAsync = chip.name + " has no asynchronous copies into workgroup "
@@ -266,6 +267,7 @@ FailureOr<std::string> asyncProblem(OpBuilder &b, ContractionTree &t,
         tileAccess(b, *p.leaf, p.at(t.loop.getLowerBound()), p.staging.width);
     if (failed(access))
       return failure();
+    traced.push_back(*access);
     if (!copiesAsync(*p.leaf, *access))
       notAsync = std::string(p.leaf == &t.a ? "A" : "B") +
                  " is not copied as 4-, 8- or 16-byte vectors straight into "
@@ -347,28 +349,27 @@ Value kernelArgumentOf(gpu::GPUFuncOp func, const GlobalAccess &access) {
 /// chip, the instruction (wgmma reads the boxes where the unit writes
 /// them), the stages, and each operand a rank-2 memref argument of the
 /// kernel, its rows along the buffer's and its boxes' rows at most 256.
-/// Sets Plan::bulkSources. Traces the first tiles at `b`.
-FailureOr<std::string> bulkProblem(OpBuilder &b, ContractionTree &t, Plan &plan,
-                                   gpu::GPUFuncOp func, const Chip &chip) {
+/// `traced`: the first tiles' accesses asyncProblem traced. Sets
+/// Plan::bulkSources.
+std::string bulkProblem(ContractionTree &t, Plan &plan, gpu::GPUFuncOp func,
+                        const Chip &chip, ArrayRef<GlobalAccess> traced) {
   if (!chip.tensorMemoryAccess)
     return chip.name + " has no tensor memory accelerator";
   if (!plan.inst->operandsInWorkgroupMemory())
     return std::string("TMA staging feeds wgmma only");
   if (plan.stages < 2)
     return std::string("one stage: register prefetch");
+  if (traced.size() != plan.operands.size())
+    return std::string("the operands are not copied asynchronously");
   SmallVector<Value, 2> sources;
-  for (const PipelinedOperand &p : plan.operands) {
+  for (auto [p, access] : llvm::zip_equal(plan.operands, traced)) {
     std::string name = p.leaf == &t.a ? "A" : "B";
-    FailureOr<GlobalAccess> access =
-        tileAccess(b, *p.leaf, p.at(t.loop.getLowerBound()), p.staging.width);
-    if (failed(access))
-      return failure();
-    Value arg = kernelArgumentOf(func, *access);
+    Value arg = kernelArgumentOf(func, access);
     auto type = arg ? dyn_cast<MemRefType>(arg.getType()) : MemRefType();
     if (!type || type.getRank() != 2)
       return name + " is not a tile of a rank-2 memref argument of the "
                     "kernel (whose tensor map the launcher encodes)";
-    if (!copiesAsync(*p.leaf, *access) || p.leaf->side.contiguous != 1)
+    if (!copiesAsync(*p.leaf, access) || p.leaf->side.contiguous != 1)
       return name + "'s rows do not run along its memref's last dimension "
                     "and its buffer's rows";
     if (p.leaf->side.tile[p.leaf->bufDims[0]] > 256)
@@ -405,7 +406,8 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
   // planInstruction found matrix instructions of the chip: there is one.
   const Chip &chip = *options.chip;
   OpBuilder b(t.loop);
-  FailureOr<std::string> notAsync = asyncProblem(b, t, *plan, chip);
+  SmallVector<GlobalAccess, 2> traced;
+  FailureOr<std::string> notAsync = asyncProblem(b, t, *plan, chip, traced);
   if (failed(notAsync))
     return failure();
   FailureOr<int64_t> stages = chooseStages(t, func, chip, asked, *notAsync);
@@ -426,13 +428,11 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
     plan->stages = 1;
   if (copies && copies.getValue() != "tma")
     return plan;
-  FailureOr<std::string> notBulk = bulkProblem(b, t, *plan, func, chip);
-  if (failed(notBulk))
-    return failure();
-  if (copies && copies.getValue() == "tma" && !notBulk->empty())
+  std::string notBulk = bulkProblem(t, *plan, func, chip, traced);
+  if (copies && copies.getValue() == "tma" && !notBulk.empty())
     return t.contract.emitOpError()
            << "in a tile program: layout.operand_copies = \"tma\", but "
-           << *notBulk;
-  plan->bulkCopies = notBulk->empty();
+           << notBulk;
+  plan->bulkCopies = notBulk.empty();
   return plan;
 }

@@ -27,8 +27,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <map>
-
 using namespace mlir;
 using namespace mlir::layout;
 using namespace mlir::layout::tiles;
@@ -150,27 +148,25 @@ SmallVector<Value> tiles::multiplyWarpgroupTile(OpBuilder &b, Location loc,
 }
 
 /// The row length (elements) of the C buffer of storeThroughWorkgroupMemory:
-/// the bank model's padding (paddedRowLength, in steps of `width`) that
-/// makes every pair write of the wgmma accumulator layout conflict-free
-/// (each warp's lanes on distinct banks, or one word), or std::nullopt.
+/// the bank model's padding (paddedRowLength, in steps of `width`) under
+/// which every pair write of the wgmma accumulator layout, warp by warp,
+/// costs no extra cycle (countConflicts), or std::nullopt.
 static std::optional<int64_t> cRowLength(const Plan &plan, int64_t cols,
                                          int64_t eb, int64_t width) {
   const MatrixInstruction &inst = *plan.inst;
   const Chip &chip = *plan.chip;
   const Descriptor &c = inst.layout(MatrixOperand::C);
   auto conflictFree = [&](int64_t length) {
+    SmallVector<std::optional<int64_t>> bytes(chip.waveSize);
     for (int64_t warp = 0; warp < inst.waveSize / chip.waveSize; ++warp)
       for (int64_t e = 0; e < inst.cElementsPerLane; e += 2) {
-        std::map<int64_t, int64_t> wordOfBank;
         for (int64_t l = 0; l < chip.waveSize; ++l) {
           int64_t at = c.offset({warp * chip.waveSize + l, e});
-          int64_t word =
-              chip.wordOf(((at / inst.n) * length + at % inst.n) * eb);
-          auto [it, fresh] = wordOfBank.try_emplace(
-              Chip::bankOfWord(word, chip.numBanks), word);
-          if (!fresh && it->second != word)
-            return false;
+          bytes[l] = ((at / inst.n) * length + at % inst.n) * eb;
         }
+        if (countConflicts(chip, SharedAccessKind::Write, bytes, 2 * eb)
+                .extra())
+          return false;
       }
     return true;
   };

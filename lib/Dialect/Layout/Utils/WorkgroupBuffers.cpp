@@ -41,3 +41,14 @@ int64_t mlir::layout::knownBaseAlignment(Value memref) {
       return std::max<int64_t>(1, askedAttributionAlignment(func, i));
   return 1;
 }
+
+Value mlir::layout::workgroupByteAddress(OpBuilder &b, Location loc,
+                                         Value buffer, Value element,
+                                         int64_t elementBytes) {
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  return arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(
+          b, loc, element,
+          arith::ConstantIndexOp::create(b, loc, elementBytes)));
+}

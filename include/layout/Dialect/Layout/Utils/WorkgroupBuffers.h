@@ -30,6 +30,12 @@ int64_t askedAttributionAlignment(gpu::GPUFuncOp func, unsigned index);
 /// byte shift; 1 when unknown.
 int64_t knownBaseAlignment(Value memref);
 
+/// The byte address (an index) of element `element` of workgroup buffer
+/// `buffer` (elements of `elementBytes` bytes from its aligned base), as
+/// the lowerings that hand shared addresses to the hardware compute it.
+Value workgroupByteAddress(OpBuilder &b, Location loc, Value buffer,
+                           Value element, int64_t elementBytes);
+
 } // namespace layout
 } // namespace mlir
 
