@@ -13,6 +13,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "../common/timing.h"
 #include "layout/Runtime/TensorMaps.h"
 
 #include <cstdio>
@@ -34,8 +35,9 @@ struct Desc {
   int64_t offset, size0, size1, stride0, stride1;
 };
 
-// Runs `name` (128x256 tiles, 256 threads) on A (M x K), B (K x N) into C
-// once, then times `runs` launches; returns ms per launch.
+// Runs `name` (128x256 tiles, 256 threads) on A (M x K), B (K x N) into C:
+// the median ms of `runs` timed launches after 3 warm-ups
+// (bench/common/timing.h).
 static float runKernel(CUmodule mod, const char *name, void *a, void *b,
                        void *c, int M, int N, int K, int runs) {
   CUfunction fn;
@@ -78,18 +80,7 @@ static float runKernel(CUmodule mod, const char *name, void *a, void *b,
                          smem, nullptr, params.data(), nullptr) == CUDA_SUCCESS,
           "launch");
   };
-  launch();
-  cudaEvent_t t0, t1;
-  cudaEventCreate(&t0);
-  cudaEventCreate(&t1);
-  cudaEventRecord(t0);
-  for (int r = 0; r < runs; ++r)
-    launch();
-  cudaEventRecord(t1);
-  cudaEventSynchronize(t1);
-  float ms;
-  cudaEventElapsedTime(&ms, t0, t1);
-  return ms / runs;
+  return bench::Timer().median(launch, 3, runs);
 }
 
 // cuBLAS on row-major A, B: C^T = B^T A^T in its column-major terms.
@@ -102,18 +93,7 @@ static float runCublas(cublasHandle_t h, cudaDataType t, void *a, void *b,
                        CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_SUCCESS,
           "cublasGemmEx");
   };
-  call();
-  cudaEvent_t t0, t1;
-  cudaEventCreate(&t0);
-  cudaEventCreate(&t1);
-  cudaEventRecord(t0);
-  for (int r = 0; r < runs; ++r)
-    call();
-  cudaEventRecord(t1);
-  cudaEventSynchronize(t1);
-  float ms;
-  cudaEventElapsedTime(&ms, t0, t1);
-  return ms / runs;
+  return bench::Timer().median(call, 3, runs);
 }
 
 int main(int argc, char **argv) {
