@@ -7,8 +7,8 @@
 // LBO 2048 (the atoms 16 rows x 128 bytes apart: 128 << 16), SBO 1024 =
 // 4611686293313683456. B is transposed (imm-trans-b: layout row).
 // CHECK-LABEL: gpu.func @mma
-// CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: layout.offset
+// CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: arith.constant 4611686293305360384 : i64
 // CHECK: arith.constant 4611686293313683456 : i64
 // CHECK: nvvm.wgmma.mma_async
