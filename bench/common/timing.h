@@ -47,6 +47,31 @@ struct Timer {
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2];
   }
+  /// Median milliseconds per launch of `runs` batches of `batch` calls
+  /// back to back between two events, after `warm` warm-ups: the GPU's
+  /// time per kernel without the gap of one launch's host overhead, which
+  /// `median` counts (a few microseconds from C++, more from Python; the
+  /// way to compare kernels of some tens of microseconds launched from
+  /// different hosts, e.g. bench/conv against PyTorch's CUDA graphs).
+  float batchedMedian(const std::function<void()> &fn, int warm = 5,
+                      int runs = 10, int batch = 20) {
+    for (int i = 0; i < warm; ++i)
+      fn();
+    checkCuda(cudaDeviceSynchronize(), "warm-up");
+    std::vector<float> ms;
+    for (int i = 0; i < runs; ++i) {
+      checkCuda(cudaEventRecord(a), "cudaEventRecord");
+      for (int j = 0; j < batch; ++j)
+        fn();
+      checkCuda(cudaEventRecord(b), "cudaEventRecord");
+      checkCuda(cudaEventSynchronize(b), "timed launches");
+      float t;
+      checkCuda(cudaEventElapsedTime(&t, a, b), "cudaEventElapsedTime");
+      ms.push_back(t / batch);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+  }
 };
 
 } // namespace bench

@@ -15,10 +15,11 @@ dimension runs along W through the padding, so its A tile moves element by
 element (the tile pass says why in a remark).
 
     gen-conv.py examples            examples/conv.mlir
-    gen-conv.py cpu-test            the CPU execution test (stdout): every
+    gen-conv.py cpu-test [wgmma]    the CPU execution test (stdout): every
                                     case against a direct convolution
-    gen-conv.py bench               the kernels of bench/conv (stdout)
-    gen-conv.py bench-shapes        their launch table, for the harness
+    gen-conv.py bench [chip]        the kernels of bench/conv (stdout);
+                                    chip sm_90 (default) or sm_90a
+    gen-conv.py bench-shapes [chip] their launch table, for the harness
 """
 
 import sys
@@ -46,6 +47,8 @@ class Conv:
     threads: int = 128
     # Extra attributes of the contraction (pipeline stages, wave tiles).
     contract_attrs: dict = field(default_factory=dict)
+    # Extra attributes of the gpu.func (layout.dynamic_shared_memory).
+    func_attrs: dict = field(default_factory=dict)
 
     def __post_init__(self):
         for v in (self.n, self.h, self.w, self.c, self.k, self.y, self.x):
@@ -173,6 +176,8 @@ def kernel(cv: Conv, gemm=False):
     else:
         view_a = im2col(cv, "%in", t)
     attrs = "".join(f", {key} = {val}" for key, val in cv.contract_attrs.items())
+    fattrs = "".join(f", {key}" + ("" if val is None else f" = {val}")
+                     for key, val in cv.func_attrs.items())
     acc = f"vector<{bm}x{bn}xf32>"
     store = [f"{t}layout.store %acc, %pc[%bm, %bn] masked : {acc}, {pc}"]
     if ot != "f32":
@@ -187,7 +192,7 @@ def kernel(cv: Conv, gemm=False):
         f"  // {name}: {what}; M x N x K = {m} x {n} x {k}.",
         f"  gpu.func @{name}(%in: {a_type}, %wt: memref<{n}x{k}xf16>,",
         f"      %out: memref<{m}x{n}x{ot}>) kernel",
-        f"      attributes {{known_block_size = array<i32: {cv.threads}, 1, 1>}} {{",
+        f"      attributes {{known_block_size = array<i32: {cv.threads}, 1, 1>{fattrs}}} {{",
         f"{t}%c0 = arith.constant 0 : index",
         f"{t}%c1 = arith.constant 1 : index",
         view_a,
@@ -465,51 +470,109 @@ func.func @run_{cv.name}() {{
 """
 
 
-def cpu_test():
+# Block tiles that warpgroup MMA takes on sm_90a (one warpgroup, M tiles
+# of 64): the cp.async ring of 3 stages and of 4 (wgmma batches in
+# flight) over 9 and 18 K tiles, so that the ring wraps several times; the
+# im2col A tile has no TMA box.
+WGMMA_TILE = dict(tile=(64, 32, 16), threads=128, out="f32")
+WGMMA_CASES = [
+    Conv("wg_s1_p1", 2, 5, 6, 16, 20, **WGMMA_TILE),
+    Conv("wg_s2_p1_s4", 2, 7, 9, 32, 10, stride=(2, 2),
+         contract_attrs={"layout.pipeline_stages": "4 : i64"}, **WGMMA_TILE),
+]
+
+
+def cpu_test(cases="all"):
+    cases = {"all": CPU_CASES, "wgmma": WGMMA_CASES}[cases]
     decls = "\n".join(
         f"func.func private @{cv.name}_host(memref<{cv.input_elements}xf16>, "
         f"memref<{cv.gemm_n}x{cv.gemm_k}xf16>, memref<{cv.gemm_m}x{cv.gemm_n}xf32>, "
-        f"index, index, index)" for cv in CPU_CASES)
-    runs = "".join(cpu_run(cv) for cv in CPU_CASES)
-    calls = "\n".join(f"  call @run_{cv.name}() : () -> ()" for cv in CPU_CASES)
+        f"index, index, index)" for cv in cases)
+    runs = "".join(cpu_run(cv) for cv in cases)
+    calls = "\n".join(f"  call @run_{cv.name}() : () -> ()" for cv in cases)
     host = (decls + "\n" + CPU_HELPERS + runs +
             f"\nfunc.func @main() {{\n{calls}\n  return\n}}\n")
-    return module([kernel(cv) for cv in CPU_CASES], "convs", host)
+    return module([kernel(cv) for cv in cases], "convs", host)
 
 
 #===-----------------------------------------------------------------------===#
 # bench/conv: ResNet-50's 3x3 layers and a 1x1 layer, N = 32
 #===-----------------------------------------------------------------------===#
 
-def bench_cases():
-    # name, H = W, C, K, filter, tile (BM, BN, BK), threads
-    layers = [
-        ("r50_3x3_56", 56, 64, 64, 3, (128, 64, 32), 128),
-        ("r50_3x3_28", 28, 128, 128, 3, (128, 128, 32), 128),
-        ("r50_3x3_14", 14, 256, 256, 3, (128, 128, 32), 128),
-        ("r50_3x3_7", 7, 512, 512, 3, (128, 128, 32), 128),
-        ("r50_1x1_56", 56, 64, 256, 1, (128, 128, 32), 128),
-    ]
+# name, H = W, C, K, filter
+BENCH_LAYERS = [
+    ("r50_3x3_56", 56, 64, 64, 3),
+    ("r50_3x3_28", 28, 128, 128, 3),
+    ("r50_3x3_14", 14, 256, 256, 3),
+    ("r50_3x3_7", 7, 512, 512, 3),
+    ("r50_1x1_56", 56, 64, 256, 1),
+]
+
+# Block tiles (BM, BN, BK), threads and (optionally) pipeline stages per
+# chip. sm_90 (mma.sync): one configuration per layer. sm_90a (warpgroup
+# MMA, TMA for the weights): the configurations measured against each
+# other, each named <layer>_<BM>x<BN>x<BK>w<threads>[s<stages>].
+BENCH_TILES = {
+    "sm_90": {
+        "r50_3x3_56": [((128, 64, 32), 128)],
+        "r50_3x3_28": [((128, 128, 32), 128)],
+        "r50_3x3_14": [((128, 128, 32), 128)],
+        "r50_3x3_7": [((128, 128, 32), 128)],
+        "r50_1x1_56": [((128, 128, 32), 128)],
+    },
+    "sm_90a": {
+        "r50_3x3_56": [((128, 64, 64), 128), ((128, 64, 64), 128, 5),
+                       ((64, 64, 64), 128, 6)],
+        "r50_3x3_28": [((64, 128, 64), 128), ((64, 128, 64), 128, 4),
+                       ((64, 128, 64), 128, 6)],
+        "r50_3x3_14": [((64, 128, 64), 128, 4), ((64, 128, 64), 128, 5),
+                       ((64, 128, 64), 128, 6), ((64, 64, 64), 128, 6)],
+        "r50_3x3_7": [((64, 128, 64), 128, 4), ((64, 128, 64), 128, 5),
+                      ((64, 128, 64), 128, 6), ((64, 64, 64), 128, 8),
+                      ((64, 128, 128), 128, 3)],
+        "r50_1x1_56": [((64, 128, 64), 128, 2), ((128, 64, 64), 128, 2)],
+    },
+}
+
+
+def bench_cases(chip="sm_90"):
+    if chip not in BENCH_TILES:
+        raise SystemExit(f"gen-conv.py: no bench tiles for chip '{chip}' "
+                         f"(known: {', '.join(BENCH_TILES)})")
     out = []
-    for name, hw, c, k, f, tile, threads in layers:
+    for name, hw, c, k, f in BENCH_LAYERS:
         pad = 1 if f == 3 else 0
-        out.append(Conv(name, 32, hw, hw, c, k, f, f, pad=(pad,) * 4, tile=tile,
-                        threads=threads))
+        configs = BENCH_TILES[chip][name]
+        for tile, threads, *stages in configs:
+            label = name
+            if len(configs) > 1:
+                label += f"_{tile[0]}x{tile[1]}x{tile[2]}w{threads}"
+                label += f"s{stages[0]}" if stages else ""
+            # Stages over 48 KiB need dynamic shared memory.
+            count = stages[0] if stages else 3
+            big = count * (tile[0] + tile[1]) * tile[2] * 2 > 48 * 1024
+            out.append(Conv(label, 32, hw, hw, c, k, f, f, pad=(pad,) * 4,
+                            tile=tile, threads=threads,
+                            contract_attrs={"layout.pipeline_stages":
+                                            f"{stages[0]} : i64"}
+                            if stages else {},
+                            func_attrs={"layout.dynamic_shared_memory": None}
+                            if big else {}))
     return out
 
 
-def bench():
+def bench(chip="sm_90"):
     ks = []
-    for cv in bench_cases():
+    for cv in bench_cases(chip):
         ks.append(kernel(cv))
         ks.append(kernel(cv, gemm=True))
     return "// Generated by bench/conv/gen-conv.py bench.\n" + module(ks)
 
 
-def bench_shapes():
-    # One line per layer: name N H W C K Y X stride pad Ho Wo M Ngemm Kgemm BM BN threads
+def bench_shapes(chip="sm_90"):
+    # One line per kernel: name N H W C K Y X stride pad Ho Wo M Ngemm Kgemm BM BN threads
     lines = []
-    for cv in bench_cases():
+    for cv in bench_cases(chip):
         lines.append(" ".join(map(str, [
             cv.name, cv.n, cv.h, cv.w, cv.c, cv.k, cv.y, cv.x, cv.stride[0],
             cv.pad[0], cv.ho, cv.wo, cv.gemm_m, cv.gemm_n, cv.gemm_k,
@@ -524,7 +587,8 @@ def main(argv):
     if what not in outputs:
         sys.stderr.write(__doc__)
         return 2
-    sys.stdout.write(outputs[what]())
+    args = argv[2:3] if what.startswith("bench") or what == "cpu-test" else []
+    sys.stdout.write(outputs[what](*args))
     return 0
 
 

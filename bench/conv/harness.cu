@@ -6,12 +6,17 @@
 //   harness <out dir>            all layers: a markdown table
 //   harness <out dir> <layer>    one layer
 //
-// <out dir> holds conv.sm_90.cubin and shapes.txt (build-kernels.sh).
+// <out dir> holds conv.<chip>.cubin and shapes.txt (build-kernels.sh);
+// <chip> is $CONV_CHIP, sm_90 when unset (bench/conv/out-sm90a holds the
+// sm_90a kernels: CONV_CHIP=sm_90a). A kernel that exports
+// <kernel>_tensor_maps (TMA loads) gets its maps encoded from its memref
+// arguments by include/layout/Runtime/TensorMaps.h (docs/tensor-maps.md).
 // Every output element of every kernel (conv, GEMM, cuDNN) is compared
 // with a direct convolution computed on the GPU in f32 from the same f16
 // inputs (refConv below, no descriptor). Exit status: 0 all checks pass,
 // 3 some check failed (the table is still complete), 1 a CUDA error.
 
+#include "../../include/layout/Runtime/TensorMaps.h"
 #include "../common/random.h"
 #include "../common/timing.h"
 
@@ -24,6 +29,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -57,6 +63,7 @@
 #endif
 
 using bench::checkCuda;
+namespace rt = mlir::layout::runtime;
 
 // One line of shapes.txt (gen-conv.py bench-shapes).
 struct Dims {
@@ -139,6 +146,14 @@ struct MemRef {
     MemRef m{p, 0, {rows, cols}, {cols, 1}, 2};
     return m;
   }
+  rt::MemRefArgument view() const {
+    rt::MemRefArgument v;
+    v.aligned = reinterpret_cast<uint64_t>(ptr);
+    v.offset = offset;
+    v.sizes.assign(sizes, sizes + rank);
+    v.strides.assign(strides, strides + rank);
+    return v;
+  }
   void push(std::vector<void *> &args) {
     args.push_back(&ptr);
     args.push_back(&ptr);
@@ -151,14 +166,23 @@ struct MemRef {
 };
 
 struct Kernel {
+  std::string name;
   CUfunction fn = nullptr;
   unsigned dynamicSmem = 0;
   int regs = 0;
+  // <kernel>_tensor_maps (none: no TMA loads).
+  std::vector<rt::TensorMapSpec> tensorMaps;
 };
 
 static Kernel load(CUmodule mod, const std::string &name) {
   Kernel k;
+  k.name = name;
   CHECK_CU(cuModuleGetFunction(&k.fn, mod, name.c_str()));
+  std::string e = rt::readTensorMapSpecs(mod, name, k.tensorMaps);
+  if (!e.empty()) {
+    printf("FAIL: %s: %s\n", name.c_str(), e.c_str());
+    exit(1);
+  }
   CUdeviceptr at;
   size_t bytes;
   std::string sizeName = name + "_dynamic_shared_bytes";
@@ -173,17 +197,42 @@ static Kernel load(CUmodule mod, const std::string &name) {
   return k;
 }
 
-static void launch(const Kernel &k, const Layer &l, MemRef a, MemRef b,
-                   MemRef c) {
-  std::vector<void *> args;
-  a.push(args);
-  b.push(args);
-  c.push(args);
-  unsigned gx = (unsigned)((l.N + l.bn - 1) / l.bn),
-           gy = (unsigned)((l.M + l.bm - 1) / l.bm);
-  CHECK_CU(cuLaunchKernel(k.fn, gx, gy, 1, (unsigned)l.threads, 1, 1,
-                          k.dynamicSmem, nullptr, args.data(), nullptr));
-}
+// One launch of `k` on a, b, c, made once and run as often as needed: the
+// memrefs expanded, then the kernel's tensor maps encoded from the memrefs
+// they cover. Not copyable: `params` points into it.
+struct Launch {
+  const Kernel &k;
+  unsigned gx, gy, threads;
+  MemRef m[3];
+  std::vector<CUtensorMap> maps;
+  std::vector<void *> params;
+  Launch(const Kernel &k, const Layer &l, MemRef a, MemRef b, MemRef c)
+      : k(k), gx((unsigned)((l.N + l.bn - 1) / l.bn)),
+        gy((unsigned)((l.M + l.bm - 1) / l.bm)), threads((unsigned)l.threads),
+        m{a, b, c} {
+    std::vector<rt::MemRefArgument> views;
+    std::vector<const rt::MemRefArgument *> memrefs;
+    for (MemRef &x : m) {
+      x.push(params);
+      views.push_back(x.view());
+    }
+    for (const rt::MemRefArgument &v : views)
+      memrefs.push_back(&v);
+    std::string e = rt::encodeTensorMaps(k.tensorMaps, memrefs, maps);
+    if (!e.empty()) {
+      printf("FAIL: %s: tensor maps: %s\n", k.name.c_str(), e.c_str());
+      exit(1);
+    }
+    for (CUtensorMap &map : maps)
+      params.push_back(&map);
+  }
+  Launch(const Launch &) = delete;
+  Launch &operator=(const Launch &) = delete;
+  void operator()() {
+    CHECK_CU(cuLaunchKernel(k.fn, gx, gy, 1, threads, 1, 1, k.dynamicSmem,
+                            nullptr, params.data(), nullptr));
+  }
+};
 
 // |got - want| <= tol * max(1, |want|) for every element (f16 output of f32
 // sums: 2^-11 relative rounding, plus the order of the f32 sums).
@@ -222,7 +271,10 @@ int main(int argc, char **argv) {
   std::vector<Layer> layers = readShapes(dir + "/shapes.txt");
   checkCuda(cudaFree(nullptr), "context");
   CUmodule mod;
-  CHECK_CU(cuModuleLoad(&mod, (dir + "/conv.sm_90.cubin").c_str()));
+  const char *chipEnv = getenv("CONV_CHIP");
+  std::string chip = chipEnv ? chipEnv : "sm_90";
+  CHECK_CU(cuModuleLoad(&mod, (dir + "/conv." + chip + ".cubin").c_str()));
+  printf("kernels: %s/conv.%s.cubin\n", dir.c_str(), chip.c_str());
   cudaDeviceProp prop;
   checkCuda(cudaGetDeviceProperties(&prop, 0), "properties");
   printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
@@ -274,17 +326,20 @@ int main(int argc, char **argv) {
            mW = MemRef::of2(wt, l.N, l.K),
            mConv = MemRef::of2(outConv, l.M, l.N),
            mGemm = MemRef::of2(outGemm, l.M, l.N);
-    auto runConv = [&] { launch(conv, l, mIn, mW, mConv); };
-    auto runGemm = [&] { launch(gemm, l, mA, mW, mGemm); };
+    Launch launchConv(conv, l, mIn, mW, mConv),
+        launchGemm(gemm, l, mA, mW, mGemm);
+    auto runConv = [&] { launchConv(); };
+    auto runGemm = [&] { launchGemm(); };
     runConv();
     runGemm();
     checkCuda(cudaDeviceSynchronize(), "first launches");
     // Timed alternately, twice, keeping each one's best median (clocks
-    // and L2 state drift between runs).
+    // and L2 state drift between runs); batches of 20 launches back to
+    // back (Timer::batchedMedian), as torch_conv.py times PyTorch.
     float tConv = 1e30f, tGemm = 1e30f;
     for (int rep = 0; rep < 2; ++rep) {
-      tConv = std::min(tConv, timer.median(runConv, 5, 50));
-      tGemm = std::min(tGemm, timer.median(runGemm, 5, 50));
+      tConv = std::min(tConv, timer.batchedMedian(runConv));
+      tGemm = std::min(tGemm, timer.batchedMedian(runGemm));
     }
     double flops = 2.0 * l.M * l.N * l.K;
     double tfConv = flops / tConv / 1e9, tfGemm = flops / tGemm / 1e9;
@@ -337,7 +392,7 @@ int main(int argc, char **argv) {
         };
         float t = 1e30f;
         for (int rep = 0; rep < 2; ++rep)
-          t = std::min(t, timer.median(runDnn, 5, 50));
+          t = std::min(t, timer.batchedMedian(runDnn));
         fprintf(stderr, "%s: cuDNN algo %d math %d workspace %zu: %.4f ms\n",
                 l.name.c_str(), (int)perf[i].algo, (int)perf[i].mathType, ws,
                 t);

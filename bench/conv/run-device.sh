@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything bench/conv does on the GPU machine (run from the repository
-# root after bench/conv/build-kernels.sh; the device tool carries
-# bench/conv/out). Builds the harness with cuDNN when the machine has it.
+# root after bench/conv/build-kernels.sh [sm_90a]; the device tool carries
+# bench/conv/out and bench/conv/out-sm90a). Builds the harness with cuDNN
+# when the machine has it; PyTorch's conv2d (torch_conv.py) in the same run.
 # Logs go to ${OUT:-/tmp/conv-logs}.
 set -u
 log="${OUT:-/tmp/conv-logs}"
@@ -25,6 +26,14 @@ nvcc -O3 -arch=sm_90 -o /tmp/ch bench/conv/harness.cu -lcuda "${dnn[@]}" \
 rc=${PIPESTATUS[0]}
 echo "harness rc=$rc"
 cat "$log/harness-stderr.txt"
+# sm_90a (build-kernels.sh sm_90a; carry bench/conv/out-sm90a too) and
+# PyTorch's conv2d in the same run.
+if [ -f bench/conv/out-sm90a/conv.sm_90a.cubin ]; then
+  CONV_CHIP=sm_90a /tmp/ch bench/conv/out-sm90a \
+    2>"$log/harness-sm90a-stderr.txt" | tee "$log/bench-sm90a.txt"
+  echo "harness sm_90a rc=${PIPESTATUS[0]}"
+fi
+python3 bench/conv/torch_conv.py "$out" | tee "$log/torch.txt"
 if command -v compute-sanitizer >/dev/null; then
   timeout 300 compute-sanitizer --tool memcheck --report-api-errors no \
     --print-limit 10 /tmp/ch "$out" r50_3x3_7 2>&1 | tail -15 \

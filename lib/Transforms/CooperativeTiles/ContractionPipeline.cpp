@@ -158,16 +158,18 @@ FailureOr<SmallVector<Value>> registerLoop(OpBuilder &b, const KLoop &k) {
       loop.getResults().take_front(k.kept + k.fragments()));
 }
 
-/// What the two multistage K loops share: the stages, and the induction
-/// variable `tiles` K tiles after `kt`.
+/// What the two multistage K loops share: the stages, how many tiles the
+/// copies run ahead of the multiply (`lead`: the prologue copies tiles 0
+/// ... lead - 1, step i copies tile i + lead into stage (i + lead) mod
+/// stages), and the induction variable `tiles` K tiles after `kt`.
 struct StagedSteps {
   const KLoop &k;
-  int64_t stages;
+  int64_t stages, lead;
   Location loc;
   Value lb, step;
 
-  explicit StagedSteps(const KLoop &k)
-      : k(k), stages(k.operands.front().leaf->stages), loc(k.loc()),
+  StagedSteps(const KLoop &k, int64_t lead)
+      : k(k), stages(k.operands.front().leaf->stages), lead(lead), loc(k.loc()),
         lb(k.t.loop.getLowerBound()), step(k.t.loop.getStep()) {}
 
   Value ahead(OpBuilder &ob, Value kt, int64_t tiles) const {
@@ -178,9 +180,28 @@ struct StagedSteps {
 };
 
 /// The steps of the K loop with `stages` LDS stages filled by asynchronous
-/// copies (cp.async; stagedLoop).
+/// copies (cp.async; stagedLoop). Where warpgroup MMAs read the stages and
+/// there are four or more, a step leaves its wgmma batch in flight (the
+/// TMA ring's scheme, BulkSteps) and the copies run stages - 2 tiles
+/// ahead: the stage step i refills, (i - 2) mod stages, was read by the
+/// batch of step i - 2, which every warpgroup waited for (wait_group 1 in
+/// step i - 1) before the block met in step i. Otherwise (mma.sync, MFMA,
+/// WMMA fragments read from LDS by the threads themselves, or fewer
+/// stages, where a copy only one tile ahead measured slower on the H200's
+/// convolutions than a batch completing in its step: bench/RESULTS.md)
+/// the copies run stages - 1 tiles ahead and each step's multiply
+/// completes in the step.
 struct AsyncSteps : StagedSteps {
-  using StagedSteps::StagedSteps;
+  int64_t inFlight;
+
+  AsyncSteps(const KLoop &k, int64_t inFlight)
+      : StagedSteps(k, k.operands.front().leaf->stages - 1 - inFlight),
+        inFlight(inFlight) {}
+
+  /// The wgmma batches a step may leave in flight with `stages` stages.
+  static int64_t batchesInFlight(const Plan &plan, int64_t stages) {
+    return plan.inst->operandsInWorkgroupMemory() && stages >= 4 ? 1 : 0;
+  }
 
   /// Starts the copies of tile `kt` into stage `stage` (none past the
   /// last tile) and commits them as one group.
@@ -194,24 +215,29 @@ struct AsyncSteps : StagedSteps {
     NVVM::CpAsyncCommitGroupOp::create(ob, loc);
     return success();
   }
-  /// One K step: wait for tile `kt` (in `readStage`), meet the block, start
-  /// the copies of tile kt + stages - 1 into `writeStage`, multiply.
+  /// One K step: wait for tile `kt` (in `readStage`; the groups of the
+  /// lead - 1 tiles after it may stay in flight), meet the block, start
+  /// the copies of tile kt + lead into `writeStage`, multiply.
   FailureOr<SmallVector<Value>> kStep(OpBuilder &ob, Value kt, Value readStage,
                                       Value writeStage, Value /*round*/,
                                       ValueRange accs) const {
-    NVVM::CpAsyncWaitGroupOp::create(ob, loc, uint32_t(stages - 2));
+    NVVM::CpAsyncWaitGroupOp::create(ob, loc, uint32_t(lead - 1));
     fenceStagingForWarpgroupMma(ob, loc, k.cx.plan);
     gpu::BarrierOp::create(ob, loc);
-    if (failed(issue(ob, ahead(ob, kt, stages - 1), writeStage)))
+    if (failed(issue(ob, ahead(ob, kt, lead), writeStage)))
       return failure();
     FragmentContext cx = k.cx;
     cx.stage = readStage;
+    cx.wgmmaInFlight = inFlight;
     return multiplyTile(ob, loc, cx, accs);
   }
   /// After the loop: the groups left are empty; nothing stays in flight
-  /// past the kernel.
+  /// past the kernel, and the last wgmma batch completes before the
+  /// epilogue reads the accumulators.
   void finish(OpBuilder &b) const {
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+    if (inFlight)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   }
 };
 
@@ -226,7 +252,8 @@ struct BulkSteps : StagedSteps {
   int64_t bytes = 0;
 
   BulkSteps(const KLoop &k, Value barriers, Value isFirst)
-      : StagedSteps(k), barriers(barriers), isFirst(isFirst) {
+      : StagedSteps(k, k.operands.front().leaf->stages - 1), barriers(barriers),
+        isFirst(isFirst) {
     for (const PipelinedOperand &p : k.operands)
       bytes += boxBytesPerStage(*p.leaf);
   }
@@ -260,7 +287,7 @@ struct BulkSteps : StagedSteps {
     cx.wgmmaInFlight = 1;
     SmallVector<Value> products = multiplyTile(ob, loc, cx, accs);
     gpu::BarrierOp::create(ob, loc);
-    if (failed(issue(ob, ahead(ob, kt, stages - 1), writeStage)))
+    if (failed(issue(ob, ahead(ob, kt, lead), writeStage)))
       return failure();
     return products;
   }
@@ -296,7 +323,7 @@ FailureOr<SmallVector<Value>> unrolledLoop(OpBuilder &b, const Steps &s) {
         j ? s.ahead(ib, loop.getInductionVar(), j) : loop.getInductionVar();
     auto at = [&](OpBuilder &ob) {
       return s.kStep(ob, kt, indexConstant(ob, loc, j),
-                     indexConstant(ob, loc, (j + stages - 1) % stages), round,
+                     indexConstant(ob, loc, (j + s.lead) % stages), round,
                      accs);
     };
     if (j == 0) {
@@ -324,17 +351,18 @@ FailureOr<SmallVector<Value>> unrolledLoop(OpBuilder &b, const Steps &s) {
 
 /// The K loop with `stages` LDS stages filled asynchronously (`Steps`:
 /// cp.async or TMA), after the multistage scheme of CUTLASS's sm80 GEMMs:
-/// the prologue starts the copies of the first stages - 1 tiles; iteration
-/// i waits for its own copies of tile i, meets the block (every thread has
-/// finished reading tile i - 1's stage), starts the copies of tile
-/// i + stages - 1 into that stage, and multiplies tile i.
+/// the prologue starts the copies of the first `lead` tiles (stages - 1,
+/// or stages - 2 where wgmma batches stay in flight); iteration i waits
+/// for its own copies of tile i, meets the block (every thread has
+/// finished reading the stage it refills), starts the copies of tile
+/// i + lead into that stage, and multiplies tile i.
 template <typename Steps>
 FailureOr<SmallVector<Value>> stagedLoop(OpBuilder &b, const Steps &s) {
   const KLoop &k = s.k;
   Location loc = s.loc;
   int64_t stages = s.stages;
   Value lb = s.lb, step = s.step;
-  for (int64_t j = 0; j + 1 < stages; ++j)
+  for (int64_t j = 0; j < s.lead; ++j)
     if (failed(s.issue(b, s.ahead(b, lb, j), indexConstant(b, loc, j))))
       return failure();
   if (onlyContraction(k.t) && k.kept == 0)
@@ -349,8 +377,7 @@ FailureOr<SmallVector<Value>> stagedLoop(OpBuilder &b, const Steps &s) {
   Value readStage = arith::RemUIOp::create(ib, loc, i, count);
   Value writeStage = arith::RemUIOp::create(
       ib, loc,
-      arith::AddIOp::create(ib, loc, i, indexConstant(ib, loc, stages - 1)),
-      count);
+      arith::AddIOp::create(ib, loc, i, indexConstant(ib, loc, s.lead)), count);
   Value round = arith::DivUIOp::create(ib, loc, i, count);
   SmallVector<Value> accs(
       loop.getRegionIterArgs().drop_front(k.kept).take_front(k.fragments()));
@@ -439,7 +466,8 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &plan,
                                   : allOf(b, loc, plan.alignment);
   auto fastLoop = [&](OpBuilder &ob) -> FailureOr<SmallVector<Value>> {
     if (!plan.bulkCopies)
-      return stagedLoop(ob, AsyncSteps(k));
+      return stagedLoop(
+          ob, AsyncSteps(k, AsyncSteps::batchesInFlight(plan, plan.stages)));
     Value barriers =
         addAlignedWorkgroupBuffer(func, {plan.stages}, ob.getI64Type(), loc);
     return bulkLoop(ob, k, barriers);
