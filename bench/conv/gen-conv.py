@@ -472,13 +472,18 @@ func.func @run_{cv.name}() {{
 
 # Block tiles that warpgroup MMA takes on sm_90a (one warpgroup, M tiles
 # of 64): the cp.async ring of 3 stages and of 4 (wgmma batches in
-# flight) over 9 and 18 K tiles, so that the ring wraps several times; the
+# flight), and the ring of TMA boxes for B with cp.async for A (asked
+# for), over 9 and 18 K tiles, so that the rings wrap several times; the
 # im2col A tile has no TMA box.
 WGMMA_TILE = dict(tile=(64, 32, 16), threads=128, out="f32")
 WGMMA_CASES = [
     Conv("wg_s1_p1", 2, 5, 6, 16, 20, **WGMMA_TILE),
-    Conv("wg_s2_p1_s4", 2, 7, 9, 32, 10, stride=(2, 2),
+    Conv("wg_s1_p1_s4", 2, 5, 6, 16, 20,
          contract_attrs={"layout.pipeline_stages": "4 : i64"}, **WGMMA_TILE),
+    Conv("wg_s2_p1_mixed", 2, 7, 9, 32, 10, stride=(2, 2),
+         contract_attrs={"layout.pipeline_stages": "4 : i64",
+                         "layout.operand_copies": '"tma+cp.async"'},
+         **WGMMA_TILE),
 ]
 
 

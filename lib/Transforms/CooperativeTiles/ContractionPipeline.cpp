@@ -208,8 +208,9 @@ struct AsyncSteps : StagedSteps {
   LogicalResult issue(OpBuilder &ob, Value kt, Value stage) const {
     auto ifOp = scf::IfOp::create(ob, loc, k.below(ob, kt), false);
     OpBuilder tb = ifOp.getThenBodyBuilder();
-    for (const PipelinedOperand &p : k.operands)
-      if (failed(copyStagedTileAsync(tb, loc, *p.leaf, p.at(kt), p.staging,
+    for (auto [i, p] : llvm::enumerate(k.operands))
+      if (!k.cx.plan.boxSource(i) &&
+          failed(copyStagedTileAsync(tb, loc, *p.leaf, p.at(kt), p.staging,
                                      k.tid, k.threads, stage)))
         return failure();
     NVVM::CpAsyncCommitGroupOp::create(ob, loc);
@@ -254,8 +255,9 @@ struct BulkSteps : StagedSteps {
   BulkSteps(const KLoop &k, Value barriers, Value isFirst)
       : StagedSteps(k, k.operands.front().leaf->stages - 1), barriers(barriers),
         isFirst(isFirst) {
-    for (const PipelinedOperand &p : k.operands)
-      bytes += boxBytesPerStage(*p.leaf);
+    for (auto [i, p] : llvm::enumerate(k.operands))
+      if (k.cx.plan.boxSource(i))
+        bytes += boxBytesPerStage(*p.leaf);
   }
 
   /// Thread 0 arms stage `stage`'s barrier and copies tile `kt` into the
@@ -265,10 +267,11 @@ struct BulkSteps : StagedSteps {
     auto ifOp = scf::IfOp::create(ob, loc, go, false);
     OpBuilder tb = ifOp.getThenBodyBuilder();
     MbarrierArriveExpectTxOp::create(tb, loc, barriers, stage, bytes);
-    for (auto [p, source] : llvm::zip_equal(k.operands, k.cx.plan.bulkSources))
-      if (failed(copyTileInBoxes(tb, loc, *p.leaf, source, p.at(kt),
-                                 p.staging.width, stage, barriers, stage)))
-        return failure();
+    for (auto [i, p] : llvm::enumerate(k.operands))
+      if (Value source = k.cx.plan.boxSource(i))
+        if (failed(copyTileInBoxes(tb, loc, *p.leaf, source, p.at(kt),
+                                   p.staging.width, stage, barriers, stage)))
+          return failure();
     return success();
   }
   /// One K step: wait for tile `kt`'s boxes (in `readStage`, its round
@@ -295,6 +298,42 @@ struct BulkSteps : StagedSteps {
   /// the accumulators.
   void finish(OpBuilder &b) const {
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  }
+};
+
+/// The steps of the K loop where some operands' tiles are TMA boxes and
+/// the others cp.async copies (a convolution: the weights' B rows are
+/// boxes, the im2col A tile is not): every thread copies its share of the
+/// cp.async tiles, as AsyncSteps, and thread 0 arms the stage's mbarrier
+/// with the boxes' bytes and issues them, as BulkSteps. A step waits for
+/// its cp.async groups, then for the barrier's phase, before the block
+/// meets; the wgmma batches stay in flight as AsyncSteps decides.
+struct MixedSteps : AsyncSteps {
+  BulkSteps boxes;
+
+  MixedSteps(const KLoop &k, int64_t inFlight, Value barriers, Value isFirst)
+      : AsyncSteps(k, inFlight), boxes(k, barriers, isFirst) {}
+
+  LogicalResult issue(OpBuilder &ob, Value kt, Value stage) const {
+    if (failed(AsyncSteps::issue(ob, kt, stage)))
+      return failure();
+    return boxes.issue(ob, kt, stage);
+  }
+  FailureOr<SmallVector<Value>> kStep(OpBuilder &ob, Value kt, Value readStage,
+                                      Value writeStage, Value round,
+                                      ValueRange accs) const {
+    NVVM::CpAsyncWaitGroupOp::create(ob, loc, uint32_t(lead - 1));
+    fenceStagingForWarpgroupMma(ob, loc, k.cx.plan);
+    Value parity =
+        arith::RemUIOp::create(ob, loc, round, indexConstant(ob, loc, 2));
+    MbarrierWaitOp::create(ob, loc, boxes.barriers, readStage, parity);
+    gpu::BarrierOp::create(ob, loc);
+    if (failed(issue(ob, ahead(ob, kt, lead), writeStage)))
+      return failure();
+    FragmentContext cx = k.cx;
+    cx.stage = readStage;
+    cx.wgmmaInFlight = inFlight;
+    return multiplyTile(ob, loc, cx, accs);
   }
 };
 
@@ -391,8 +430,9 @@ FailureOr<SmallVector<Value>> stagedLoop(OpBuilder &b, const Steps &s) {
   return SmallVector<Value>(loop.getResults());
 }
 
-/// The K loop of TMA boxes (BulkSteps): thread 0 initializes the stages'
-/// mbarriers, the block meets, then the staged loop.
+/// The K loop of TMA boxes (BulkSteps, or MixedSteps where some tiles are
+/// cp.async copies): thread 0 initializes the stages' mbarriers, the block
+/// meets, then the staged loop.
 FailureOr<SmallVector<Value>> bulkLoop(OpBuilder &b, const KLoop &k,
                                        Value barriers) {
   Location loc = k.loc();
@@ -407,7 +447,11 @@ FailureOr<SmallVector<Value>> bulkLoop(OpBuilder &b, const KLoop &k,
   // proxy (the TMA unit completes transactions on the barriers).
   NVVM::FenceMbarrierInitOp::create(tb, loc);
   gpu::BarrierOp::create(b, loc);
-  return stagedLoop(b, BulkSteps(k, barriers, isFirst));
+  const Plan &plan = k.cx.plan;
+  if (plan.bulkCopies)
+    return stagedLoop(b, BulkSteps(k, barriers, isFirst));
+  return stagedLoop(b, MixedSteps(k, AsyncSteps::batchesInFlight(plan, stages),
+                                  barriers, isFirst));
 }
 
 /// The run-time test that TMA may copy the operands (docs/tensor-maps.md):
@@ -419,6 +463,8 @@ Value bulkCopiesUsable(OpBuilder &b, Location loc, const Plan &plan) {
   Value c16 = indexConstant(b, loc, 16);
   Value zero = indexConstant(b, loc, 0);
   for (Value source : plan.bulkSources) {
+    if (!source)
+      continue;
     auto type = cast<MemRefType>(source.getType());
     int64_t perVector = 16 / elementBytes(type.getElementType());
     if (Value t =
@@ -462,10 +508,16 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &plan,
       layOutForWarpgroupMma(func, *leaf, b);
   }
   FailureOr<SmallVector<Value>> results;
-  Value aligned = plan.bulkCopies ? bulkCopiesUsable(b, loc, plan)
-                                  : allOf(b, loc, plan.alignment);
+  // TMA needs its sources' rows 16-byte aligned, cp.async its vectors.
+  SmallVector<Value> tests;
+  if (plan.someBoxes())
+    if (Value t = bulkCopiesUsable(b, loc, plan))
+      tests.push_back(t);
+  if (!plan.bulkCopies)
+    tests.append(plan.alignment.begin(), plan.alignment.end());
+  Value aligned = allOf(b, loc, tests);
   auto fastLoop = [&](OpBuilder &ob) -> FailureOr<SmallVector<Value>> {
-    if (!plan.bulkCopies)
+    if (!plan.someBoxes())
       return stagedLoop(
           ob, AsyncSteps(k, AsyncSteps::batchesInFlight(plan, plan.stages)));
     Value barriers =

@@ -345,12 +345,33 @@ Value kernelArgumentOf(gpu::GPUFuncOp func, const GlobalAccess &access) {
   return arg;
 }
 
-/// Why the operands' tiles cannot be TMA boxes (empty: they can): the
+/// Why operand `p`'s tiles cannot be TMA boxes (empty: they can): a
+/// rank-2 memref argument of the kernel, its rows along the buffer's and
+/// its boxes' rows at most 256. `access`: its first tile's access, which
+/// asyncProblem traced; `arg` receives the argument.
+std::string operandBoxProblem(ContractionTree &t, const PipelinedOperand &p,
+                              gpu::GPUFuncOp func, const GlobalAccess &access,
+                              Value &arg) {
+  std::string name = p.leaf == &t.a ? "A" : "B";
+  arg = kernelArgumentOf(func, access);
+  auto type = arg ? dyn_cast<MemRefType>(arg.getType()) : MemRefType();
+  if (!type || type.getRank() != 2)
+    return name + " is not a tile of a rank-2 memref argument of the "
+                  "kernel (whose tensor map the launcher encodes)";
+  if (!copiesAsync(*p.leaf, access) || p.leaf->side.contiguous != 1)
+    return name + "'s rows do not run along its memref's last dimension "
+                  "and its buffer's rows";
+  if (p.leaf->side.tile[p.leaf->bufDims[0]] > 256)
+    return name + "'s tile has more than 256 rows (a TMA box's limit)";
+  return std::string();
+}
+
+/// Why the operands' tiles cannot all be TMA boxes (empty: they can): the
 /// chip, the instruction (wgmma reads the boxes where the unit writes
-/// them), the stages, and each operand a rank-2 memref argument of the
-/// kernel, its rows along the buffer's and its boxes' rows at most 256.
-/// `traced`: the first tiles' accesses asyncProblem traced. Sets
-/// Plan::bulkSources.
+/// them), the stages, and each operand (operandBoxProblem). `traced`: the
+/// first tiles' accesses asyncProblem traced (both operands' copies can
+/// be asynchronous). Sets Plan::bulkSources, per operand (null where its
+/// tiles are not boxes), when the chip, instruction and stages allow.
 std::string bulkProblem(ContractionTree &t, Plan &plan, gpu::GPUFuncOp func,
                         const Chip &chip, ArrayRef<GlobalAccess> traced) {
   if (!chip.tensorMemoryAccess)
@@ -362,22 +383,16 @@ std::string bulkProblem(ContractionTree &t, Plan &plan, gpu::GPUFuncOp func,
   if (traced.size() != plan.operands.size())
     return std::string("the operands are not copied asynchronously");
   SmallVector<Value, 2> sources;
+  std::string first;
   for (auto [p, access] : llvm::zip_equal(plan.operands, traced)) {
-    std::string name = p.leaf == &t.a ? "A" : "B";
-    Value arg = kernelArgumentOf(func, access);
-    auto type = arg ? dyn_cast<MemRefType>(arg.getType()) : MemRefType();
-    if (!type || type.getRank() != 2)
-      return name + " is not a tile of a rank-2 memref argument of the "
-                    "kernel (whose tensor map the launcher encodes)";
-    if (!copiesAsync(*p.leaf, access) || p.leaf->side.contiguous != 1)
-      return name + "'s rows do not run along its memref's last dimension "
-                    "and its buffer's rows";
-    if (p.leaf->side.tile[p.leaf->bufDims[0]] > 256)
-      return name + "'s tile has more than 256 rows (a TMA box's limit)";
-    sources.push_back(arg);
+    Value arg;
+    std::string why = operandBoxProblem(t, p, func, access, arg);
+    sources.push_back(why.empty() ? arg : Value());
+    if (first.empty())
+      first = why;
   }
   plan.bulkSources = std::move(sources);
-  return std::string();
+  return first;
 }
 
 } // namespace
@@ -390,9 +405,10 @@ void tiles::recordPlan(Operation *op, const Plan &plan) {
   op->setAttr(kWaveTileAttr, b.getDenseI64ArrayAttr({plan.tm, plan.tn}));
   op->setAttr(kPipelineStagesAttr, b.getI64IntegerAttr(plan.stages));
   op->setAttr(kOperandCopiesAttr,
-              b.getStringAttr(plan.bulkCopies   ? "tma"
-                              : plan.stages > 1 ? "cp.async"
-                                                : "registers"));
+              b.getStringAttr(plan.bulkCopies    ? "tma"
+                              : plan.mixedCopies ? "tma+cp.async"
+                              : plan.stages > 1  ? "cp.async"
+                                                 : "registers"));
 }
 
 FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
@@ -419,14 +435,16 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
   plan->workgroupBytesLimit = workgroupBytesLimit(func, chip);
   auto copies = t.contract->getAttrOfType<StringAttr>(kOperandCopiesAttr);
   if (copies &&
-      !llvm::is_contained({"tma", "cp.async", "registers"}, copies.getValue()))
+      !llvm::is_contained({"tma", "tma+cp.async", "cp.async", "registers"},
+                          copies.getValue()))
     return t.contract.emitOpError()
-           << "layout.operand_copies takes \"tma\", \"cp.async\" or "
-              "\"registers\", got "
+           << "layout.operand_copies takes \"tma\", \"tma+cp.async\", "
+              "\"cp.async\" or \"registers\", got "
            << copies;
   if (copies && copies.getValue() == "registers")
     plan->stages = 1;
-  if (copies && copies.getValue() != "tma")
+  if (copies && copies.getValue() != "tma" &&
+      copies.getValue() != "tma+cp.async")
     return plan;
   std::string notBulk = bulkProblem(t, *plan, func, chip, traced);
   if (copies && copies.getValue() == "tma" && !notBulk.empty())
@@ -434,5 +452,20 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
            << "in a tile program: layout.operand_copies = \"tma\", but "
            << notBulk;
   plan->bulkCopies = notBulk.empty();
+  // Where one operand's tiles are boxes and the other's are not, a program
+  // may ask for TMA for the boxes and cp.async for the rest
+  // ("tma+cp.async"). Not the default: on the H200's convolutions it was
+  // slower than cp.async for both (bench/RESULTS.md: thread 0 issues the
+  // boxes and its share of the copies, and every step waits on both).
+  plan->mixedCopies =
+      copies && copies.getValue() == "tma+cp.async" && !plan->bulkCopies &&
+      llvm::any_of(plan->bulkSources,
+                   [](Value v) { return static_cast<bool>(v); });
+  if (copies && copies.getValue() == "tma+cp.async" && !plan->mixedCopies &&
+      !plan->bulkCopies)
+    return t.contract.emitOpError()
+           << "in a tile program: layout.operand_copies = \"tma+cp.async\", "
+              "but no operand's tiles are TMA boxes: "
+           << notBulk;
   return plan;
 }

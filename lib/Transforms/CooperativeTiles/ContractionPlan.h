@@ -97,10 +97,19 @@ struct Plan {
   Type elementType;
   /// How A's and B's tiles reach their buffers with several stages: boxes
   /// the tensor memory accelerator copies, each stage guarded by an
-  /// mbarrier (`bulkSources`: the kernel's memref arguments A and B are
-  /// boxes of), else cp.async (ContractionPipeline.h).
+  /// mbarrier (`bulkSources`: per operand, the kernel's memref argument its
+  /// tiles are boxes of), else cp.async (ContractionPipeline.h).
+  /// `bulkCopies`: both operands by TMA; `mixedCopies`: one by TMA (its
+  /// source set), the other by cp.async (its source null).
   bool bulkCopies = false;
+  bool mixedCopies = false;
   SmallVector<Value, 2> bulkSources;
+  /// Whether some operand is copied by TMA, and operand i's source (null
+  /// where it is copied by cp.async).
+  bool someBoxes() const { return bulkCopies || mixedCopies; }
+  Value boxSource(size_t i) const {
+    return someBoxes() && i < bulkSources.size() ? bulkSources[i] : Value();
+  }
   /// The base alignment the pass may assume (CooperativeTileOptions), for
   /// the epilogue's vector stores.
   int64_t assumeAlignment = 0;
