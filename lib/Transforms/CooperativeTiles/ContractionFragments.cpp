@@ -368,11 +368,14 @@ SmallVector<Value> tiles::multiplyTile(OpBuilder &b, Location loc,
 /// The elements per store of each lane's C fragment: 2 where the register
 /// layout holds pairs of consecutive columns from an even column (every
 /// lane, every even element: wgmma's and mma.sync's accumulators), else 1.
-/// Pairs are stored as one vector on wgmma plans (the sm_90a epilogue:
-/// half the store instructions); the other targets keep element stores,
-/// their code unchanged.
+/// Pairs are stored as one vector on NVIDIA's plans (wgmma and mma.sync:
+/// half the store instructions, and the rows through workgroup memory
+/// where a buffer fits); the AMD targets keep element stores, their code
+/// unchanged.
 static int64_t storeRun(const MatrixInstruction &inst) {
-  if (inst.family != MatrixFamily::Wgmma || inst.cElementsPerLane % 2)
+  bool nvidia = inst.family == MatrixFamily::Wgmma ||
+                inst.family == MatrixFamily::MmaSync;
+  if (!nvidia || inst.cElementsPerLane % 2)
     return 1;
   const Descriptor &c = inst.layout(MatrixOperand::C);
   for (int64_t lane = 0; lane < inst.waveSize; ++lane)
