@@ -76,6 +76,7 @@ def _driver():
         "cuModuleGetFunction": [c.POINTER(c.c_void_p), c.c_void_p,
                                 c.c_char_p],
         "cuFuncGetAttribute": [c.POINTER(c.c_int), c.c_int, c.c_void_p],
+        "cuFuncSetAttribute": [c.c_void_p, c.c_int, c.c_int],
         "cuMemAlloc_v2": [u64p, c.c_size_t],
         "cuMemFree_v2": [c.c_uint64],
         "cuMemcpyHtoD_v2": [c.c_uint64, c.c_void_p, c.c_size_t],
@@ -500,24 +501,53 @@ class Kernel:
         # (docs/tensor-maps.md): a list of TensorMapSpec, empty for a
         # kernel without TMA loads.
         self.tensor_maps = self._read_tensor_maps()
+        # The dynamic shared memory it needs: <kernel>_dynamic_shared_bytes,
+        # which -layout-to-nvvm exports where the kernel's buffers go past
+        # the static limit (0: none). Every launch passes at least this,
+        # and the kernel is allowed it where it is above the default 48 KiB.
+        self.dynamic_shared_bytes = self._read_dynamic_shared_bytes()
 
-    def _read_tensor_maps(self):
-        name = self.name + "_tensor_maps"
+    def _read_dynamic_shared_bytes(self):
+        raw = self._read_global("_dynamic_shared_bytes")
+        if raw is None:
+            return 0
+        if len(raw) != 4:
+            raise ValueError("%s_dynamic_shared_bytes: %d bytes, not a 32-bit "
+                             "count" % (self.name, len(raw)))
+        bytes_ = _struct.unpack("<I", raw)[0]
+        if bytes_ > 48 * 1024:
+            # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            _check(_lib.cuFuncSetAttribute(self._fn, 8, bytes_),
+                   "cuFuncSetAttribute(%s, max dynamic shared bytes %d)"
+                   % (self.name, bytes_))
+        return bytes_
+
+    def _read_global(self, suffix):
+        """The bytes of the module's global <kernel><suffix>, or None where
+        the module has no such global."""
+        name = self.name + suffix
         at, size = _ctypes.c_uint64(), _ctypes.c_size_t()
         result = _lib.cuModuleGetGlobal_v2(
             _ctypes.byref(at), _ctypes.byref(size), self._module,
             name.encode())
         if result == _CUDA_ERROR_NOT_FOUND:
-            return []
+            return None
         _check(result, "cuModuleGetGlobal(%s)" % name)
-        if size.value % 8:
-            raise ValueError("%s: %d bytes, not a whole number of 64-bit "
-                             "words" % (name, size.value))
         raw = _ctypes.create_string_buffer(size.value)
         if size.value:
             _check(_lib.cuMemcpyDtoH_v2(raw, at.value, size.value),
                    "cuMemcpyDtoH(%s)" % name)
-        words = _struct.unpack("<%dQ" % (size.value // 8), raw.raw)
+        return raw.raw
+
+    def _read_tensor_maps(self):
+        name = self.name + "_tensor_maps"
+        raw = self._read_global("_tensor_maps")
+        if raw is None:
+            return []
+        if len(raw) % 8:
+            raise ValueError("%s: %d bytes, not a whole number of 64-bit "
+                             "words" % (name, len(raw)))
+        words = _struct.unpack("<%dQ" % (len(raw) // 8), raw)
         try:
             return decode_tensor_map_specs(words)
         except ValueError as e:
@@ -568,11 +598,13 @@ class Kernel:
 
     def launch(self, grid, block, args, shared=0, params=None):
         """Launches on the default stream (asynchronous); `params` from
-        prepare(args) saves marshalling them again."""
+        prepare(args) saves marshalling them again. `shared`: dynamic
+        shared memory bytes (at least the kernel's dynamic_shared_bytes)."""
         grid, block = _triple(grid, "grid"), _triple(block, "block")
         if params is None:
             params = self.prepare(args)
-        _check(_lib.cuLaunchKernel(self._fn, *grid, *block, int(shared), None,
+        shared = max(int(shared), self.dynamic_shared_bytes)
+        _check(_lib.cuLaunchKernel(self._fn, *grid, *block, shared, None,
                                    params, None),
                "cuLaunchKernel(%s)" % self.name)
 
@@ -596,6 +628,7 @@ class Kernel:
         # Nothing but the launch call between the two records: the sizes
         # are checked, and the driver's functions looked up, before.
         g, b = _triple(grid, "grid"), _triple(block, "block")
+        shared = max(int(shared), self.dynamic_shared_bytes)
         record, launch, fn = _lib.cuEventRecord, _lib.cuLaunchKernel, self._fn
         try:
             for _ in range(runs):

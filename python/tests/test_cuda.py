@@ -254,3 +254,73 @@ def test_prepare_passes_the_maps_after_the_usual_parameters():
     with pytest.raises(ValueError, match="^argument 1: tensor map 0 covers "
                        "it, but it is not a memref$"):
         kernel.prepare([a, 7])
+
+
+class FakeDriver:
+    """The driver calls a loaded Kernel makes, on a made-up module whose
+    globals are `globals_` (name -> bytes); records attribute settings and
+    launches."""
+
+    def __init__(self, globals_):
+        self.globals, self.attributes, self.launches = globals_, [], []
+
+    def cuModuleGetGlobal_v2(self, at, size, module, name):
+        import ctypes
+        raw = self.globals.get(name.decode())
+        if raw is None:
+            return 500  # CUDA_ERROR_NOT_FOUND
+        self._raw = ctypes.create_string_buffer(raw, len(raw))
+        at._obj.value = ctypes.addressof(self._raw)
+        size._obj.value = len(raw)
+        return 0
+
+    def cuMemcpyDtoH_v2(self, dst, src, n):
+        import ctypes
+        ctypes.memmove(dst, src, n)
+        return 0
+
+    def cuFuncSetAttribute(self, fn, attribute, value):
+        self.attributes.append((attribute, value))
+        return 0
+
+    def cuLaunchKernel(self, fn, gx, gy, gz, bx, by, bz, shared, stream,
+                       params, extra):
+        self.launches.append(shared)
+        return 0
+
+
+def loaded_kernel(monkeypatch, globals_):
+    driver = FakeDriver(globals_)
+    monkeypatch.setattr(cuda, "_lib", driver)
+    kernel = cuda.Kernel.__new__(cuda.Kernel)
+    kernel.name, kernel._fn, kernel._module = "k", None, None
+    kernel.tensor_maps = []
+    return kernel, driver
+
+
+def test_dynamic_shared_bytes_are_read_allowed_and_passed(monkeypatch):
+    import struct
+    # 96 KiB: above the default 48 KiB, so the kernel is allowed it
+    # (attribute 8, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), and
+    # every launch passes at least it.
+    kernel, driver = loaded_kernel(
+        monkeypatch, {"k_dynamic_shared_bytes": struct.pack("<I", 98304)})
+    kernel.dynamic_shared_bytes = kernel._read_dynamic_shared_bytes()
+    assert kernel.dynamic_shared_bytes == 98304
+    assert driver.attributes == [(8, 98304)]
+    kernel.launch((1,), (128,), [])
+    kernel.launch((1,), (128,), [], shared=131072)
+    assert driver.launches == [98304, 131072]
+    # 40 KiB: within the default, no attribute.
+    kernel, driver = loaded_kernel(
+        monkeypatch, {"k_dynamic_shared_bytes": struct.pack("<I", 40960)})
+    assert kernel._read_dynamic_shared_bytes() == 40960
+    assert driver.attributes == []
+    # None exported: 0. A malformed count is refused.
+    kernel, driver = loaded_kernel(monkeypatch, {})
+    assert kernel._read_dynamic_shared_bytes() == 0
+    kernel, driver = loaded_kernel(
+        monkeypatch, {"k_dynamic_shared_bytes": bytes(8)})
+    with pytest.raises(ValueError, match="^k_dynamic_shared_bytes: 8 bytes, "
+                       "not a 32-bit count$"):
+        kernel._read_dynamic_shared_bytes()
