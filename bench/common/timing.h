@@ -29,23 +29,10 @@ struct Timer {
     checkCuda(cudaEventCreate(&a), "cudaEventCreate");
     checkCuda(cudaEventCreate(&b), "cudaEventCreate");
   }
-  /// Median milliseconds of `runs` calls after `warm` warm-ups.
+  /// Median milliseconds of `runs` calls after `warm` warm-ups, each call
+  /// alone between two events.
   float median(const std::function<void()> &fn, int warm = 3, int runs = 20) {
-    for (int i = 0; i < warm; ++i)
-      fn();
-    checkCuda(cudaDeviceSynchronize(), "warm-up");
-    std::vector<float> ms;
-    for (int i = 0; i < runs; ++i) {
-      checkCuda(cudaEventRecord(a), "cudaEventRecord");
-      fn();
-      checkCuda(cudaEventRecord(b), "cudaEventRecord");
-      checkCuda(cudaEventSynchronize(b), "timed launch");
-      float t;
-      checkCuda(cudaEventElapsedTime(&t, a, b), "cudaEventElapsedTime");
-      ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
+    return batchedMedian(fn, warm, runs, 1);
   }
   /// Median milliseconds per launch of `runs` batches of `batch` calls
   /// back to back between two events, after `warm` warm-ups: the GPU's

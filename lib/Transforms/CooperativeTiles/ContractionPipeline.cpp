@@ -179,69 +179,6 @@ struct StagedSteps {
   }
 };
 
-/// The steps of the K loop with `stages` LDS stages filled by asynchronous
-/// copies (cp.async; stagedLoop). Where warpgroup MMAs read the stages and
-/// there are four or more, a step leaves its wgmma batch in flight (the
-/// TMA ring's scheme, BulkSteps) and the copies run stages - 2 tiles
-/// ahead: the stage step i refills, (i - 2) mod stages, was read by the
-/// batch of step i - 2, which every warpgroup waited for (wait_group 1 in
-/// step i - 1) before the block met in step i. Otherwise (mma.sync, MFMA,
-/// WMMA fragments read from LDS by the threads themselves, or fewer
-/// stages, where a copy only one tile ahead measured slower on the H200's
-/// convolutions than a batch completing in its step: bench/RESULTS.md)
-/// the copies run stages - 1 tiles ahead and each step's multiply
-/// completes in the step.
-struct AsyncSteps : StagedSteps {
-  int64_t inFlight;
-
-  AsyncSteps(const KLoop &k, int64_t inFlight)
-      : StagedSteps(k, k.operands.front().leaf->stages - 1 - inFlight),
-        inFlight(inFlight) {}
-
-  /// The wgmma batches a step may leave in flight with `stages` stages.
-  static int64_t batchesInFlight(const Plan &plan, int64_t stages) {
-    return plan.inst->operandsInWorkgroupMemory() && stages >= 4 ? 1 : 0;
-  }
-
-  /// Starts the copies of tile `kt` into stage `stage` (none past the
-  /// last tile) and commits them as one group.
-  LogicalResult issue(OpBuilder &ob, Value kt, Value stage) const {
-    auto ifOp = scf::IfOp::create(ob, loc, k.below(ob, kt), false);
-    OpBuilder tb = ifOp.getThenBodyBuilder();
-    for (auto [i, p] : llvm::enumerate(k.operands))
-      if (!k.cx.plan.boxSource(i) &&
-          failed(copyStagedTileAsync(tb, loc, *p.leaf, p.at(kt), p.staging,
-                                     k.tid, k.threads, stage)))
-        return failure();
-    NVVM::CpAsyncCommitGroupOp::create(ob, loc);
-    return success();
-  }
-  /// One K step: wait for tile `kt` (in `readStage`; the groups of the
-  /// lead - 1 tiles after it may stay in flight), meet the block, start
-  /// the copies of tile kt + lead into `writeStage`, multiply.
-  FailureOr<SmallVector<Value>> kStep(OpBuilder &ob, Value kt, Value readStage,
-                                      Value writeStage, Value /*round*/,
-                                      ValueRange accs) const {
-    NVVM::CpAsyncWaitGroupOp::create(ob, loc, uint32_t(lead - 1));
-    fenceStagingForWarpgroupMma(ob, loc, k.cx.plan);
-    gpu::BarrierOp::create(ob, loc);
-    if (failed(issue(ob, ahead(ob, kt, lead), writeStage)))
-      return failure();
-    FragmentContext cx = k.cx;
-    cx.stage = readStage;
-    cx.wgmmaInFlight = inFlight;
-    return multiplyTile(ob, loc, cx, accs);
-  }
-  /// After the loop: the groups left are empty; nothing stays in flight
-  /// past the kernel, and the last wgmma batch completes before the
-  /// epilogue reads the accumulators.
-  void finish(OpBuilder &b) const {
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
-    if (inFlight)
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  }
-};
-
 /// The steps of the K loop whose tiles the tensor memory accelerator copies
 /// (stagedLoop), after the TMA pipelines of CUTLASS's sm90 GEMMs without a
 /// producer warp: stage s has an mbarrier that thread 0 arms with the
@@ -260,6 +197,13 @@ struct BulkSteps : StagedSteps {
         bytes += boxBytesPerStage(*p.leaf);
   }
 
+  /// Every thread waits for stage `stage`'s boxes of the ring's round
+  /// `round`.
+  void wait(OpBuilder &ob, Value stage, Value round) const {
+    Value parity =
+        arith::RemUIOp::create(ob, loc, round, indexConstant(ob, loc, 2));
+    MbarrierWaitOp::create(ob, loc, barriers, stage, parity);
+  }
   /// Thread 0 arms stage `stage`'s barrier and copies tile `kt` into the
   /// stage (nothing past the last tile).
   LogicalResult issue(OpBuilder &ob, Value kt, Value stage) const {
@@ -282,9 +226,7 @@ struct BulkSteps : StagedSteps {
   FailureOr<SmallVector<Value>> kStep(OpBuilder &ob, Value kt, Value readStage,
                                       Value writeStage, Value round,
                                       ValueRange accs) const {
-    Value parity =
-        arith::RemUIOp::create(ob, loc, round, indexConstant(ob, loc, 2));
-    MbarrierWaitOp::create(ob, loc, barriers, readStage, parity);
+    wait(ob, readStage, round);
     FragmentContext cx = k.cx;
     cx.stage = readStage;
     cx.wgmmaInFlight = 1;
@@ -301,32 +243,58 @@ struct BulkSteps : StagedSteps {
   }
 };
 
-/// The steps of the K loop where some operands' tiles are TMA boxes and
-/// the others cp.async copies (a convolution: the weights' B rows are
-/// boxes, the im2col A tile is not): every thread copies its share of the
-/// cp.async tiles, as AsyncSteps, and thread 0 arms the stage's mbarrier
-/// with the boxes' bytes and issues them, as BulkSteps. A step waits for
-/// its cp.async groups, then for the barrier's phase, before the block
-/// meets; the wgmma batches stay in flight as AsyncSteps decides.
-struct MixedSteps : AsyncSteps {
-  BulkSteps boxes;
+/// The steps of the K loop with `stages` LDS stages filled by asynchronous
+/// copies (cp.async; stagedLoop). Where warpgroup MMAs read the stages and
+/// there are four or more, a step leaves its wgmma batch in flight (the
+/// TMA ring's scheme, BulkSteps) and the copies run stages - 2 tiles
+/// ahead: the stage step i refills, (i - 2) mod stages, was read by the
+/// batch of step i - 2, which every warpgroup waited for (wait_group 1 in
+/// step i - 1) before the block met in step i. Otherwise (mma.sync, MFMA,
+/// WMMA fragments read from LDS by the threads themselves, or fewer
+/// stages, where a copy only one tile ahead measured slower on the H200's
+/// convolutions than a batch completing in its step: bench/RESULTS.md)
+/// the copies run stages - 1 tiles ahead and each step's multiply
+/// completes in the step.
+struct AsyncSteps : StagedSteps {
+  int64_t inFlight;
+  /// Where some operands' tiles are TMA boxes ("tma+cp.async"): their
+  /// steps (thread 0 arms the stage's mbarrier with their bytes and issues
+  /// them; a step waits for its cp.async groups, then for the barrier's
+  /// phase, before the block meets). Null: cp.async copies every tile.
+  const BulkSteps *boxes = nullptr;
 
-  MixedSteps(const KLoop &k, int64_t inFlight, Value barriers, Value isFirst)
-      : AsyncSteps(k, inFlight), boxes(k, barriers, isFirst) {}
+  AsyncSteps(const KLoop &k, int64_t inFlight)
+      : StagedSteps(k, k.operands.front().leaf->stages - 1 - inFlight),
+        inFlight(inFlight) {}
 
-  LogicalResult issue(OpBuilder &ob, Value kt, Value stage) const {
-    if (failed(AsyncSteps::issue(ob, kt, stage)))
-      return failure();
-    return boxes.issue(ob, kt, stage);
+  /// The wgmma batches a step may leave in flight with `stages` stages.
+  static int64_t batchesInFlight(const Plan &plan, int64_t stages) {
+    return plan.inst->operandsInWorkgroupMemory() && stages >= 4 ? 1 : 0;
   }
+
+  /// Starts the copies of tile `kt` into stage `stage` (none past the
+  /// last tile) and commits them as one group.
+  LogicalResult issue(OpBuilder &ob, Value kt, Value stage) const {
+    auto ifOp = scf::IfOp::create(ob, loc, k.below(ob, kt), false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    for (auto [i, p] : llvm::enumerate(k.operands))
+      if (!k.cx.plan.boxSource(i) &&
+          failed(copyStagedTileAsync(tb, loc, *p.leaf, p.at(kt), p.staging,
+                                     k.tid, k.threads, stage)))
+        return failure();
+    NVVM::CpAsyncCommitGroupOp::create(ob, loc);
+    return boxes ? boxes->issue(ob, kt, stage) : success();
+  }
+  /// One K step: wait for tile `kt` (in `readStage`; the groups of the
+  /// lead - 1 tiles after it may stay in flight), meet the block, start
+  /// the copies of tile kt + lead into `writeStage`, multiply.
   FailureOr<SmallVector<Value>> kStep(OpBuilder &ob, Value kt, Value readStage,
                                       Value writeStage, Value round,
                                       ValueRange accs) const {
     NVVM::CpAsyncWaitGroupOp::create(ob, loc, uint32_t(lead - 1));
     fenceStagingForWarpgroupMma(ob, loc, k.cx.plan);
-    Value parity =
-        arith::RemUIOp::create(ob, loc, round, indexConstant(ob, loc, 2));
-    MbarrierWaitOp::create(ob, loc, boxes.barriers, readStage, parity);
+    if (boxes)
+      boxes->wait(ob, readStage, round);
     gpu::BarrierOp::create(ob, loc);
     if (failed(issue(ob, ahead(ob, kt, lead), writeStage)))
       return failure();
@@ -334,6 +302,14 @@ struct MixedSteps : AsyncSteps {
     cx.stage = readStage;
     cx.wgmmaInFlight = inFlight;
     return multiplyTile(ob, loc, cx, accs);
+  }
+  /// After the loop: the groups left are empty; nothing stays in flight
+  /// past the kernel, and the last wgmma batch completes before the
+  /// epilogue reads the accumulators.
+  void finish(OpBuilder &b) const {
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+    if (inFlight)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   }
 };
 
@@ -430,9 +406,9 @@ FailureOr<SmallVector<Value>> stagedLoop(OpBuilder &b, const Steps &s) {
   return SmallVector<Value>(loop.getResults());
 }
 
-/// The K loop of TMA boxes (BulkSteps, or MixedSteps where some tiles are
-/// cp.async copies): thread 0 initializes the stages' mbarriers, the block
-/// meets, then the staged loop.
+/// The K loop of TMA boxes (BulkSteps, or AsyncSteps with `boxes` where
+/// some tiles are cp.async copies): thread 0 initializes the stages' mbarriers,
+/// the block meets, then the staged loop.
 FailureOr<SmallVector<Value>> bulkLoop(OpBuilder &b, const KLoop &k,
                                        Value barriers) {
   Location loc = k.loc();
@@ -448,10 +424,12 @@ FailureOr<SmallVector<Value>> bulkLoop(OpBuilder &b, const KLoop &k,
   NVVM::FenceMbarrierInitOp::create(tb, loc);
   gpu::BarrierOp::create(b, loc);
   const Plan &plan = k.cx.plan;
+  BulkSteps boxes(k, barriers, isFirst);
   if (plan.bulkCopies)
-    return stagedLoop(b, BulkSteps(k, barriers, isFirst));
-  return stagedLoop(b, MixedSteps(k, AsyncSteps::batchesInFlight(plan, stages),
-                                  barriers, isFirst));
+    return stagedLoop(b, boxes);
+  AsyncSteps mixed(k, AsyncSteps::batchesInFlight(plan, stages));
+  mixed.boxes = &boxes;
+  return stagedLoop(b, mixed);
 }
 
 /// The run-time test that TMA may copy the operands (docs/tensor-maps.md):
