@@ -140,14 +140,11 @@ uint64_t WgmmaMatrixDescriptor::encode(int64_t startAddress) const {
 
 namespace {
 
-/// The most origins matchWgmmaOperand proves (every one of a buffer's
-/// pipeline stages and instruction tiles is far fewer).
-constexpr int64_t kMaxOrigins = 1024;
-
 /// The origins of the tiles of `extents` (one per top dimension) that fit
 /// in `lengths`: every multiple of the extent along each dimension, in order
-/// (at most kMaxOrigins; an extent of 1 is every coordinate). The origins
-/// matchWgmmaOperand and matchTmaBox prove.
+/// (at most kMaxSharedTileOrigins, one more where there are more; an extent
+/// of 1 is every coordinate). The origins matchWgmmaOperand and matchTmaBox
+/// prove.
 llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
 tileOrigins(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> extents) {
   llvm::SmallVector<llvm::SmallVector<int64_t, 4>> result{
@@ -158,7 +155,7 @@ tileOrigins(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> extents) {
       for (int64_t x = 0; x + extents[dim] <= lengths[dim]; x += extents[dim]) {
         next.push_back(o);
         next.back()[dim] = x;
-        if (int64_t(next.size()) > kMaxOrigins)
+        if (int64_t(next.size()) > kMaxSharedTileOrigins)
           return next;
       }
     result = std::move(next);
@@ -166,16 +163,29 @@ tileOrigins(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> extents) {
   return result;
 }
 
-/// The origins matchWgmmaOperand proves: the instruction's tile is mnExtent
-/// x 16 along mnDim and kDim.
+} // namespace
+
 llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
-origins(llvm::ArrayRef<int64_t> lengths, int64_t mnDim, int64_t kDim,
-        int64_t mnExtent) {
+mlir::layout::wgmmaOperandOrigins(llvm::ArrayRef<int64_t> lengths,
+                                  int64_t mnDim, int64_t kDim,
+                                  int64_t mnExtent) {
   llvm::SmallVector<int64_t, 4> extents(lengths.size(), 1);
   extents[mnDim] = mnExtent;
   extents[kDim] = 16;
   return tileOrigins(lengths, extents);
 }
+
+llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
+mlir::layout::tmaBoxOrigins(llvm::ArrayRef<int64_t> lengths,
+                            llvm::ArrayRef<int64_t> destDims,
+                            llvm::ArrayRef<int64_t> box) {
+  llvm::SmallVector<int64_t, 4> extents(lengths.size(), 1);
+  for (auto [d, e] : llvm::zip_equal(destDims, box))
+    extents[d] = e;
+  return tileOrigins(lengths, extents);
+}
+
+namespace {
 
 /// Why `layout` does not read what `d` says at `origins` (empty: it does).
 std::string disproof(const Descriptor &d, const WgmmaOperandLayout &layout,
@@ -228,7 +238,7 @@ mlir::layout::matchWgmmaOperand(const Descriptor &d, int64_t mnDim,
     return error(llvm::formatv("its descriptor is {0} x {1} along the "
                                "instruction's dimensions, less than {2} x 16",
                                lengths[mnDim], lengths[kDim], mnExtent));
-  auto all = origins(lengths, mnDim, kDim, mnExtent);
+  auto all = wgmmaOperandOrigins(lengths, mnDim, kDim, mnExtent);
   llvm::SmallVector<int64_t, 4> o0(lengths.size(), 0);
   auto step = [&](int64_t dim, int64_t by) {
     llvm::SmallVector<int64_t, 4> t(o0);
@@ -273,17 +283,6 @@ mlir::layout::matchWgmmaOperand(const Descriptor &d, int64_t mnDim,
 }
 
 namespace {
-
-/// The origins matchTmaBox proves: multiples of the box along `destDims`,
-/// every coordinate along the other dimensions.
-llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
-boxOrigins(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> destDims,
-           llvm::ArrayRef<int64_t> box) {
-  llvm::SmallVector<int64_t, 4> extents(lengths.size(), 1);
-  for (auto [d, e] : llvm::zip_equal(destDims, box))
-    extents[d] = e;
-  return tileOrigins(lengths, extents);
-}
 
 /// Why a TMA box copy in `mode` does not write what `d` says at `origins`
 /// (empty: it does).
@@ -335,7 +334,7 @@ mlir::layout::matchTmaBox(const Descriptor &d, llvm::ArrayRef<int64_t> destDims,
   if (box.empty() || box.size() != destDims.size())
     return error("the box and its destination dimensions differ in rank");
   int64_t rowBytes = box.back() * elementBytes;
-  auto all = boxOrigins(d.getLengths(), destDims, box);
+  auto all = tmaBoxOrigins(d.getLengths(), destDims, box);
   std::string why;
   for (SharedSwizzle mode : {SharedSwizzle::B128, SharedSwizzle::B64,
                              SharedSwizzle::B32, SharedSwizzle::None}) {

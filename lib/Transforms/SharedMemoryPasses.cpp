@@ -19,6 +19,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+
 namespace mlir {
 namespace layout {
 #define GEN_PASS_DEF_LAYOUTANALYZEBANKCONFLICTS
@@ -100,6 +102,9 @@ struct LayoutAnalyzeBankConflictsPass final
     /// False for accesses conflicts-only leaves out (still counted among
     /// their location's accesses).
     bool shown = true;
+    /// Which of an op's accesses this is where it makes several (a
+    /// layout.warpgroup_mma reads A and B): versions are counted per slot.
+    std::string slot;
   };
 
   void runOnOperation() override {
@@ -115,25 +120,28 @@ struct LayoutAnalyzeBankConflictsPass final
     std::vector<Report> reports;
     getOperation().walk([&](Operation *op) {
       std::optional<SharedAccess> access = getSharedAccess(op);
-      if (!access)
+      SmallVector<HardwareSharedAccess, 2> hardware =
+          getHardwareSharedAccesses(op);
+      if (!access && hardware.empty())
         return;
       const Chip *target = scopes.at(op);
       if (!target)
         return;
-      ConflictProof proof = proveConflicts(*target, *access, session);
       Operation *kernel = op->getParentOfType<FunctionOpInterface>();
       Summary &sum = summaries
                          .try_emplace(kernel, Summary{kernel ? kernel->getLoc()
                                                              : op->getLoc(),
                                                       target->name})
                          .first->second;
-      ++sum.accesses;
-      sum.proved += proof.proved;
-      bool conflicted = !proof.proved || proof.worst.extra() > 0;
-      sum.conflicted += conflicted;
-      sum.worstExtra = std::max(sum.worstExtra, proof.worst.extra());
-      reports.push_back(report(*target, *access, proof));
-      reports.back().shown = !conflictsOnly || conflicted;
+      if (access) {
+        ConflictProof proof = proveConflicts(*target, *access, session);
+        count(sum, proof, reports, report(*target, *access, proof));
+      }
+      // The wgmma operand reads and TMA box writes (SharedWavefronts.h).
+      for (const HardwareSharedAccess &h : hardware) {
+        HardwareAccessProof proof = proveHardwareConflicts(*target, h, session);
+        count(sum, proof.proof, reports, report(*target, h, proof));
+      }
     });
     if (scopes.failedAny)
       return signalPassFailure();
@@ -157,6 +165,19 @@ struct LayoutAnalyzeBankConflictsPass final
     }
   }
 
+  /// Adds one access's proof to its kernel's summary and its report to
+  /// `reports`.
+  void count(Summary &sum, const ConflictProof &proof,
+             std::vector<Report> &reports, Report r) {
+    ++sum.accesses;
+    sum.proved += proof.proved;
+    bool conflicted = !proof.proved || proof.worst.extra() > 0;
+    sum.conflicted += conflicted;
+    sum.worstExtra = std::max(sum.worstExtra, proof.worst.extra());
+    r.shown = !conflictsOnly || conflicted;
+    reports.push_back(std::move(r));
+  }
+
   /// Emits `reports` in order, one remark per location and text: the
   /// versions of one access (copies with the same location) that share a
   /// result share a remark, which says how many of the location's accesses
@@ -164,10 +185,13 @@ struct LayoutAnalyzeBankConflictsPass final
   static void emitMerged(ArrayRef<Report> reports) {
     using Key = std::pair<Location, StringRef>;
     llvm::MapVector<Key, unsigned> groups;
-    DenseMap<Location, unsigned> atLocation;
+    std::map<std::pair<const void *, std::string>, unsigned> atLocation;
+    auto slot = [](const Report &r) {
+      return std::make_pair(r.loc.getAsOpaquePointer(), r.slot);
+    };
     DenseMap<Key, const Report *> first;
     for (const Report &r : reports) {
-      ++atLocation[r.loc];
+      ++atLocation[slot(r)];
       if (!r.shown)
         continue;
       Key key{r.loc, r.text};
@@ -176,7 +200,7 @@ struct LayoutAnalyzeBankConflictsPass final
     }
     for (auto &[key, count] : groups) {
       const Report &r = *first.lookup(key);
-      unsigned all = atLocation.lookup(r.loc);
+      unsigned all = atLocation[slot(r)];
       std::string text = r.text;
       if (all > 1)
         text += llvm::formatv(" (the same for {0} of the {1} accesses at "
@@ -188,6 +212,57 @@ struct LayoutAnalyzeBankConflictsPass final
       emitLayoutRemark(r.loc, "BankConflicts", kCategory, r.kernel, text,
                        metrics);
     }
+  }
+
+  /// The report of a hardware access: the count of its wavefronts (also
+  /// where the lowering refuses it, counted as its descriptor says).
+  static Report report(const Chip &target, const HardwareSharedAccess &access,
+                       const HardwareAccessProof &hw) {
+    const ConflictProof &proof = hw.proof;
+    std::string buffer = describeBuffer(access.memref);
+    std::string kernel = kernelName(access.op);
+    std::string counted;
+    if (hw.origins)
+      counted =
+          llvm::formatv("{0} extra cycles ({1}-way; {2})", proof.worst.extra(),
+                        proof.worst.maxWays, describeHardwareAccess(access, hw))
+              .str();
+    std::string text;
+    if (proof.proved)
+      text = llvm::formatv("bank conflicts on {0}: {1}; {2}; {3}", target.name,
+                           counted, describeHardwareProof(access, hw), buffer)
+                 .str();
+    else if (hw.origins)
+      text = llvm::formatv("bank conflicts on {0}: {1}; {2}; counted as its "
+                           "descriptor says: {3}",
+                           target.name, describeHardwareProof(access, hw),
+                           buffer, counted)
+                 .str();
+    else
+      text = llvm::formatv("bank conflicts on {0}: {1} ({2}); {3}", target.name,
+                           describeHardwareProof(access, hw), access.describe(),
+                           buffer)
+                 .str();
+    Report r{access.op->getLoc(),
+             kernel,
+             text,
+             {{"Chip", target.name},
+              {"Kernel", kernel},
+              {"Buffer", buffer},
+              {"Access", access.op->getName().getStringRef().str()},
+              {"Unit", access.describe()},
+              {"Mode", hw.mode},
+              {"Model", hw.model},
+              {"Wavefronts", std::to_string(hw.wavefronts)},
+              {"Origins", std::to_string(hw.origins)},
+              {"ExtraCycles", hw.origins ? std::to_string(proof.worst.extra())
+                                         : std::string("unknown")},
+              {"Ways", std::to_string(proof.worst.maxWays)},
+              {"Proved", proof.proved ? "true" : "false"},
+              {"Exact", proof.proved ? "true" : "false"},
+              {"Why", proof.why}}};
+    r.slot = access.describe();
+    return r;
   }
 
   static Report report(const Chip &target, const SharedAccess &access,
@@ -244,7 +319,7 @@ struct LayoutXorSwizzlePass final
       return signalPassFailure();
     for (WorkgroupBufferAccesses &buffer :
          collectWorkgroupBuffers(getOperation())) {
-      const Chip *model = scopes.at(buffer.accesses.front().op);
+      const Chip *model = scopes.at(buffer.firstOp());
       if (!model)
         continue;
       swizzleWorkgroupBuffer(*model, buffer);

@@ -24,6 +24,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -37,6 +38,11 @@ mlir::layout::collectWorkgroupBuffers(Operation *root) {
       WorkgroupBufferAccesses &b = buffers[a->memref];
       b.memref = a->memref;
       b.accesses.push_back(*a);
+    }
+    for (HardwareSharedAccess &h : getHardwareSharedAccesses(op)) {
+      WorkgroupBufferAccesses &b = buffers[h.memref];
+      b.memref = h.memref;
+      b.hardware.push_back(std::move(h));
     }
   });
   SmallVector<WorkgroupBufferAccesses> result;
@@ -172,6 +178,7 @@ public:
       : model(model) {
     buffer.memref = accesses.memref;
     buffer.accesses = accesses.accesses;
+    buffer.hardware = accesses.hardware;
   }
 
   void run() {
@@ -215,6 +222,8 @@ private:
   /// The buffer's descriptor and its conflicts as it is (`before`); false
   /// (with the remark) where nothing is to be done.
   bool measure() {
+    if (!buffer.hardware.empty())
+      return keepForHardware();
     if (std::string why = collect(buffer); !why.empty()) {
       remark() << "not swizzled: " << why;
       return false;
@@ -251,17 +260,81 @@ private:
                  << unproved << "); left as it is";
       return false;
     }
-    // wgmma reads the buffer in a hardware swizzle mode its descriptor
-    // already has (ContractionWarpgroup.cpp): another layout would be
-    // refused by its lowering.
-    if (llvm::any_of(buffer.memref.getUsers(),
-                     [](Operation *u) { return isa<WarpgroupMmaOp>(u); })) {
-      remark() << "not swizzled: layout.warpgroup_mma reads it in the "
-                  "hardware swizzle mode its descriptor has; "
-               << *before << " extra cycles of its other accesses are kept";
-      return false;
-    }
     return true;
+  }
+
+  /// What the bank model proved of the buffer's hardware accesses (wgmma
+  /// reads, TMA writes: SharedWavefronts.h), in words; `clean` is whether
+  /// every one is proved conflict-free.
+  std::string hardwareNote(bool &clean) {
+    SmallVector<std::string> modes, models, units;
+    int64_t reads = 0, writes = 0;
+    std::string problem;
+    for (const HardwareSharedAccess &h : buffer.hardware) {
+      HardwareAccessProof p = proveHardwareConflicts(model, h, session);
+      ++(h.isWrite() ? writes : reads);
+      auto add = [](SmallVector<std::string> &to, const std::string &x) {
+        if (!x.empty() && !llvm::is_contained(to, x))
+          to.push_back(x);
+      };
+      add(modes, p.mode);
+      add(models, p.model);
+      add(units, h.op->getName().getStringRef().str());
+      if (!problem.empty() || (p.proof.proved && !p.proof.worst.extra()))
+        continue;
+      problem = h.describe() + ": " +
+                (p.proof.proved ? llvm::formatv("{0} extra cycles ({1}-way)",
+                                                p.proof.worst.extra(),
+                                                p.proof.worst.maxWays)
+                                      .str()
+                                : describeHardwareProof(h, p));
+    }
+    clean = problem.empty();
+    std::string who = llvm::join(units, " and ");
+    if (!clean)
+      return "its descriptor is kept for " + who + "; " + problem;
+    auto plural = [](int64_t n, StringRef what) {
+      return std::to_string(n) + " " + what.str() + (n == 1 ? "" : "s");
+    };
+    std::string counted = reads ? plural(reads, "wgmma read") : "";
+    if (writes)
+      counted += (reads ? " and " : "") + plural(writes, "TMA box write");
+    return llvm::formatv("its descriptor is kept for {0}, in the {1} "
+                         "swizzle mode: its {2} are proved conflict-free at "
+                         "every tile origin ({3})",
+                         who, llvm::join(modes, " / "), counted,
+                         llvm::join(models, "; "))
+        .str();
+  }
+
+  /// A buffer that wgmma reads or TMA writes keeps its descriptor: their
+  /// lowerings derive the hardware's swizzle mode from it and would refuse
+  /// another layout. Says what the bank model proved of those accesses and
+  /// of the others; false (nothing to search).
+  bool keepForHardware() {
+    bool clean = true;
+    std::string note = hardwareNote(clean), others;
+    if (!buffer.accesses.empty()) {
+      std::string why = collect(buffer);
+      if (why.empty())
+        before = total(nullptr, why);
+      if (!before)
+        others = "its other accesses are not proved: " + why;
+      else if (*before)
+        others = std::to_string(*before) +
+                 " extra cycles of its other accesses are kept";
+      else
+        others = "its other accesses have no bank conflicts, proved";
+      clean &= before && *before == 0;
+    }
+    if (clean)
+      remark() << "no bank conflicts, proved for every wave, block and "
+                  "iteration; left as it is: "
+               << note << (others.empty() ? "" : "; " + others);
+    else
+      remark() << "not swizzled: " << note
+               << (others.empty() ? "" : "; " + others);
+    return false;
   }
 
   /// The descriptor's rows x columns (after leading dimensions) and the

@@ -29,6 +29,7 @@
 #include "layout/Evaluator/Descriptor.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -144,6 +145,26 @@ struct WgmmaOperandLayout {
 
   WgmmaMatrixDescriptor descriptor() const { return {lbo, sbo, swizzle}; }
 };
+
+/// The most tile origins matchWgmmaOperand, matchTmaBox and the bank
+/// model's proof of the two (BankConflicts.h) enumerate (a buffer's
+/// pipeline stages times its instruction tiles are far fewer).
+constexpr int64_t kMaxSharedTileOrigins = 1024;
+
+/// The origins matchWgmmaOperand proves for a descriptor of top `lengths`:
+/// every multiple of `mnExtent` along `mnDim` and of 16 along `kDim` whose
+/// tile fits, with every coordinate along the other dimensions, in order;
+/// one more than kMaxSharedTileOrigins where there are more.
+llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
+wgmmaOperandOrigins(llvm::ArrayRef<int64_t> lengths, int64_t mnDim,
+                    int64_t kDim, int64_t mnExtent);
+
+/// The origins matchTmaBox proves: every multiple of box[i] along
+/// destDims[i] whose box fits, every coordinate along the other dimensions
+/// (at most one more than kMaxSharedTileOrigins, as wgmmaOperandOrigins).
+llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
+tmaBoxOrigins(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> destDims,
+              llvm::ArrayRef<int64_t> box);
 
 /// Derives how wgmma reads an operand tile laid out by the static
 /// descriptor `d`: element (mn, k) of the tile at top coordinate `origin`

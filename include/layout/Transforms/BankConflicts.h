@@ -82,6 +82,9 @@ struct ProofSession {
   /// simulateConflicts' threads (cleared for each simulated point).
   struct Simulation;
   std::shared_ptr<Simulation> simulation;
+  /// proveHardwareConflicts' proofs, shared by the copies of an op.
+  struct HardwareMemo;
+  std::shared_ptr<HardwareMemo> hardware;
 };
 
 /// What the analysis proved about one access.
@@ -127,6 +130,73 @@ sampleConflicts(const Chip &chip, const SharedAccess &access,
 /// "proved for all 8 waves, all blocks and all iterations" or "not proved:
 /// <why>".
 std::string describeProof(const ConflictProof &proof);
+
+/// A workgroup-memory access that a hardware unit makes from a descriptor
+/// rather than threads from addresses (SharedWavefronts.h): an operand read
+/// of layout.warpgroup_mma or the box write of layout.bulk_tensor_load.
+struct HardwareSharedAccess {
+  enum class Unit : uint8_t { WgmmaA, WgmmaB, Tma };
+  Operation *op;
+  Unit unit;
+  /// The buffer and the descriptor the op indexes it through.
+  Value memref, desc;
+  /// wgmma: the top dimensions of M or N and of K, and the tile's M or N
+  /// extent (64 for A, N for B); the tile is mnExtent x 16.
+  int64_t mnDim = 0, kDim = 0, mnExtent = 0;
+  /// TMA: the descriptor dimension of each box dimension, and the box.
+  llvm::SmallVector<int64_t, 4> destDims, box;
+
+  bool isWrite() const { return unit == Unit::Tma; }
+  /// "wgmma reads of A", "wgmma reads of B", "TMA box writes".
+  std::string describe() const;
+};
+
+/// The hardware accesses of `op`: A's and B's reads of a
+/// layout.warpgroup_mma, the write of a layout.bulk_tensor_load; none for
+/// any other op.
+llvm::SmallVector<HardwareSharedAccess, 2>
+getHardwareSharedAccesses(Operation *op);
+
+/// What the bank model proved about one hardware access.
+struct HardwareAccessProof {
+  /// The worst tile origin's count, its wavefronts summed (phases: the
+  /// wavefronts; proved false, with why, where the hardware cannot make
+  /// the access as the descriptor says).
+  ConflictProof proof;
+  /// The tile origins counted, and the wavefronts of each.
+  int64_t origins = 0, wavefronts = 0;
+  /// The hardware swizzle mode the descriptor matches ("128B"), empty if
+  /// none.
+  std::string mode;
+  /// Why the lowering refuses the access (no hardware mode, a base not
+  /// aligned to the mode's pattern); empty where it lowers it.
+  std::string refused;
+  /// The wavefront model counted (SharedWavefronts.h), in words.
+  std::string model;
+};
+
+/// Proves the bank conflicts of `access` on `chip` under the wavefront
+/// model of SharedWavefronts.h: its addresses are its descriptor's at every
+/// tile origin that matchWgmmaOperand / matchTmaBox prove (every multiple
+/// of the tile: each pipeline stage, K step and warpgroup tile the op may
+/// take, the op's promise), which the hardware reads or writes where the
+/// descriptor matches one of its modes from an aligned base; each origin's
+/// wavefronts are counted by countConflicts. Where the descriptor matches
+/// no mode, the count is what the descriptor's core matrices (box chunks)
+/// would cost, not proved, and `refused` says why.
+HardwareAccessProof proveHardwareConflicts(const Chip &chip,
+                                           const HardwareSharedAccess &access,
+                                           ProofSession &session);
+
+/// "wgmma reads of A in the 128B swizzle mode, 16 wavefronts per
+/// instruction (one wavefront per core matrix, 8 rows of 16 bytes)".
+std::string describeHardwareAccess(const HardwareSharedAccess &access,
+                                   const HardwareAccessProof &proof);
+
+/// "proved for all 12 origins of its 64 x 16 tile ..., all blocks and all
+/// iterations" or "not proved: <why>".
+std::string describeHardwareProof(const HardwareSharedAccess &access,
+                                  const HardwareAccessProof &proof);
 
 /// The run-time values brute force gives a kernel's symbols.
 struct SimulationPoint {

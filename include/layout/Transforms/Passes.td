@@ -96,6 +96,18 @@ def LayoutAnalyzeBankConflicts
     | gfx1100 | 32 x 4 B | 32 | 1 x 32 | 2 x 16 | 4 x 8: 0-3 with 20-23, ... | 4 x 8 consecutive |
     | sm_90 | 32 x 4 B | 32 | 1 x 32 | 2 x 16 | 4 x 8 | 4 x 8 (ldmatrix: 8 lanes per matrix) |
 
+    On sm_90a the accesses of the hardware units count too: the operand
+    reads of `layout.warpgroup_mma` and the box writes of
+    `layout.bulk_tensor_load`, at the buffer descriptor's addresses for
+    every tile origin the op may take (every multiple of its tile), cut
+    into wavefronts of 16-byte chunks (include/layout/Target/
+    SharedWavefronts.h: one per wgmma core matrix of 8 rows of 16 bytes,
+    one per 128 bytes of a TMA box, the model's assumption where NVIDIA
+    documents none), each counted by the same bank model. A descriptor that
+    matches no hardware swizzle mode, or a base not aligned to the mode's
+    256 / 512 / 1024 bytes, is not proved and the remark says why (the
+    lowerings refuse it), with what the descriptor's chunks would cost.
+
     Each access gets a remark: `bank conflicts on <chip>: N extra cycles
     (K-way; B-byte reads, <phases>); proved for all W waves, all blocks and
     all iterations; <buffer>` ("at most N" where lanes that move
@@ -154,7 +166,11 @@ def LayoutXorSwizzle : Pass<"layout-xor-swizzle", "ModuleOp"> {
     When no swizzle reaches zero and `D` is a `layout.packed` base of a
     gpu.func workgroup attribution, pads the rows instead (growing the
     buffer) and says so in a remark. Buffers it cannot handle get a remark
-    and are left as they are.
+    and are left as they are. A buffer that `layout.warpgroup_mma` reads or
+    `layout.bulk_tensor_load` writes keeps its descriptor (their lowerings
+    derive the hardware's swizzle mode from it); its remark says whether
+    the bank model proved those accesses conflict-free, and what it found
+    of the others.
   }];
   let options = [
     Option<"chip", "chip", "std::string", [{""}],
@@ -227,7 +243,9 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
     and why the vectors are narrower than 16 bytes when they are (the
     tile's extent, the view's static strides or offset, assume-alignment,
     a load that allows less, or widths that would not split the tile
-    evenly).
+    evenly). On a chip with TMA (sm_90a), a contraction whose wgmma
+    operands are staged by `cp.async` or register prefetch instead of TMA
+    boxes gets a remark saying why (remark OperandCopies).
 
     Other ops between the loads and the store (shape casts that regroup
     dimensions among them), other uses of tile values, reductions to a
@@ -254,8 +272,10 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
     Option<"remarks", "remarks", "bool", "false",
            "Remark, for each global tile access, the thread mapping and "
            "vector width chosen and why the vectors are narrower than 16 "
-           "bytes where they are (always sent to the remark engine's "
-           "category layout-tiles: --remarks-filter=layout-tiles)">
+           "bytes where they are, and why wgmma operands are not staged "
+           "by TMA where a chip has it (always sent to the remark "
+           "engine's category layout-tiles: "
+           "--remarks-filter=layout-tiles)">
   ];
   let dependentDialects = ["::mlir::layout::LayoutDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

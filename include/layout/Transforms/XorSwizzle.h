@@ -17,6 +17,7 @@
 #define LAYOUT_TRANSFORMS_XORSWIZZLE_H
 
 #include "layout/Evaluator/Descriptor.h"
+#include "layout/Transforms/BankConflicts.h"
 #include "layout/Transforms/WorkgroupMemory.h"
 
 #include <vector>
@@ -24,10 +25,18 @@
 namespace mlir {
 namespace layout {
 
-/// A workgroup buffer and its accesses (getSharedAccess), in program order.
+/// A workgroup buffer and its accesses (getSharedAccess), in program order,
+/// and those of the hardware units (getHardwareSharedAccesses: wgmma
+/// reads, TMA writes), whose buffers keep their descriptors.
 struct WorkgroupBufferAccesses {
   Value memref;
   llvm::SmallVector<SharedAccess> accesses;
+  llvm::SmallVector<HardwareSharedAccess, 0> hardware;
+
+  /// An op that accesses the buffer (the chip is its gpu.module's).
+  Operation *firstOp() const {
+    return accesses.empty() ? hardware.front().op : accesses.front().op;
+  }
 };
 
 /// Every workgroup buffer accessed under `root`, in the order of its first

@@ -18,6 +18,9 @@
 #include "layout/Evaluator/MatrixInstructions.h"
 #include "layout/Evaluator/WarpgroupMma.h"
 #include "layout/Transforms/Passes.h"
+#include "layout/Transforms/Remarks.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -467,5 +470,16 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
            << "in a tile program: layout.operand_copies = \"tma+cp.async\", "
               "but no operand's tiles are TMA boxes: "
            << notBulk;
+  // On a chip with TMA, a wgmma plan that falls back says why.
+  if (!notBulk.empty() && !plan->mixedCopies && chip.tensorMemoryAccess &&
+      plan->inst->operandsInWorkgroupMemory())
+    emitLayoutRemark(
+        t.contract.getLoc(), "OperandCopies", "layout-tiles", func.getName(),
+        llvm::formatv("operands staged by {0}, not by TMA: {1}",
+                      plan->stages > 1 ? "cp.async" : "register prefetch",
+                      notBulk),
+        {{"Copies", plan->stages > 1 ? "cp.async" : "registers"},
+         {"Why", notBulk}},
+        options.remarks);
   return plan;
 }
