@@ -224,10 +224,15 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
     With `remarks=true` (or `--remarks-filter=layout-tiles`), each global
     load and store of a distributed copy gets a remark with the mapping
     chosen: the threads, the vector width and dimension, the iterations,
-    and why the vectors are narrower than 16 bytes when they are (the
-    tile's extent, the view's static strides or offset, assume-alignment,
-    a load that allows less, or widths that would not split the tile
-    evenly).
+    the elements per thread, and why the vectors are narrower than 16
+    bytes when they are (the tile's extent, the view's static strides or
+    offset, assume-alignment, a load that allows less, or widths that
+    would not split the tile evenly). A contraction's remarks say the same
+    of A's and B's copies (registers, cp.async or TMA boxes, and their
+    stages) and of C's stores (each lane's fragment elements, its pairs, or
+    the tile's rows through a C buffer), each with the matrix instruction
+    and the wave tile; a reduction's say how its lanes read the staged
+    source tile.
 
     Other ops between the loads and the store (shape casts that regroup
     dimensions among them), other uses of tile values, reductions to a
@@ -252,10 +257,11 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
            "gfx942, gfx950, gfx11xx, sm_80 ... sm_90); -layout-to-rocdl and "
            "-layout-to-nvvm pass theirs">,
     Option<"remarks", "remarks", "bool", "false",
-           "Remark, for each global tile access, the thread mapping and "
-           "vector width chosen and why the vectors are narrower than 16 "
-           "bytes where they are (always sent to the remark engine's "
-           "category layout-tiles: --remarks-filter=layout-tiles)">
+           "Remark, for each global tile access (copies, contractions, "
+           "reductions), the thread mapping and vector width chosen and why "
+           "the vectors are narrower than 16 bytes where they are (always "
+           "sent to the remark engine's category layout-tiles: "
+           "--remarks-filter=layout-tiles)">
   ];
   let dependentDialects = ["::mlir::layout::LayoutDialect",
                            "::mlir::amdgpu::AMDGPUDialect",
