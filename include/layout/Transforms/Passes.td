@@ -43,6 +43,19 @@ def LayoutShow : Pass<"layout-show", "ModuleOp"> {
       and the cycles and ways of that read by the bank model
       (`countConflicts`, the model of `-layout-analyze-bank-conflicts`).
 
+    With `access=kernel` (and a `chip`), it draws what the kernels really
+    do instead: for each workgroup-memory access of a `gpu.func` kernel
+    with a `known_block_size` whose index is a descriptor's `layout.offset`
+    (a `memref`/`vector` load or store, `nvgpu.ldmatrix`, a `cp.async`
+    copy), the descriptor's grid with the lane of the first wave that
+    touches each element (every element of a lane's vector), and the
+    wave's cycles and ways. The lanes' addresses come from the address
+    interpreter of `-layout-analyze-bank-conflicts`, in block 0, the first
+    loop iteration, scalar arguments 0 and run-time extents of 1024 (a wave
+    whose guards are all false there says "no lane accesses"); the
+    element size is the buffer's. An access whose descriptor is not rank 2
+    or whose first wave cannot be evaluated gets a warning that says why.
+
     The descriptor is evaluated by the evaluator. Text goes to stdout. SVG
     (cells coloured by bank) and LaTeX (TikZ, as CuTe's `print_latex`) are
     written to `<dir>/<function>-<k>.svg` / `.tex` when `dir` is given, and
@@ -53,6 +66,7 @@ def LayoutShow : Pass<"layout-show", "ModuleOp"> {
 
     ```sh
     layout-opt examples/pictures.mlir         -layout-show="chip=sm_90 access=columns" -o /dev/null
+    layout-opt examples/pictures-kernel.mlir  -layout-show="chip=sm_90 access=kernel" -o /dev/null
     ```
   }];
   let options = [
@@ -63,7 +77,9 @@ def LayoutShow : Pass<"layout-show", "ModuleOp"> {
            "Bytes per element: 1, 2, 4, 8 or 16">,
     Option<"access", "access", "std::string", [{"none"}],
            "The wave access drawn: none, rows (lane l at (l / cols, "
-           "l % cols)) or columns (lane l at (l % rows, l / rows))">,
+           "l % cols)), columns (lane l at (l % rows, l / rows)) or kernel "
+           "(each workgroup-memory access of the kernels indexed through a "
+           "descriptor, as its first wave evaluates; needs chip)">,
     Option<"format", "format", "std::string", [{"text"}],
            "text, svg or latex">,
     Option<"dir", "dir", "std::string", [{""}],
