@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -28,10 +29,11 @@ mlir::layout::parsePictureAccess(llvm::StringRef text) {
           .Case("none", PictureAccess::None)
           .Case("rows", PictureAccess::Rows)
           .Case("columns", PictureAccess::Columns)
+          .Case("kernel", PictureAccess::Kernel)
           .Default(std::nullopt);
   if (!a)
-    return pictureError("access must be none, rows or columns, got '" + text +
-                        "'");
+    return pictureError("access must be none, rows, columns or kernel, got '" +
+                        text + "'");
   return *a;
 }
 
@@ -53,6 +55,68 @@ static llvm::Error checkElementBytes(int64_t bytes) {
     return pictureError(llvm::formatv(
         "element-bytes must be 1, 2, 4, 8 or 16, got {0}", bytes));
   return llvm::Error::success();
+}
+
+/// Marks the cells the first wave of a generic access touches (lane l
+/// along rows or down columns) and counts its conflicts.
+static llvm::Expected<ConflictCount> markGenericWave(Grid &g,
+                                                     const PictureOptions &o) {
+  unsigned wave = o.chip->waveSize;
+  llvm::SmallVector<std::optional<int64_t>, 64> laneBytes(wave);
+  for (unsigned l = 0; l < wave; ++l) {
+    int64_t r = o.access == PictureAccess::Rows ? l / g.cols : l % g.rows;
+    int64_t c = o.access == PictureAccess::Rows ? l % g.cols : l / g.rows;
+    if (r >= g.rows || c >= g.cols)
+      continue;
+    int64_t cell = r * g.cols + c;
+    if (g.offset[cell] < 0)
+      continue;
+    std::optional<int64_t> bytes = checkedMul(g.offset[cell], o.elementBytes);
+    if (!bytes)
+      return pictureError(llvm::formatv(
+          "the byte address of offset {0} overflows int64", g.offset[cell]));
+    g.lane[cell] = l;
+    laneBytes[l] = *bytes;
+  }
+  return countConflicts(*o.chip, SharedAccessKind::Read, laneBytes,
+                        static_cast<unsigned>(o.elementBytes));
+}
+
+/// Marks the cells a kernel's access touches in its first wave: lane l on
+/// the `elements` offsets from its own (every cell of an offset; the first
+/// lane where several touch one). The count is the interpreter's.
+static llvm::Expected<ConflictCount> markKernelWave(Grid &g,
+                                                    const PictureOptions &o) {
+  if (!o.kernelAccess)
+    return pictureError("access=kernel draws the accesses of kernels: run "
+                        "-layout-show on a module of gpu.funcs");
+  const KernelAccessPicture &k = *o.kernelAccess;
+  std::map<int64_t, llvm::SmallVector<int64_t, 1>> cellsAt;
+  for (int64_t cell = 0, n = g.rows * g.cols; cell < n; ++cell)
+    if (g.offset[cell] >= 0)
+      cellsAt[g.offset[cell]].push_back(cell);
+  for (auto [l, start] : llvm::enumerate(k.laneOffsets)) {
+    if (!start)
+      continue;
+    for (int64_t e = 0; e < k.elements; ++e) {
+      auto it = cellsAt.find(*start + e);
+      if (it == cellsAt.end())
+        continue;
+      for (int64_t cell : it->second)
+        if (g.lane[cell] < 0)
+          g.lane[cell] = l;
+    }
+  }
+  return k.count;
+}
+
+/// "a wave reading along rows", "the first wave of vector.load of 16
+/// bytes".
+static std::string describeWave(const PictureOptions &o) {
+  if (o.access == PictureAccess::Kernel)
+    return "the first wave of " + o.kernelAccess->what;
+  return std::string("a wave reading ") +
+         (o.access == PictureAccess::Rows ? "along rows" : "down columns");
 }
 
 static llvm::Expected<Grid> layoutGrid(const Descriptor &d,
@@ -97,33 +161,25 @@ static llvm::Expected<Grid> layoutGrid(const Descriptor &d,
       << o.chip->bankBytes << " bytes";
   if (o.access == PictureAccess::None || !o.chip)
     return g;
-  // The first wave of the access, and its conflicts by the bank model.
-  unsigned wave = o.chip->waveSize;
-  llvm::SmallVector<std::optional<int64_t>, 64> laneBytes(wave);
-  for (unsigned l = 0; l < wave; ++l) {
-    int64_t r = o.access == PictureAccess::Rows ? l / g.cols : l % g.rows;
-    int64_t c = o.access == PictureAccess::Rows ? l % g.cols : l / g.rows;
-    if (r >= g.rows || c >= g.cols)
-      continue;
-    int64_t cell = r * g.cols + c;
-    if (g.offset[cell] < 0)
-      continue;
-    std::optional<int64_t> bytes = checkedMul(g.offset[cell], o.elementBytes);
-    if (!bytes)
-      return pictureError(llvm::formatv(
-          "the byte address of offset {0} overflows int64", g.offset[cell]));
-    g.lane[cell] = l;
-    laneBytes[l] = *bytes;
+  llvm::Expected<ConflictCount> count = o.access == PictureAccess::Kernel
+                                            ? markKernelWave(g, o)
+                                            : markGenericWave(g, o);
+  if (!count)
+    return count.takeError();
+  if (count->phases == 0) {
+    // No lane accesses: a kernel's access under guards that are false
+    // where it was sampled (another version of it runs there).
+    h << "; " << describeWave(o) << ": no lane accesses"
+      << (o.access == PictureAccess::Kernel
+              ? " (guarded off in block 0, the first iteration, with "
+                "run-time extents of 1024)"
+              : "");
+    return g;
   }
-  ConflictCount count =
-      countConflicts(*o.chip, SharedAccessKind::Read, laneBytes,
-                     static_cast<unsigned>(o.elementBytes));
-  h << "; a wave reading "
-    << (o.access == PictureAccess::Rows ? "along rows" : "down columns") << ": "
-    << count.cycles << " cycles for " << count.phases << " phase"
-    << (count.phases == 1 ? "" : "s") << " ("
-    << (count.maxWays <= 1 ? std::string("no conflict")
-                           : std::to_string(count.maxWays) + "-way")
+  h << "; " << describeWave(o) << ": " << count->cycles << " cycles for "
+    << count->phases << " phase" << (count->phases == 1 ? "" : "s") << " ("
+    << (count->maxWays <= 1 ? std::string("no conflict")
+                            : std::to_string(count->maxWays) + "-way")
     << ")";
   return g;
 }

@@ -37,6 +37,10 @@ def test_bad_arguments():
         lo.packed([8]).show()
     with pytest.raises(ValueError, match="access must be"):
         lo.packed([4, 4]).show(chip="sm_90", access="diagonal")
+    # A descriptor alone has no kernel access to draw (-layout-show draws
+    # those of a module's kernels).
+    with pytest.raises(ValueError, match="access=kernel draws the accesses"):
+        lo.packed([4, 4]).show(chip="sm_90", access="kernel")
     with pytest.raises(ValueError, match="unknown chip"):
         lo.packed([4, 4]).show(chip="sm_9")
     with pytest.raises(ValueError, match="format must be"):

@@ -300,16 +300,16 @@ def test_lower_remarks_say_what_was_chosen():
     buffer's swizzle. A 64x64 f32 transpose on 256 threads: 16-byte vectors
     of 4 floats, 64 * 64 / 4 = 1024 vectors, 4 per thread for the staged
     load; the store moves register blocks of 4 x 4, 1024 / 4 = 256 blocks,
-    one per thread."""
+    one per thread: 64 * 64 / 256 = 16 elements per thread either way."""
     remarks = kernels.tile_transpose_f32.lower("gfx942").remarks
     load = [r for r in remarks if "tile load (staged" in r]
     store = [r for r in remarks if "tile store" in r]
     assert len(load) == 1 and len(store) == 1, remarks
     assert "of 64x64xf32: 256 threads, each moving 4 x f32 vectors (16 " \
         "bytes) along dimension 1;" in load[0]
-    assert load[0].endswith(", 4 iterations")
+    assert load[0].endswith(", 4 iterations; 16 elements per thread")
     assert ", in blocks of 4 along dimension 0;" in store[0]
-    assert store[0].endswith(", 1 iteration")
+    assert store[0].endswith(", 1 iteration; 16 elements per thread")
     assert any(": swizzled: 64x64 tile" in r for r in remarks)
 
 

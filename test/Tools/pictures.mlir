@@ -47,7 +47,7 @@
 // PLAIN-NEXT: offsets:
 // PLAIN-NOT: banks:
 
-// ACCESS: error: -layout-show: access must be none, rows or columns, got 'diagonal'
+// ACCESS: error: -layout-show: access must be none, rows, columns or kernel, got 'diagonal'
 // BYTES: error: -layout-show: element-bytes must be 1, 2, 4, 8 or 16, got 3
 // FORMAT: error: -layout-show: format must be text, svg or latex, got 'png'
 // CHIP: error: -layout-show: unknown chip 'sm_9'

@@ -10,7 +10,8 @@
 /// pipelines print nothing new). The widths below, worked out by hand from
 /// ThreadMapping.h's rule (the widest vector up to 16 bytes that divides
 /// the tile, keeps the view's static strides and offset aligned and gives
-/// every thread the same number of vectors):
+/// every thread the same number of vectors), and the elements each thread
+/// moves (the tile's elements over the threads):
 ///
 /// - @six: an 8x6 f32 tile: 4 elements do not divide 6, 2 do: 24 vectors of
 ///   8 bytes for 12 threads, 2 iterations.
@@ -25,17 +26,17 @@
 ///   assume-alignment=8, 8-byte vectors: 512 for 256 threads, 2 iterations
 ///   of the load; the store's register blocks are 2 rows of 2 vectors.
 
-// CHECK: [[#@LINE+40]]:7: remark: tile store of 8x6xf32: 12 threads, each moving 2 x f32 vectors (8 bytes) along dimension 1; consecutive threads on consecutive blocks, dimension order [1, 0], 2 iterations; narrower than 16 bytes: the tile has 6 elements along dimension 1
-// CHECK: [[#@LINE+38]]:12: remark: tile load (into registers, along the store's rows) of 8x6xf32: 12 threads, each moving 2 x f32 vectors (8 bytes) along dimension 1; {{.*}}, 2 iterations; narrower than 16 bytes: the tile has 6 elements along dimension 1
-// CHECK: remark: tile store of 8x32xf32: 32 threads, each moving 2 x f32 vectors (8 bytes) along dimension 1; {{.*}}, 4 iterations; narrower than 16 bytes: its view's static stride along dimension 0 is 34 elements
+// CHECK: [[#@LINE+40]]:7: remark: tile store of 8x6xf32: 12 threads, each moving 2 x f32 vectors (8 bytes) along dimension 1; consecutive threads on consecutive blocks, dimension order [1, 0], 2 iterations; 4 elements per thread; narrower than 16 bytes: the tile has 6 elements along dimension 1
+// CHECK: [[#@LINE+38]]:12: remark: tile load (into registers, along the store's rows) of 8x6xf32: 12 threads, each moving 2 x f32 vectors (8 bytes) along dimension 1; {{.*}}, 2 iterations; 4 elements per thread; narrower than 16 bytes: the tile has 6 elements along dimension 1
+// CHECK: remark: tile store of 8x32xf32: 32 threads, each moving 2 x f32 vectors (8 bytes) along dimension 1; {{.*}}, 4 iterations; 8 elements per thread; narrower than 16 bytes: its view's static stride along dimension 0 is 34 elements
 // CHECK: remark: tile load (into registers, along the store's rows) of 8x32xf32: {{.*}} 2 x f32 vectors (8 bytes) {{.*}}; narrower than 16 bytes: its view's static stride along dimension 0 is 34 elements
-// CHECK: remark: tile store of 16x16xf16: 256 threads, each moving single f16 elements along dimension 1; {{.*}}, 1 iteration; narrower than 16 bytes: 2-element vectors do not give the 256 threads equal parts of the tile
+// CHECK: remark: tile store of 16x16xf16: 256 threads, each moving single f16 elements along dimension 1; {{.*}}, 1 iteration; 1 element per thread; narrower than 16 bytes: 2-element vectors do not give the 256 threads equal parts of the tile
 // CHECK: remark: tile load (into registers, along the store's rows) of 16x16xf16: 256 threads, each moving single f16 elements {{.*}}; narrower than 16 bytes: 2-element vectors do not give the 256 threads equal parts of the tile
-// CHECK: remark: tile store (rows aligned only at run time get a second version, in sector-aligned windows) of 32x32xf32: 256 threads, each moving 4 x f32 vectors (16 bytes) along dimension 1; consecutive threads on consecutive blocks, dimension order [1, 0], 1 iteration{{$}}
-// CHECK: remark: tile load (staged through workgroup memory: its rows run across the store's) of 32x32xf32: 256 threads, each moving 4 x f32 vectors (16 bytes) along dimension 1; consecutive threads on consecutive blocks, dimension order [1, 0], 1 iteration{{$}}
+// CHECK: remark: tile store (rows aligned only at run time get a second version, in sector-aligned windows) of 32x32xf32: 256 threads, each moving 4 x f32 vectors (16 bytes) along dimension 1; consecutive threads on consecutive blocks, dimension order [1, 0], 1 iteration; 4 elements per thread{{$}}
+// CHECK: remark: tile load (staged through workgroup memory: its rows run across the store's) of 32x32xf32: 256 threads, each moving 4 x f32 vectors (16 bytes) along dimension 1; consecutive threads on consecutive blocks, dimension order [1, 0], 1 iteration; 4 elements per thread{{$}}
 
-// ALIGN: remark: tile store (rows aligned only at run time {{.*}}) of 32x32xf32: 256 threads, each moving 2 x f32 vectors (8 bytes) along dimension 1, in blocks of 2 along dimension 0; {{.*}}, 1 iteration; narrower than 16 bytes: assume-alignment is 8 bytes
-// ALIGN: remark: tile load (staged {{.*}}) of 32x32xf32: 256 threads, each moving 2 x f32 vectors (8 bytes) along dimension 1; {{.*}}, 2 iterations; narrower than 16 bytes: assume-alignment is 8 bytes
+// ALIGN: remark: tile store (rows aligned only at run time {{.*}}) of 32x32xf32: 256 threads, each moving 2 x f32 vectors (8 bytes) along dimension 1, in blocks of 2 along dimension 0; {{.*}}, 1 iteration; 4 elements per thread; narrower than 16 bytes: assume-alignment is 8 bytes
+// ALIGN: remark: tile load (staged {{.*}}) of 32x32xf32: 256 threads, each moving 2 x f32 vectors (8 bytes) along dimension 1; {{.*}}, 2 iterations; 4 elements per thread; narrower than 16 bytes: assume-alignment is 8 bytes
 
 // QUIET-NOT: remark:
 

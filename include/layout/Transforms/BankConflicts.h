@@ -127,6 +127,27 @@ sampleConflicts(const Chip &chip, const SharedAccess &access,
                 llvm::ArrayRef<std::pair<Value, const Descriptor *>> overrides,
                 std::string &why);
 
+/// The first wave of `access` at the first point sampleConflicts takes
+/// (block 0, the first iteration, arguments 0, run-time extents of 1024):
+/// each lane's byte address (std::nullopt where it does not access), the
+/// value each of `probes` takes in each lane (std::nullopt where not
+/// concrete; -layout-show access=kernel probes the layout.offset that
+/// indexes the access, to say which element each lane touches), and the
+/// bank model's count of the wave.
+struct SampledWave {
+  llvm::SmallVector<std::optional<int64_t>> bytes;
+  llvm::SmallVector<llvm::SmallVector<std::optional<int64_t>>> probes;
+  ConflictCount count;
+};
+
+/// Evaluates SampledWave for `access` on `chip` with the address
+/// interpreter of the proofs, or std::nullopt with `why`.
+std::optional<SampledWave> sampleFirstWave(const Chip &chip,
+                                           const SharedAccess &access,
+                                           llvm::ArrayRef<Value> probes,
+                                           ProofSession &session,
+                                           std::string &why);
+
 /// "proved for all 8 waves, all blocks and all iterations" or "not proved:
 /// <why>".
 std::string describeProof(const ConflictProof &proof);

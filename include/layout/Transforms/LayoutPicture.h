@@ -7,9 +7,10 @@
 // Draws a rank-2 descriptor as a grid: one cell per top coordinate with its
 // element offset, its workgroup-memory bank on a chip, and the lane of a
 // wave that touches it for an access (a wave reading along rows or down
-// columns). As text for the terminal, as SVG (cells coloured by bank), and
-// as LaTeX (TikZ, as CuTe's print_latex). The conflicts of the drawn access
-// are counted by the bank model's own countConflicts, so a picture and
+// columns, or what a kernel's access really does: PictureAccess::Kernel). As
+// text for the terminal, as SVG (cells coloured by bank), and as LaTeX (TikZ,
+// as CuTe's print_latex). The conflicts of the drawn access are counted by the
+// bank model's own countConflicts, so a picture and
 // -layout-analyze-bank-conflicts never disagree.
 //
 // `-layout-show` draws every descriptor of a module this way; the Python
@@ -21,6 +22,7 @@
 #define LAYOUT_TRANSFORMS_LAYOUTPICTURE_H
 
 #include "layout/Evaluator/Descriptor.h"
+#include "layout/Target/BankModel.h"
 #include "layout/Target/Chip.h"
 
 #include <optional>
@@ -31,8 +33,24 @@ namespace layout {
 
 /// How a wave touches the drawn tile, from coordinate (0, 0): lane l at
 /// (l / cols, l % cols) along rows, or (l % rows, l / rows) down columns,
-/// for the first wave-size coordinates.
-enum class PictureAccess : uint8_t { None, Rows, Columns };
+/// for the first wave-size coordinates; or, for -layout-show's access=kernel,
+/// as a kernel's access does (PictureOptions::kernelAccess).
+enum class PictureAccess : uint8_t { None, Rows, Columns, Kernel };
+
+/// What the first wave of a kernel's workgroup-memory access does to the
+/// buffer its descriptor indexes (access=kernel), as the bank-conflict
+/// analysis's address interpreter evaluates it (sampleFirstWave).
+struct KernelAccessPicture {
+  /// The element offset (the descriptor's) at which each lane's access
+  /// starts; std::nullopt where the lane does not access.
+  llvm::SmallVector<std::optional<int64_t>> laneOffsets;
+  /// The elements each lane touches from there (a vector's).
+  int64_t elements = 1;
+  /// The bank model's count of the wave, from the lanes' byte addresses.
+  ConflictCount count;
+  /// "vector.load of 16 bytes", for the header.
+  std::string what;
+};
 
 struct PictureOptions {
   /// The chip whose banks are drawn (none: offsets only).
@@ -41,6 +59,8 @@ struct PictureOptions {
   /// mod banks).
   int64_t elementBytes = 4;
   PictureAccess access = PictureAccess::None;
+  /// The kernel's access drawn for PictureAccess::Kernel.
+  std::optional<KernelAccessPicture> kernelAccess;
   /// A title line (the op, say).
   std::string title;
   /// What drawPicture draws: "text", "svg" or "latex".
@@ -55,7 +75,7 @@ llvm::Expected<PictureOptions> makePictureOptions(llvm::StringRef chip,
                                                   llvm::StringRef access,
                                                   llvm::StringRef format);
 
-/// Parses "none", "rows" or "columns".
+/// Parses "none", "rows", "columns" or "kernel".
 llvm::Expected<PictureAccess> parsePictureAccess(llvm::StringRef text);
 
 /// The picture as text, SVG or LaTeX. Fails (saying why) for a descriptor

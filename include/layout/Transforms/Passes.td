@@ -43,6 +43,19 @@ def LayoutShow : Pass<"layout-show", "ModuleOp"> {
       and the cycles and ways of that read by the bank model
       (`countConflicts`, the model of `-layout-analyze-bank-conflicts`).
 
+    With `access=kernel` (and a `chip`), it draws what the kernels really
+    do instead: for each workgroup-memory access of a `gpu.func` kernel
+    with a `known_block_size` whose index is a descriptor's `layout.offset`
+    (a `memref`/`vector` load or store, `nvgpu.ldmatrix`, a `cp.async`
+    copy), the descriptor's grid with the lane of the first wave that
+    touches each element (every element of a lane's vector), and the
+    wave's cycles and ways. The lanes' addresses come from the address
+    interpreter of `-layout-analyze-bank-conflicts`, in block 0, the first
+    loop iteration, scalar arguments 0 and run-time extents of 1024 (a wave
+    whose guards are all false there says "no lane accesses"); the
+    element size is the buffer's. An access whose descriptor is not rank 2
+    or whose first wave cannot be evaluated gets a warning that says why.
+
     The descriptor is evaluated by the evaluator. Text goes to stdout. SVG
     (cells coloured by bank) and LaTeX (TikZ, as CuTe's `print_latex`) are
     written to `<dir>/<function>-<k>.svg` / `.tex` when `dir` is given, and
@@ -53,6 +66,7 @@ def LayoutShow : Pass<"layout-show", "ModuleOp"> {
 
     ```sh
     layout-opt examples/pictures.mlir         -layout-show="chip=sm_90 access=columns" -o /dev/null
+    layout-opt examples/pictures-kernel.mlir  -layout-show="chip=sm_90 access=kernel" -o /dev/null
     ```
   }];
   let options = [
@@ -63,7 +77,9 @@ def LayoutShow : Pass<"layout-show", "ModuleOp"> {
            "Bytes per element: 1, 2, 4, 8 or 16">,
     Option<"access", "access", "std::string", [{"none"}],
            "The wave access drawn: none, rows (lane l at (l / cols, "
-           "l % cols)) or columns (lane l at (l % rows, l / rows))">,
+           "l % cols)), columns (lane l at (l % rows, l / rows)) or kernel "
+           "(each workgroup-memory access of the kernels indexed through a "
+           "descriptor, as its first wave evaluates; needs chip)">,
     Option<"format", "format", "std::string", [{"text"}],
            "text, svg or latex">,
     Option<"dir", "dir", "std::string", [{""}],
@@ -240,12 +256,18 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
     With `remarks=true` (or `--remarks-filter=layout-tiles`), each global
     load and store of a distributed copy gets a remark with the mapping
     chosen: the threads, the vector width and dimension, the iterations,
-    and why the vectors are narrower than 16 bytes when they are (the
-    tile's extent, the view's static strides or offset, assume-alignment,
-    a load that allows less, or widths that would not split the tile
-    evenly). On a chip with TMA (sm_90a), a contraction whose wgmma
-    operands are staged by `cp.async` or register prefetch instead of TMA
-    boxes gets a remark saying why (remark OperandCopies).
+    the elements per thread, and why the vectors are narrower than 16
+    bytes when they are (the tile's extent, the view's static strides or
+    offset, assume-alignment, a load that allows less, or widths that
+    would not split the tile evenly). A contraction's remarks say the same
+    of A's and B's copies (registers, cp.async, TMA boxes, or TMA boxes
+    with cp.async, and their stages) and of C's stores (each lane's
+    fragment elements, its pairs, or the tile's rows through a C buffer),
+    each with the matrix instruction and the wave tile; a reduction's say
+    how its lanes read the staged source tile. On a chip with TMA
+    (sm_90a), a contraction whose wgmma operands are staged by `cp.async`
+    or register prefetch instead of TMA boxes gets a remark saying why
+    (remark OperandCopies).
 
     Other ops between the loads and the store (shape casts that regroup
     dimensions among them), other uses of tile values, reductions to a
@@ -270,11 +292,11 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
            "gfx942, gfx950, gfx11xx, sm_80 ... sm_90); -layout-to-rocdl and "
            "-layout-to-nvvm pass theirs">,
     Option<"remarks", "remarks", "bool", "false",
-           "Remark, for each global tile access, the thread mapping and "
-           "vector width chosen and why the vectors are narrower than 16 "
-           "bytes where they are, and why wgmma operands are not staged "
-           "by TMA where a chip has it (always sent to the remark "
-           "engine's category layout-tiles: "
+           "Remark, for each global tile access (copies, contractions, "
+           "reductions), the thread mapping and vector width chosen and why "
+           "the vectors are narrower than 16 bytes where they are, and why "
+           "wgmma operands are not staged by TMA where a chip has it (always "
+           "sent to the remark engine's category layout-tiles: "
            "--remarks-filter=layout-tiles)">
   ];
   let dependentDialects = ["::mlir::layout::LayoutDialect",

@@ -642,7 +642,9 @@ SmallVector<std::pair<Value, bool>> guards(Operation *op) {
 std::optional<SmallVector<LaneAddress>> bank::evaluateBlock(
     ProofState &state, const SharedAccess &access, ArrayRef<int64_t> residues,
     ArrayRef<int64_t> strides, int64_t offset, int64_t elementBytes,
-    MutableArrayRef<DenseMap<Value, Sym>> caches, int64_t onlyThreads) {
+    MutableArrayRef<DenseMap<Value, Sym>> caches, int64_t onlyThreads,
+    ArrayRef<Value> probes,
+    SmallVectorImpl<SmallVector<std::optional<int64_t>>> *probed) {
   SmallVector<std::pair<Value, bool>> conditions = guards(access.op);
   ArrayRef<int64_t> block = state.block;
   int64_t threads = block[0] * block[1] * block[2];
@@ -696,6 +698,20 @@ std::optional<SmallVector<LaneAddress>> bank::evaluateBlock(
       continue;
     lane.bytes = scale(address, elementBytes);
     lanes.push_back(std::move(lane));
+    if (probed) {
+      // Probes that are not concrete are left out, their failures with them.
+      SmallVector<std::optional<int64_t>> &values = probed->emplace_back();
+      for (Value probe : probes) {
+        state.quiet = true;
+        std::optional<Sym> v = eval.eval(probe);
+        state.quiet = false;
+        bool concrete = v && v->concrete() && !state.failed();
+        state.fatal.clear();
+        state.refine.clear();
+        values.push_back(concrete ? std::optional<int64_t>(v->c)
+                                  : std::nullopt);
+      }
+    }
   }
   if (state.failed())
     return std::nullopt;

@@ -200,11 +200,15 @@ struct LaneAddress {
 };
 
 /// Evaluates the byte address of every thread of the block in the case
-/// `residues`; std::nullopt when the state failed.
+/// `residues`; std::nullopt when the state failed. With `probed`, also
+/// the concrete value of each of `probes` in each thread (`probed[thread]`;
+/// std::nullopt where it is not concrete), as the address sees them.
 std::optional<SmallVector<LaneAddress>> evaluateBlock(
     ProofState &state, const SharedAccess &access, ArrayRef<int64_t> residues,
     ArrayRef<int64_t> strides, int64_t offset, int64_t elementBytes,
-    MutableArrayRef<DenseMap<Value, Sym>> caches, int64_t onlyThreads = 0);
+    MutableArrayRef<DenseMap<Value, Sym>> caches, int64_t onlyThreads = 0,
+    ArrayRef<Value> probes = {},
+    SmallVectorImpl<SmallVector<std::optional<int64_t>>> *probed = nullptr);
 
 /// The bit width arith gives an integer or index value (index: 64, as the
 /// arith folders fold it).

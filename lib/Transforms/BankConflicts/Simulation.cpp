@@ -144,3 +144,40 @@ std::optional<ConflictCount> mlir::layout::sampleConflicts(
   }
   return worst;
 }
+
+std::optional<SampledWave>
+mlir::layout::sampleFirstWave(const Chip &chip, const SharedAccess &access,
+                              ArrayRef<Value> probes, ProofSession &session,
+                              std::string &why) {
+  AccessGeometry g;
+  if (std::string problem = accessGeometry(access, g); !problem.empty()) {
+    why = problem;
+    return std::nullopt;
+  }
+  ProofState state(chip, g.block, session.descriptors);
+  int64_t extent = kSampleExtents[0];
+  state.concreteValue = [extent](const SymbolInfo &s, int64_t) -> int64_t {
+    return s.kind == SymbolInfo::Kind::Extent     ? extent
+           : s.kind == SymbolInfo::Kind::GridSize ? 1
+                                                  : 0;
+  };
+  int64_t threads =
+      std::min<int64_t>(chip.waveSize, g.block[0] * g.block[1] * g.block[2]);
+  std::vector<DenseMap<Value, Sym>> caches(threads);
+  SampledWave wave;
+  std::optional<SmallVector<LaneAddress>> lanes =
+      evaluateBlock(state, access, {}, g.strides, g.offset, g.elementBytes,
+                    MutableArrayRef<DenseMap<Value, Sym>>(caches), threads,
+                    probes, &wave.probes);
+  if (!lanes || state.failed()) {
+    why = state.fatal.empty() ? "it depends on something not concrete"
+                              : state.fatal;
+    return std::nullopt;
+  }
+  for (const LaneAddress &lane : *lanes)
+    wave.bytes.push_back(lane.active ? std::optional<int64_t>(lane.bytes.c)
+                                     : std::nullopt);
+  wave.count =
+      countConflicts(chip, access.kind, wave.bytes, access.accessBytes);
+  return wave;
+}

@@ -365,60 +365,32 @@ SmallVector<Value> tiles::multiplyTile(OpBuilder &b, Location loc,
   return out;
 }
 
-/// The elements per store of each lane's C fragment: 2 where the register
-/// layout holds pairs of consecutive columns from an even column (every
-/// lane, every even element: wgmma's and mma.sync's accumulators), else 1.
-/// Pairs are stored as one vector on NVIDIA's plans (wgmma and mma.sync:
-/// half the store instructions, and the rows through workgroup memory
-/// where a buffer fits); the AMD targets keep element stores, their code
-/// unchanged.
-static int64_t storeRun(const MatrixInstruction &inst) {
-  bool nvidia = inst.family == MatrixFamily::Wgmma ||
-                inst.family == MatrixFamily::MmaSync;
-  if (!nvidia || inst.cElementsPerLane % 2)
-    return 1;
-  const Descriptor &c = inst.layout(MatrixOperand::C);
-  for (int64_t lane = 0; lane < inst.waveSize; ++lane)
-    for (int64_t e = 0; e < inst.cElementsPerLane; e += 2) {
-      int64_t at = c.offset({lane, e});
-      if (at % 2 || c.offset({lane, e + 1}) != at + 1)
-        return 1;
-    }
-  return 2;
-}
-
-/// How the epilogue stores C where its rows are the contiguous dimension
-/// (GlobalAccess tests each vector's bounds and alignment): `run`-element
-/// vectors of each lane's consecutive columns (`pairs`), and the tile's
-/// rows as vectors of up to 16 bytes through workgroup memory (`rows`,
-/// `rowWidth`); neither where the layout or the view does not allow them.
+/// The global accesses of the plan's epilogue path (EpiloguePlan; the
+/// store's view was analyzed when planning): `run`-element vectors of each
+/// lane's consecutive columns (`pairs`, for Pairs and Rows), and the tile's
+/// rows as `rowWidth`-element vectors (`rows`, for Rows).
 struct EpilogueVectors {
-  int64_t run = 1;
   std::optional<GlobalAccess> pairs, rows;
-  int64_t rowWidth = 0;
 };
 
 static EpilogueVectors epilogueVectors(OpBuilder &b, StoreOp store,
-                                       const Plan &plan) {
+                                       const EpiloguePlan &e,
+                                       int64_t alignBytes) {
   EpilogueVectors out;
-  out.run = storeRun(*plan.inst);
-  if (out.run == 1)
+  if (e.path == EpiloguePlan::Path::Elements)
     return out;
   std::string why;
   GlobalSide side = GlobalSide::of(store);
-  if (failed(side.analyze(plan.assumeAlignment, why)) || !side.unitStride ||
-      side.contiguous != 1 || side.maxWidth < out.run)
+  if (failed(side.analyze(alignBytes, why)))
     return out;
-  FailureOr<GlobalAccess> pairs = GlobalAccess::create(b, side, out.run, why);
+  FailureOr<GlobalAccess> pairs = GlobalAccess::create(b, side, e.run, why);
   if (failed(pairs))
     return out;
   out.pairs = std::move(*pairs);
-  out.rowWidth =
-      std::min<int64_t>(side.maxWidth, kMaxWorkgroupAccessAlignment /
-                                           elementBytes(side.elementType));
-  FailureOr<GlobalAccess> rows =
-      GlobalAccess::create(b, side, out.rowWidth, why);
-  if (out.rowWidth > out.run && succeeded(rows))
+  if (e.path != EpiloguePlan::Path::Rows)
+    return out;
+  FailureOr<GlobalAccess> rows = GlobalAccess::create(b, side, e.rowWidth, why);
+  if (succeeded(rows))
     out.rows = std::move(*rows);
   return out;
 }
@@ -445,9 +417,10 @@ static void storeRuns(OpBuilder &b, Location loc, const GlobalAccess &g,
   emit(eb, /*inside=*/false);
 }
 
-LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
-                                    const FragmentContext &cx,
-                                    ValueRange accs) {
+FailureOr<EpiloguePlan::Path> tiles::storeFragments(OpBuilder &b,
+                                                    ContractionTree &t,
+                                                    const FragmentContext &cx,
+                                                    ValueRange accs) {
   StoreOp store = t.epilogue.store;
   Location loc = store.getLoc();
   const Plan &plan = cx.plan;
@@ -470,7 +443,8 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
   }
   int64_t count = inst.cElementsPerLane;
   int64_t cols = inst.n;
-  EpilogueVectors out = epilogueVectors(b, store, plan);
+  const EpiloguePlan &e = plan.epilogue;
+  EpilogueVectors out = epilogueVectors(b, store, e, plan.assumeAlignment);
   SmallVector<EvaluatedFragment> evaluated;
   for (int64_t i = 0; i < plan.rm; ++i)
     for (int64_t j = 0; j < plan.rn; ++j) {
@@ -517,7 +491,7 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
         continue;
       }
       if (out.pairs) {
-        storeRuns(b, loc, *out.pairs, out.run, {value, at});
+        storeRuns(b, loc, *out.pairs, e.run, {value, at});
         continue;
       }
       for (int64_t e = 0; e < count; ++e) {
@@ -526,11 +500,12 @@ LogicalResult tiles::storeFragments(OpBuilder &b, ContractionTree &t,
         storeElement(b, loc, *access, coord, store.getMasked(), x);
       }
     }
-  if (out.rows && !storeThroughWorkgroupMemory(b, t, cx, *out.rows,
-                                               out.rowWidth, evaluated)) {
-    // No buffer fits: the runs go straight out.
+  if (out.rows &&
+      !storeThroughWorkgroupMemory(b, t, cx, *out.rows, evaluated)) {
+    // No room for the buffer: the runs go straight out.
     for (const EvaluatedFragment &f : evaluated)
-      storeRuns(b, loc, *out.pairs, out.run, f);
+      storeRuns(b, loc, *out.pairs, e.run, f);
+    return EpiloguePlan::Path::Pairs;
   }
-  return success();
+  return e.path;
 }

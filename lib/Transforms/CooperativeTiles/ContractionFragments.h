@@ -99,23 +99,26 @@ struct EvaluatedFragment {
   SmallVector<SmallVector<Value>> at;
 };
 
-/// The sm_90a epilogue through workgroup memory (ContractionWarpgroup.cpp):
-/// where `g` stores `g`'s vectors of C's rows (16 bytes or less) and a
-/// buffer of the C tile with rows padded so that the lanes' pair writes are
-/// conflict-free fits the kernel's workgroup memory, each lane writes its
-/// fragments' pairs there, the block meets, and the threads store the
-/// tile's rows as coalesced vectors (one whole-tile test, else each vector
-/// tested). Returns false (emitting nothing) where it does not apply.
+/// The sm_90a epilogue through workgroup memory (ContractionWarpgroup.cpp),
+/// the plan's EpiloguePlan::Rows: each lane writes its fragments' pairs to
+/// the C buffer (in A's or B's staging buffer, else one of its own), the
+/// block meets, and the threads store the tile's rows as coalesced vectors
+/// with `g` (one whole-tile test, else each vector tested). Returns false
+/// (emitting nothing) where the buffer is its own and the kernel's
+/// workgroup memory has no room for it.
 bool storeThroughWorkgroupMemory(OpBuilder &b, ContractionTree &t,
                                  const FragmentContext &cx,
-                                 const GlobalAccess &g, int64_t width,
+                                 const GlobalAccess &g,
                                  ArrayRef<EvaluatedFragment> fragments);
 
 /// After the loop: each lane evaluates the epilogue on its fragments `accs`
-/// and stores its elements of C, masked at the edges (a diagnostic where
-/// the store or a bias cannot be traced).
-LogicalResult storeFragments(OpBuilder &b, ContractionTree &t,
-                             const FragmentContext &cx, ValueRange accs);
+/// and stores its elements of C, masked at the edges, by the plan's
+/// epilogue path (a diagnostic where the store or a bias cannot be
+/// traced). Returns the path taken: the plan's, or Pairs where Rows found
+/// no room for its buffer.
+FailureOr<EpiloguePlan::Path> storeFragments(OpBuilder &b, ContractionTree &t,
+                                             const FragmentContext &cx,
+                                             ValueRange accs);
 
 } // namespace tiles
 } // namespace layout

@@ -531,9 +531,11 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &plan,
     if (i != t.accIndex)
       old.getResult(i).replaceAllUsesWith((*results)[j++]);
   OpBuilder eb(t.epilogue.store);
-  if (failed(storeFragments(eb, t, cx,
-                            ArrayRef<Value>(*results).drop_front(k.kept))))
+  FailureOr<EpiloguePlan::Path> cPath =
+      storeFragments(eb, t, cx, ArrayRef<Value>(*results).drop_front(k.kept));
+  if (failed(cPath))
     return failure();
+  remarkContraction(t, plan, threads, *cPath);
   t.epilogue.store.erase();
   for (Operation *op : llvm::reverse(t.epilogue.ops))
     op->erase();

@@ -8,8 +8,9 @@
 // (the attributes `layout.matrix_instruction` and `layout.wave_tile`, else
 // the largest instruction and the most square grid that divide), the
 // operands' buffer order and staging, whether their copies can be
-// asynchronous, and the pipeline's stages (`layout.pipeline_stages`, else
-// as many as the chip's workgroup memory allows, at most 3).
+// asynchronous, the pipeline's stages (`layout.pipeline_stages`, else
+// as many as the chip's workgroup memory allows, at most 3), and how the
+// epilogue stores C (EpiloguePlan).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +18,11 @@
 
 #include "layout/Evaluator/MatrixInstructions.h"
 #include "layout/Evaluator/WarpgroupMma.h"
+#include "layout/Target/BankModel.h"
 #include "layout/Transforms/Passes.h"
 #include "layout/Transforms/Remarks.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -398,6 +402,129 @@ std::string bulkProblem(ContractionTree &t, Plan &plan, gpu::GPUFuncOp func,
   return first;
 }
 
+//===----------------------------------------------------------------------===//
+// The epilogue
+//===----------------------------------------------------------------------===//
+
+/// Whether every lane's C fragment holds pairs of consecutive columns from
+/// an even column (every lane, every even element: wgmma's and mma.sync's
+/// accumulators).
+bool holdsPairs(const MatrixInstruction &inst) {
+  if (inst.cElementsPerLane % 2)
+    return false;
+  const Descriptor &c = inst.layout(MatrixOperand::C);
+  for (int64_t lane = 0; lane < inst.waveSize; ++lane)
+    for (int64_t e = 0; e < inst.cElementsPerLane; e += 2) {
+      int64_t at = c.offset({lane, e});
+      if (at % 2 || c.offset({lane, e + 1}) != at + 1)
+        return false;
+    }
+  return true;
+}
+
+/// The row length (elements) of the C buffer of EpiloguePlan::Rows: the
+/// bank model's padding (paddedRowLength, in steps of `width`) under
+/// which every pair write of the wgmma accumulator layout, warp by warp,
+/// costs no extra cycle (countConflicts), or std::nullopt.
+std::optional<int64_t> cRowLength(const Plan &plan, int64_t cols, int64_t eb,
+                                  int64_t width) {
+  const MatrixInstruction &inst = *plan.inst;
+  const Chip &chip = *plan.chip;
+  const Descriptor &c = inst.layout(MatrixOperand::C);
+  auto conflictFree = [&](int64_t length) {
+    SmallVector<std::optional<int64_t>> bytes(chip.waveSize);
+    for (int64_t warp = 0; warp < inst.waveSize / chip.waveSize; ++warp)
+      for (int64_t e = 0; e < inst.cElementsPerLane; e += 2) {
+        for (int64_t l = 0; l < chip.waveSize; ++l) {
+          int64_t at = c.offset({warp * chip.waveSize + l, e});
+          bytes[l] = ((at / inst.n) * length + at % inst.n) * eb;
+        }
+        if (countConflicts(chip, SharedAccessKind::Write, bytes, 2 * eb)
+                .extra())
+          return false;
+      }
+    return true;
+  };
+  return paddedRowLength(cols, eb, width, conflictFree);
+}
+
+/// Why C's rows cannot go through a buffer of `e.rowWidth`-element vectors
+/// (empty: they can; then sets rowLength and reuse).
+std::string planRows(const ContractionTree &t, const Plan &plan,
+                     int64_t threads, EpiloguePlan &e) {
+  StoreOp store = t.epilogue.store;
+  auto type = cast<VectorType>(store.getValue().getType());
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  Type et = type.getElementType();
+  int64_t eb = elementBytes(et);
+  if (cols % e.rowWidth || (rows * (cols / e.rowWidth)) % threads)
+    return llvm::formatv("{0}-element vectors of C's rows do not give the {1} "
+                         "threads equal parts of the tile",
+                         e.rowWidth, threads);
+  std::optional<int64_t> length = cRowLength(plan, cols, eb, e.rowWidth);
+  if (!length)
+    return "no padding of a C buffer's rows within the bank model's steps "
+           "makes the lanes' pair writes conflict-free";
+  e.rowLength = *length;
+  // A or B's buffer of the same element type that holds the C buffer.
+  for (auto [i, leaf] : llvm::enumerate(std::array{&t.a, &t.b}))
+    if (e.reuse < 0 && leaf->side.elementType == et &&
+        stagingBufferElements(*leaf, plan.stages, /*padRows=*/false) >=
+            rows * *length)
+      e.reuse = i;
+  return "";
+}
+
+/// How the epilogue of `t` stores C (EpiloguePlan) on `threads` threads:
+/// NVIDIA's accumulator pairs (wgmma, mma.sync) as vectors where the view
+/// allows them, through a C buffer as rows of up to 16 bytes where the tile
+/// divides among the threads and a padding makes the pair writes
+/// conflict-free; element by element elsewhere (the AMD targets keep
+/// element stores, their code unchanged).
+EpiloguePlan planEpilogue(const ContractionTree &t, const Plan &plan,
+                          int64_t threads, int64_t alignBytes) {
+  EpiloguePlan e;
+  const MatrixInstruction &inst = *plan.inst;
+  bool pairs = holdsPairs(inst);
+  bool nvidia = inst.family == MatrixFamily::Wgmma ||
+                inst.family == MatrixFamily::MmaSync;
+  if (!nvidia || !pairs) {
+    e.why = pairs ? std::string("off NVIDIA's matrix instructions each lane "
+                                "stores its accumulator's pairs of "
+                                "consecutive columns element by element")
+                  : llvm::formatv("the {0} accumulator layout gives no lane "
+                                  "two consecutive columns",
+                                  inst.mnemonic)
+                        .str();
+    return e;
+  }
+  e.run = 2;
+  std::string why;
+  GlobalSide side = GlobalSide::of(t.epilogue.store);
+  if (failed(side.analyze(alignBytes, why)) || !side.unitStride ||
+      side.contiguous != 1 || side.maxWidth < e.run) {
+    e.why = !why.empty() ? why
+            : !side.narrowWhy.empty()
+                ? side.narrowWhy
+                : "its view does not run along C's columns with unit stride";
+    return e;
+  }
+  e.path = EpiloguePlan::Path::Pairs;
+  e.why = side.narrowWhy;
+  e.rowWidth =
+      std::min<int64_t>(side.maxWidth, kMaxWorkgroupAccessAlignment /
+                                           elementBytes(side.elementType));
+  if (e.rowWidth <= e.run)
+    return e;
+  std::string notRows = planRows(t, plan, threads, e);
+  if (!notRows.empty()) {
+    e.why = notRows;
+    return e;
+  }
+  e.path = EpiloguePlan::Path::Rows;
+  return e;
+}
+
 } // namespace
 
 void tiles::recordPlan(Operation *op, const Plan &plan) {
@@ -414,10 +541,11 @@ void tiles::recordPlan(Operation *op, const Plan &plan) {
                                                  : "registers"));
 }
 
-FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
-                                       ArrayRef<int64_t> block,
-                                       const CooperativeTileOptions &options) {
-  int64_t threads = block[0] * block[1] * block[2];
+/// planContraction's copies of A and B: the instruction, the operands'
+/// buffers, the stages and whether TMA copies them.
+static FailureOr<Plan> planCopies(ContractionTree &t, gpu::GPUFuncOp func,
+                                  int64_t threads,
+                                  const CooperativeTileOptions &options) {
   int64_t asked = 0;
   FailureOr<Plan> plan = planInstruction(t, threads, options.chip, asked);
   if (failed(plan) || failed(planOperands(t, *plan, threads, options)))
@@ -481,5 +609,17 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
         {{"Copies", plan->stages > 1 ? "cp.async" : "registers"},
          {"Why", notBulk}},
         options.remarks);
+  return plan;
+}
+
+FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
+                                       ArrayRef<int64_t> block,
+                                       const CooperativeTileOptions &options) {
+  int64_t threads = block[0] * block[1] * block[2];
+  FailureOr<Plan> plan = planCopies(t, func, threads, options);
+  if (failed(plan))
+    return failure();
+  plan->epilogue = planEpilogue(t, *plan, threads, options.assumeAlignment);
+  plan->remarks = options.remarks;
   return plan;
 }

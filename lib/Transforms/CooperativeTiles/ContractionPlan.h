@@ -73,6 +73,35 @@ struct PipelinedOperand {
   SmallVector<Value> at(Value iv) const;
 };
 
+/// How the epilogue stores C, decided with the rest of the plan from the
+/// instruction's C layout and the store's view (ContractionFragments.h
+/// emits it). Each path tests the tile's bounds and alignment once, then
+/// each access where the tile is not wholly inside.
+struct EpiloguePlan {
+  enum class Path {
+    /// Each lane stores its fragments' elements one by one.
+    Elements,
+    /// Each lane stores its fragments' runs of `run` consecutive columns
+    /// as vectors.
+    Pairs,
+    /// The lanes write their pairs into a C buffer of `rowLength`-element
+    /// rows (padded so that the writes are conflict-free), the block
+    /// meets, and the threads store the tile's rows as `rowWidth`-element
+    /// vectors, consecutive threads on consecutive vectors (sm_90a). A
+    /// buffer of its own that the kernel's workgroup memory has no room
+    /// for leaves the pairs going straight out (the emission's one test).
+    Rows
+  };
+  Path path = Path::Elements;
+  int64_t run = 1;
+  int64_t rowWidth = 0, rowLength = 0;
+  /// The operand whose staging buffer (dead after the loop) holds the C
+  /// buffer: 0 (A), 1 (B), -1 (a buffer of its own).
+  int64_t reuse = -1;
+  /// Why the stores are narrower than 16 bytes (empty: they are not).
+  std::string why;
+};
+
 /// The distribution of one contraction.
 struct Plan {
   const MatrixInstruction *inst = nullptr;
@@ -117,6 +146,10 @@ struct Plan {
   /// limit, or all a block may have where it takes dynamic shared memory).
   const Chip *chip = nullptr;
   int64_t workgroupBytesLimit = 0;
+  /// How C leaves the registers.
+  EpiloguePlan epilogue;
+  /// Whether the choices are remarked as diagnostics (remarkContraction).
+  bool remarks = false;
 };
 
 /// The attributes a tile contraction may carry to ask for a decision, and
@@ -142,6 +175,14 @@ void recordPlan(Operation *op, const Plan &plan);
 FailureOr<Plan> planContraction(ContractionTree &tree, gpu::GPUFuncOp func,
                                 ArrayRef<int64_t> block,
                                 const CooperativeTileOptions &options);
+
+/// Remarks what `plan` chose for `tree`'s global accesses on `threads`
+/// threads (ContractionRemarks.cpp): A's and B's copies and C's stores, by
+/// `cPath` (the plan's epilogue path, or Pairs where the emission found no
+/// room for a C buffer of its own), each with the instruction and the wave
+/// tile. Call before the tile program's ops are erased.
+void remarkContraction(const ContractionTree &tree, const Plan &plan,
+                       int64_t threads, EpiloguePlan::Path cPath);
 
 } // namespace tiles
 } // namespace layout

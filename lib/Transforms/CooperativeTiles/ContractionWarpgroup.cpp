@@ -18,7 +18,6 @@
 #include "ContractionFragments.h"
 
 #include "layout/Evaluator/WarpgroupMma.h"
-#include "layout/Target/BankModel.h"
 #include "layout/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -147,70 +146,39 @@ SmallVector<Value> tiles::multiplyWarpgroupTile(OpBuilder &b, Location loc,
   return out;
 }
 
-/// The row length (elements) of the C buffer of storeThroughWorkgroupMemory:
-/// the bank model's padding (paddedRowLength, in steps of `width`) under
-/// which every pair write of the wgmma accumulator layout, warp by warp,
-/// costs no extra cycle (countConflicts), or std::nullopt.
-static std::optional<int64_t> cRowLength(const Plan &plan, int64_t cols,
-                                         int64_t eb, int64_t width) {
-  const MatrixInstruction &inst = *plan.inst;
-  const Chip &chip = *plan.chip;
-  const Descriptor &c = inst.layout(MatrixOperand::C);
-  auto conflictFree = [&](int64_t length) {
-    SmallVector<std::optional<int64_t>> bytes(chip.waveSize);
-    for (int64_t warp = 0; warp < inst.waveSize / chip.waveSize; ++warp)
-      for (int64_t e = 0; e < inst.cElementsPerLane; e += 2) {
-        for (int64_t l = 0; l < chip.waveSize; ++l) {
-          int64_t at = c.offset({warp * chip.waveSize + l, e});
-          bytes[l] = ((at / inst.n) * length + at % inst.n) * eb;
-        }
-        if (countConflicts(chip, SharedAccessKind::Write, bytes, 2 * eb)
-                .extra())
-          return false;
-      }
-    return true;
-  };
-  return paddedRowLength(cols, eb, width, conflictFree);
-}
-
 bool tiles::storeThroughWorkgroupMemory(OpBuilder &b, ContractionTree &t,
                                         const FragmentContext &cx,
-                                        const GlobalAccess &g, int64_t width,
+                                        const GlobalAccess &g,
                                         ArrayRef<EvaluatedFragment> fragments) {
   const Plan &plan = cx.plan;
+  const EpiloguePlan &epilogue = plan.epilogue;
   StoreOp store = t.epilogue.store;
   Location loc = store.getLoc();
   auto type = cast<VectorType>(store.getValue().getType());
-  if (type.getRank() != 2 || !plan.chip || cx.threads == 0)
-    return false;
   int64_t rowsOfTile = type.getDimSize(0), cols = type.getDimSize(1);
   Type et = type.getElementType();
   int64_t eb = elementBytes(et);
+  int64_t width = epilogue.rowWidth;
   int64_t vectorsPerRow = cols / width;
-  if (cols % width || (rowsOfTile * vectorsPerRow) % cx.threads)
-    return false;
-  std::optional<int64_t> length = cRowLength(plan, cols, eb, width);
-  if (!length)
-    return false;
-  // The C buffer reuses A's or B's staging buffer where one of the same
-  // element type holds it (dead after the loop: no memory added, so no
-  // block per SM lost), once every warpgroup has finished reading it;
-  // otherwise a buffer of its own where the kernel's memory allows.
-  int64_t elements = rowsOfTile * *length;
+  int64_t length = epilogue.rowLength;
+  // The C buffer reuses A's or B's staging buffer where the plan found one
+  // of the same element type that holds it (dead after the loop: no memory
+  // added, so no block per SM lost), once every warpgroup has finished
+  // reading it; otherwise a buffer of its own where the kernel's memory
+  // allows.
+  int64_t elements = rowsOfTile * length;
   Value buffer;
-  for (const Leaf *leaf : {&t.a, &t.b}) {
+  if (epilogue.reuse >= 0) {
+    const Leaf *leaf = epilogue.reuse == 0 ? &t.a : &t.b;
     auto staged = cast<MemRefType>(leaf->buffer.getType());
-    if (buffer || staged.getElementType() != et ||
-        staged.getNumElements() < elements)
-      continue;
     gpu::BarrierOp::create(b, loc);
     auto view =
-        MemRefType::get({rowsOfTile, *length}, et,
-                        StridedLayoutAttr::get(b.getContext(), 0, {*length, 1}),
+        MemRefType::get({rowsOfTile, length}, et,
+                        StridedLayoutAttr::get(b.getContext(), 0, {length, 1}),
                         staged.getMemorySpace());
     buffer = memref::ReinterpretCastOp::create(
-        b, loc, view, leaf->buffer, 0, ArrayRef<int64_t>{rowsOfTile, *length},
-        ArrayRef<int64_t>{*length, 1});
+        b, loc, view, leaf->buffer, 0, ArrayRef<int64_t>{rowsOfTile, length},
+        ArrayRef<int64_t>{length, 1});
   }
   auto func = t.loop->getParentOfType<gpu::GPUFuncOp>();
   if (!buffer) {
@@ -218,7 +186,7 @@ bool tiles::storeThroughWorkgroupMemory(OpBuilder &b, ContractionTree &t,
             elements * eb >
         plan.workgroupBytesLimit)
       return false;
-    buffer = addAlignedWorkgroupBuffer(func, {rowsOfTile, *length}, et, loc);
+    buffer = addAlignedWorkgroupBuffer(func, {rowsOfTile, length}, et, loc);
   }
   // Each lane's pairs, then the block meets.
   for (const EvaluatedFragment &f : fragments)

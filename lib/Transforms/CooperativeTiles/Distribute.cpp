@@ -32,9 +32,11 @@
 #include "Staging.h"
 #include "StoreWindows.h"
 
+#include "layout/Transforms/WorkgroupMemory.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -215,6 +217,16 @@ LogicalResult Distributor::chooseStoreMapping(StorePlan &plan) {
   return failure();
 }
 
+/// Whether `partition` is a tile view of a workgroup buffer (a reduction's
+/// source or result, Reduction.cpp).
+static bool inWorkgroupMemory(Value partition) {
+  auto part = partition.getDefiningOp<PartitionOp>();
+  auto view = part ? part.getView().getDefiningOp<ViewOp>() : ViewOp();
+  auto type =
+      view ? dyn_cast<MemRefType>(view.getSource().getType()) : MemRefType();
+  return type && isWorkgroupMemory(type);
+}
+
 void Distributor::remarkPlan(const TileTree &tree, const StorePlan &plan,
                              bool windowed) {
   const GlobalSide &dst = plan.dst;
@@ -232,10 +244,13 @@ void Distributor::remarkPlan(const TileTree &tree, const StorePlan &plan,
   else if (plan.storeWidth < plan.directWidth)
     why = uneven(plan.storeWidth * 2);
   remarkAccess(tree.store,
-               windowed ? "store (rows aligned only at run time get a second "
-                          "version, in sector-aligned windows)"
-                        : "store",
-               plan.mapping, dst.contiguous, dst.elementType, threads, why,
+               AccessChoice::of(
+                   inWorkgroupMemory(StoreOp(tree.store).getPartition())
+                       ? "store (into workgroup memory: a reduction's source)"
+                   : windowed ? "store (rows aligned only at run time get a "
+                                "second version, in sector-aligned windows)"
+                              : "store",
+                   plan.mapping, dst.contiguous, dst.elementType, threads, why),
                options.remarks);
   for (const Leaf &leaf : tree.leaves) {
     const GlobalSide &side = leaf.side;
@@ -245,13 +260,14 @@ void Distributor::remarkPlan(const TileTree &tree, const StorePlan &plan,
           stagingMapping(leaf, threads, /*transpose=*/false, /*uneven=*/true);
       if (failed(s))
         continue;
-      remarkAccess(leaf.load,
-                   "load (staged through workgroup memory: its rows run "
-                   "across the store's)",
-                   s->mapping, side.contiguous, side.elementType, threads,
-                   s->width < side.maxWidth ? uneven(s->width * 2)
-                                            : side.narrowWhy,
-                   options.remarks);
+      remarkAccess(
+          leaf.load,
+          AccessChoice::of(
+              "load (staged through workgroup memory: "
+              "its rows run across the store's)",
+              s->mapping, side.contiguous, side.elementType, threads,
+              s->width < side.maxWidth ? uneven(s->width * 2) : side.narrowWhy),
+          options.remarks);
       continue;
     }
     // A direct leaf reads what the store's threads need: the store's
@@ -272,8 +288,15 @@ void Distributor::remarkPlan(const TileTree &tree, const StorePlan &plan,
             ? "its rows run across the store's and it is not staged, so it "
               "is read element by element"
             : why;
-    remarkAccess(leaf.load, "load (into registers, along the store's rows)", m,
-                 side.contiguous, side.elementType, threads, leafWhy,
+    remarkAccess(leaf.load,
+                 AccessChoice::of(
+                     inWorkgroupMemory(LoadOp(leaf.load).getPartition())
+                         ? "load (from workgroup memory: a "
+                           "reduction's result, along the "
+                           "store's rows)"
+                         : "load (into registers, along the "
+                           "store's rows)",
+                     m, side.contiguous, side.elementType, threads, leafWhy),
                  options.remarks);
   }
 }

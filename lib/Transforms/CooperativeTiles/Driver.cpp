@@ -57,7 +57,7 @@ LogicalResult mlir::layout::distributeCooperativeTiles(
   // reductions become cooperative stores and loads of workgroup buffers.
   // Last the cooperative stores, with every load they consume.
   if (failed(distributeContractions(func, block, uniform, options)) ||
-      failed(lowerTileReductions(func, block, uniform)))
+      failed(lowerTileReductions(func, block, uniform, options)))
     return failure();
   return tiles::distributeTileStores(func, block, uniform, options);
 }

@@ -44,6 +44,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -325,10 +326,52 @@ void ReductionStep::emit(OpBuilder &b, Value threadId) {
     emitFolded(b);
 }
 
+/// The remark of `red`'s reduction step by `plan` (remarkAccess): the
+/// threads' reads of the source tile staged in workgroup memory. Its global
+/// loads and the result's stores are the copies' (Distribute.cpp).
+void remarkReduction(vector::MultiDimReductionOp red, const ReductionPlan &plan,
+                     int64_t threads, bool diagnostic) {
+  VectorType type = red.getSourceVectorType();
+  AccessChoice c;
+  c.tile.assign(type.getShape().begin(), type.getShape().end());
+  c.elementType = type.getElementType();
+  c.threads = threads;
+  // The fastest reduced dimension: consecutive lanes read along it.
+  for (auto [k, r] : llvm::enumerate(plan.reduced))
+    if (r)
+      c.contiguous = k;
+  int64_t steps = llvm::divideCeil(plan.count, plan.group);
+  c.elementsPerThread = plan.passes * steps;
+  c.iterations = plan.passes;
+  std::string staged = "reduction (reads of its source, staged in workgroup "
+                       "memory: ";
+  if (plan.group > 1) {
+    c.role = staged + llvm::formatv("{0} consecutive lanes per kept "
+                                    "coordinate, each on every {0}-th reduced "
+                                    "element, the partial results folded in "
+                                    "levels of up to {1})",
+                                    plan.group, kFoldFanIn)
+                          .str();
+    c.narrowWhy = "each lane reads one element at a time, consecutive lanes "
+                  "on consecutive elements of a kept coordinate";
+  } else {
+    c.role = staged + "one lane per kept coordinate, on all its reduced "
+                      "elements)";
+    c.narrowWhy = "each lane reads one element at a time, of its own kept "
+                  "coordinate";
+  }
+  c.arrangement = llvm::formatv(
+      "; {0} kept coordinate{1} for {2} group{3} of lanes, {4} {5}", plan.kept,
+      plan.kept == 1 ? "" : "s", plan.groups, plan.groups == 1 ? "" : "s",
+      plan.passes, plan.passes == 1 ? "pass" : "passes");
+  remarkAccess(red, c, diagnostic);
+}
+
 class ReductionLowering {
 public:
-  ReductionLowering(gpu::GPUFuncOp func, ArrayRef<int64_t> block)
-      : func(func), block(block), threads(block[0] * block[1] * block[2]) {}
+  ReductionLowering(gpu::GPUFuncOp func, ArrayRef<int64_t> block, bool remarks)
+      : func(func), block(block), threads(block[0] * block[1] * block[2]),
+        remarks(remarks) {}
 
   LogicalResult lower(vector::MultiDimReductionOp red);
 
@@ -344,6 +387,7 @@ private:
   gpu::GPUFuncOp func;
   ArrayRef<int64_t> block;
   int64_t threads;
+  bool remarks;
   /// Source values already stored, per block.
   DenseMap<std::pair<Value, Block *>, Value> stored;
   /// The partial-results buffer of each element type.
@@ -400,6 +444,7 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
   auto resultType = cast<VectorType>(red.getDest().getType());
   Type et = red.getSourceVectorType().getElementType();
   ReductionPlan plan = planReduction(red, threads);
+  remarkReduction(red, plan, threads, remarks);
   Location loc = red.getLoc();
   OpBuilder b(red);
   Value source = sourceBuffer(b, red);
@@ -433,16 +478,17 @@ LogicalResult ReductionLowering::lower(vector::MultiDimReductionOp red) {
 
 } // namespace
 
-LogicalResult tiles::lowerTileReductions(gpu::GPUFuncOp func,
-                                         ArrayRef<int64_t> block,
-                                         BlockUniformity &uniform) {
+LogicalResult
+tiles::lowerTileReductions(gpu::GPUFuncOp func, ArrayRef<int64_t> block,
+                           BlockUniformity &uniform,
+                           const CooperativeTileOptions &options) {
   SmallVector<vector::MultiDimReductionOp> reductions;
   TileValues tileValues(uniform);
   func.walk([&](vector::MultiDimReductionOp red) {
     if (tileValues.contains(red.getSource()))
       reductions.push_back(red);
   });
-  ReductionLowering lowering(func, block);
+  ReductionLowering lowering(func, block, options.remarks);
   for (vector::MultiDimReductionOp red : reductions)
     if (failed(lowering.lower(red)))
       return failure();

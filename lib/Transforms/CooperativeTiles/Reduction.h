@@ -15,6 +15,8 @@
 
 #include "ThreadMapping.h"
 
+#include "layout/Transforms/CooperativeTiles.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace mlir {
@@ -23,9 +25,11 @@ namespace tiles {
 
 /// Rewrites every vector.multi_reduction of a cooperative tile value in
 /// `func` (block size `block`), with a diagnostic at a reduction that
-/// cannot be (a scalar result, elements that are not whole bytes).
+/// cannot be (a scalar result, elements that are not whole bytes); each
+/// remarked (AccessChoice) with `options.remarks` or the remark engine.
 LogicalResult lowerTileReductions(gpu::GPUFuncOp func, ArrayRef<int64_t> block,
-                                  BlockUniformity &uniform);
+                                  BlockUniformity &uniform,
+                                  const CooperativeTileOptions &options);
 
 } // namespace tiles
 } // namespace layout

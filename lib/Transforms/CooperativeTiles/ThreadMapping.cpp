@@ -359,57 +359,82 @@ void GlobalSide::vectorsThroughDescriptor(const TracedView &traced,
                .str());
 }
 
-std::string tiles::describeMapping(const Mapping &m, int64_t contiguous,
-                                   Type elementType, int64_t threads) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  int64_t width = m.width[contiguous];
-  os << threads << " threads, each moving ";
-  if (width == 1)
-    os << "single " << elementType << " elements";
-  else
-    os << width << " x " << elementType << " vectors ("
-       << width * elementBytes(elementType) << " bytes)";
-  os << " along dimension " << contiguous;
-  for (auto [k, w] : llvm::enumerate(m.width))
+AccessChoice AccessChoice::of(StringRef role, const Mapping &m,
+                              int64_t contiguous, Type elementType,
+                              int64_t threads, StringRef narrowWhy) {
+  AccessChoice c;
+  c.role = role.str();
+  c.tile.assign(m.tile.begin(), m.tile.end());
+  c.elementType = elementType;
+  c.threads = threads;
+  c.contiguous = contiguous;
+  c.vectorElements = m.width[contiguous];
+  c.iterations = m.iterations(threads);
+  c.elementsPerThread = c.iterations;
+  llvm::raw_string_ostream os(c.arrangement);
+  for (auto [k, w] : llvm::enumerate(m.width)) {
+    c.elementsPerThread *= w;
     if (int64_t(k) != contiguous && w > 1)
       os << ", in blocks of " << w << " along dimension " << k;
+  }
   os << "; consecutive threads on consecutive blocks, dimension order [";
   llvm::interleaveComma(m.order, os);
-  int64_t iterations = m.iterations(threads);
-  os << "], " << iterations << (iterations == 1 ? " iteration" : " iterations");
+  os << "], " << c.iterations
+     << (c.iterations == 1 ? " iteration" : " iterations");
   if (m.blocks() % threads)
     os << " (the last one partial)";
+  c.narrowWhy = narrowWhy.str();
+  return c;
+}
+
+std::string tiles::describeChoice(const AccessChoice &c) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << c.threads << " threads, each moving ";
+  if (c.vectorElements == 1)
+    os << "single " << c.elementType << " elements";
+  else
+    os << c.vectorElements << " x " << c.elementType << " vectors ("
+       << c.vectorElements * elementBytes(c.elementType) << " bytes)";
+  os << " along dimension " << c.contiguous << c.arrangement << "; "
+     << c.elementsPerThread
+     << (c.elementsPerThread == 1 ? " element" : " elements") << " per thread";
   return text;
 }
 
-void tiles::remarkAccess(Operation *op, StringRef role, const Mapping &m,
-                         int64_t contiguous, Type elementType, int64_t threads,
-                         StringRef narrowWhy, bool diagnostic) {
-  int64_t width = m.width[contiguous];
-  int64_t bytes = width * elementBytes(elementType);
+void tiles::remarkAccess(Location loc, StringRef function,
+                         const AccessChoice &c, bool diagnostic) {
+  int64_t bytes = c.vectorElements * elementBytes(c.elementType);
   std::string tile;
   llvm::raw_string_ostream os(tile);
-  llvm::interleave(m.tile, os, "x");
-  os << "x" << elementType;
+  llvm::interleave(c.tile, os, "x");
+  os << "x" << c.elementType;
   std::string text =
-      llvm::formatv("tile {0} of {1}: {2}", role, tile,
-                    describeMapping(m, contiguous, elementType, threads))
+      llvm::formatv("tile {0} of {1}: {2}", c.role, tile, describeChoice(c))
           .str();
-  bool narrow = bytes < 16 && !narrowWhy.empty();
+  bool narrow = bytes < 16 && !c.narrowWhy.empty();
   if (narrow)
-    text += "; narrower than 16 bytes: " + narrowWhy.str();
+    text += "; narrower than 16 bytes: " + c.narrowWhy;
+  SmallVector<std::pair<StringRef, std::string>> metrics{
+      {"Access", c.role},
+      {"Tile", tile},
+      {"Threads", std::to_string(c.threads)},
+      {"Dimension", std::to_string(c.contiguous)},
+      {"ElementsPerThread", std::to_string(c.elementsPerThread)}};
+  metrics.append(c.metrics.begin(), c.metrics.end());
+  metrics.append({{"VectorElements", std::to_string(c.vectorElements)},
+                  {"VectorBytes", std::to_string(bytes)}});
+  if (c.iterations)
+    metrics.push_back({"Iterations", std::to_string(c.iterations)});
+  metrics.push_back({"Why", narrow ? c.narrowWhy : std::string()});
+  emitLayoutRemark(loc, "TileAccess", "layout-tiles", function, text, metrics,
+                   diagnostic);
+}
+
+void tiles::remarkAccess(Operation *op, const AccessChoice &choice,
+                         bool diagnostic) {
   std::string function;
   if (auto func = op->getParentOfType<FunctionOpInterface>())
     function = func.getName().str();
-  emitLayoutRemark(op->getLoc(), "TileAccess", "layout-tiles", function, text,
-                   {{"Access", role.str()},
-                    {"Tile", tile},
-                    {"Threads", std::to_string(threads)},
-                    {"Dimension", std::to_string(contiguous)},
-                    {"VectorElements", std::to_string(width)},
-                    {"VectorBytes", std::to_string(bytes)},
-                    {"Iterations", std::to_string(m.iterations(threads))},
-                    {"Why", narrow ? narrowWhy.str() : std::string()}},
-                   diagnostic);
+  remarkAccess(op->getLoc(), function, choice, diagnostic);
 }

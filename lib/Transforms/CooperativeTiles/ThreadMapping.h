@@ -163,19 +163,55 @@ private:
   void vectorsThroughDescriptor(const TracedView &traced, int64_t alignBytes);
 };
 
+/// What the tile pass chose for one access, as its remark says it
+/// (remarkAccess): the threads, the vectors along `contiguous`, how the
+/// threads share the tile, and why the vectors are narrower than 16 bytes.
+/// Every path of the pass (copies, reductions, contractions) states its
+/// plan's choice in this form, so that one function words them all.
+struct AccessChoice {
+  /// What the access is and how it goes: "load", "store (...)".
+  std::string role;
+  SmallVector<int64_t> tile;
+  Type elementType;
+  int64_t threads = 0;
+  /// The dimension the vectors run along, and their elements.
+  int64_t contiguous = 0;
+  int64_t vectorElements = 1;
+  /// How the threads share the tile, after "along dimension D": ", in
+  /// blocks of ...; consecutive threads on consecutive blocks, ...".
+  std::string arrangement;
+  /// The elements each thread moves (at most, when an iteration is
+  /// partial), and its iterations (0: not an iteration count).
+  int64_t elementsPerThread = 0;
+  int64_t iterations = 0;
+  /// Why the vectors are narrower than 16 bytes (empty: they are not, or
+  /// nothing narrowed them).
+  std::string narrowWhy;
+  /// More metrics for the remark engine (the contraction's instruction).
+  SmallVector<std::pair<StringRef, std::string>> metrics;
+
+  /// The choice of mapping `m` along `contiguous` for `threads` threads.
+  static AccessChoice of(StringRef role, const Mapping &m, int64_t contiguous,
+                         Type elementType, int64_t threads,
+                         StringRef narrowWhy);
+};
+
 /// "256 threads, each moving 4 x f32 vectors (16 bytes) along dimension
 /// 1; consecutive threads on consecutive blocks, dimension order [1, 0],
-/// 1 iteration": the mapping `m` of a global access along `contiguous`.
-std::string describeMapping(const Mapping &m, int64_t contiguous,
-                            Type elementType, int64_t threads);
+/// 1 iteration; 4 elements per thread": the text of `choice` after its
+/// role and tile.
+std::string describeChoice(const AccessChoice &choice);
 
-/// The remark of the tile pass for one global access `op` (`role`: "load
-/// ...", "store"): its mapping (describeMapping) and, for vectors narrower
-/// than 16 bytes, `narrowWhy`. Through the remark engine when it takes the
-/// category layout-tiles; else a diagnostic remark when `diagnostic`.
-void remarkAccess(Operation *op, StringRef role, const Mapping &m,
-                  int64_t contiguous, Type elementType, int64_t threads,
-                  StringRef narrowWhy, bool diagnostic);
+/// The remark of the tile pass for one access at `loc` in `function`: its
+/// choice (describeChoice) and, for vectors narrower than 16 bytes, why.
+/// Through the remark engine when it takes the category layout-tiles; else
+/// a diagnostic remark when `diagnostic`. The one place that words the
+/// tile pass's remarks of accesses.
+void remarkAccess(Location loc, StringRef function, const AccessChoice &choice,
+                  bool diagnostic);
+
+/// remarkAccess at `op`, in the function around it.
+void remarkAccess(Operation *op, const AccessChoice &choice, bool diagnostic);
 
 } // namespace tiles
 } // namespace layout
