@@ -6,13 +6,13 @@
 // have one, on chips that have none.
 
 // RUN: rm -rf %t/gfx942 && layout-opt %s -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t/gfx942 -o /dev/null 2>/dev/null \
-// RUN:   && llvm-objdump -d --mcpu=gfx942 %t/gfx942/matmul-f32-code-objects.gfx942.hsaco | FileCheck --check-prefix=GFX942 %s
+// RUN:   && llvm-objdump -d --mcpu=gfx942 %t/gfx942/kernels.gfx942.hsaco | FileCheck --check-prefix=GFX942 %s
 // RUN: rm -rf %t/gfx90a && layout-opt %s -layout-to-rocdl=chip=gfx90a -layout-dump-binaries=dir=%t/gfx90a -o /dev/null 2>/dev/null \
-// RUN:   && llvm-objdump -d --mcpu=gfx90a %t/gfx90a/matmul-f32-code-objects.gfx90a.hsaco | FileCheck --check-prefix=GFX90A %s
+// RUN:   && llvm-objdump -d --mcpu=gfx90a %t/gfx90a/kernels.gfx90a.hsaco | FileCheck --check-prefix=GFX90A %s
 // RUN: rm -rf %t/gfx950 && layout-opt %s -layout-to-rocdl=chip=gfx950 -layout-dump-binaries=dir=%t/gfx950 -o /dev/null 2>/dev/null \
-// RUN:   && llvm-objdump -d --mcpu=gfx950 %t/gfx950/matmul-f32-code-objects.gfx950.hsaco | FileCheck --check-prefix=GFX950 %s
+// RUN:   && llvm-objdump -d --mcpu=gfx950 %t/gfx950/kernels.gfx950.hsaco | FileCheck --check-prefix=GFX950 %s
 // RUN: rm -rf %t/sm_90 && layout-opt %s -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t/sm_90 -o /dev/null 2>/dev/null \
-// RUN:   && FileCheck --check-prefix=PTX %s < %t/sm_90/matmul-f32-code-objects.sm_90.ptx
+// RUN:   && FileCheck --check-prefix=PTX %s < %t/sm_90/kernels.sm_90.ptx
 // RUN: layout-opt %s -layout-tile-shared-memory=chip=sm_90a | FileCheck --check-prefix=SM90A %s
 // RUN: not layout-opt %s -layout-tile-shared-memory=chip=gfx1100 -o /dev/null 2>&1 | FileCheck --check-prefix=NONE -DCHIP=gfx1100 %s
 // RUN: not layout-opt %s -layout-tile-shared-memory=chip=sm_75 -o /dev/null 2>&1 | FileCheck --check-prefix=NONE -DCHIP=sm_75 %s
