@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The one table of the matrix instructions the project targets (f16 / bf16
-// inputs, f32 accumulation): AMD MFMA (gfx90a, gfx942, gfx950), AMD WMMA
-// (gfx11), NVIDIA mma.sync m16n8k16 (sm_8x, sm_9x) and NVIDIA warpgroup MMA
+// inputs, and f32 inputs as tf32 / xf32 / f32; f32 accumulation): AMD MFMA
+// (gfx90a, gfx942, gfx950), AMD WMMA (gfx11), NVIDIA mma.sync m16n8k16 and
+// m16n8k8 .tf32 (sm_8x, sm_9x) and NVIDIA warpgroup MMA
 // wgmma.mma_async m64nNk16 (sm_90a), whose A and B come from workgroup
 // memory through matrix descriptors (WarpgroupMma.h) instead of registers.
 //
