@@ -105,8 +105,9 @@ StringRef mlir::layout::stringifyMatrixElementKind(MatrixElementKind kind) {
 /// hardware's treatment of those bits never matters; the instruction itself
 /// is modeled as reading the upper 19 bits (Truncate), so that a program
 /// that forgot the conversion computes a different result on the CPU.
-/// xf32 [CDNA3]: the instruction rounds the f32 mantissa to 10 bits itself
-/// (the guide says "rounded"; the matrix core rounds to nearest even).
+/// xf32 [CDNA3]: the instruction rounds the f32 mantissa to 10 bits itself;
+/// the guide does not name the tie rule: modeled as nearest even (the tests
+/// keep away from ties).
 MatrixInputPrecision mlir::layout::inputPrecision(MatrixElementKind kind) {
   using R = MatrixInputPrecision::Rounding;
   switch (kind) {
@@ -596,9 +597,8 @@ static std::vector<MatrixInstruction> buildTable() {
       mmaSync("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", K::F16));
   table.push_back(
       mmaSync("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", K::BF16));
-  // f32 inputs. xf32 on CDNA3 only (gfx950 dropped it) [CDNA3]; the
-  // full-precision f32 MFMA on every CDNA (blocks = 1 forms; gfx90a spells
-  // them without the '_' before the type) [CALC]; tf32 mma.sync on sm_80+.
+  // f32 inputs: xf32 on CDNA3 only (not gfx950) [CDNA3], f32 on every CDNA
+  // (blocks = 1; gfx90a: no '_' before the type) [CALC], tf32 on sm_80+.
   unsigned cdna3 = bit(ChipGeneration::CDNA3);
   table.push_back(mfma("v_mfma_f32_32x32x4_xf32", "", 32, 4, K::XF32, cdna3));
   table.push_back(mfma("v_mfma_f32_16x16x8_xf32", "", 16, 8, K::XF32, cdna3));

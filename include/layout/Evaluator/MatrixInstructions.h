@@ -59,10 +59,11 @@ struct MatrixInputPrecision {
   int64_t mantissaBits;
   /// How the f32 register value becomes one of mantissaBits (kinds stored as
   /// f32 only; f16 / bf16 registers already hold such values):
-  /// Truncate: the low bits are ignored (mma.sync .tf32 reads the upper 19
-  /// bits; the tile programs convert with cvt.rna.tf32.f32 first, see
-  /// MatrixInstructions.cpp); NearestEven: rounded to nearest, ties to even
-  /// (CDNA3 _xf32); Exact: no rounding. (NearestAway, ties away from zero,
+  /// Truncate: the low bits are ignored (how mma.sync .tf32 is modeled:
+  /// PTX leaves it implementation-defined, and the tile programs convert
+  /// with cvt.rna.tf32.f32 first, see MatrixInstructions.cpp); NearestEven:
+  /// rounded to nearest, ties to even (how CDNA3 _xf32 is modeled); Exact:
+  /// no rounding. (NearestAway, ties away from zero,
   /// is cvt.rna.tf32.f32's, which no instruction does itself.)
   enum class Rounding : uint8_t {
     Exact,
