@@ -29,6 +29,17 @@
 //          formulas were checked on an H100 (sm_90).
 //   [WGMMA] PTX ISA, section 9.7.15.5.1.1 "Register Fragments", "Matrix D":
 //          the accumulator fragments of wgmma .m64nNk16 with f32 D.
+//   [PTX-TF32] PTX ISA, section 9.7.14.5.7 "Matrix Fragments for
+//          mma.m16n8k8" (.tf32 A and B: a0 .. a3 and b0, b1, one .b32 each;
+//          C/D as m16n8k16's), and section 5.2.3 "Alternate Floating-Point
+//          Data Formats" (tf32: "the internal layout of tf32 format is
+//          implementation defined"; cvt.rna.tf32.f32 produces it).
+//   [CDNA3] AMD Instinct MI300 (CDNA3) ISA reference guide, "Dependent
+//          Matrix Instructions" table (V_MFMA_F32_{32X32X4,16X16X8}_XF32:
+//          "F32 data, reduced multiplication precision") and its XF32
+//          subsection: the 32-bit float inputs have their mantissa rounded
+//          to 10 bits before the multiplication; the A / B / C layouts follow
+//          the dense-MFMA formula of [CALC] (k = kPerLane * (lane / d) + e).
 //   [LDM]  PTX ISA, section 9.7.14.5.15 "Warp-level matrix load
 //          instruction: ldmatrix" (9.7.13.4.15 in older versions), and
 //          MLIR's mlir/lib/Dialect/NVGPU/Utils/MMAUtils.cpp,
@@ -40,6 +51,7 @@
 #include "layout/Evaluator/MatrixInstructions.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -70,7 +82,47 @@ StringRef mlir::layout::stringifyMatrixFamily(MatrixFamily family) {
 }
 
 StringRef mlir::layout::stringifyMatrixElementKind(MatrixElementKind kind) {
-  return kind == MatrixElementKind::F16 ? "f16" : "bf16";
+  switch (kind) {
+  case MatrixElementKind::F16:
+    return "f16";
+  case MatrixElementKind::BF16:
+    return "bf16";
+  case MatrixElementKind::TF32:
+    return "tf32";
+  case MatrixElementKind::XF32:
+    return "xf32";
+  case MatrixElementKind::F32:
+    return "f32";
+  }
+  llvm_unreachable("unknown matrix element kind");
+}
+
+/// tf32 [PTX-TF32]: PTX leaves what mma.sync does with the low 13 bits of a
+/// .tf32 register implementation-defined and converts f32 to tf32 with
+/// cvt.rna.tf32.f32 (round to nearest, ties away from zero), whose result
+/// has them zero. The tile programs therefore convert every A and B value
+/// with cvt.rna before the instruction (ContractionFragments.cpp), so the
+/// hardware's treatment of those bits never matters; the instruction itself
+/// is modeled as reading the upper 19 bits (Truncate), so that a program
+/// that forgot the conversion computes a different result on the CPU.
+/// xf32 [CDNA3]: the instruction rounds the f32 mantissa to 10 bits itself;
+/// the guide does not name the tie rule: modeled as nearest even (the tests
+/// keep away from ties).
+MatrixInputPrecision mlir::layout::inputPrecision(MatrixElementKind kind) {
+  using R = MatrixInputPrecision::Rounding;
+  switch (kind) {
+  case MatrixElementKind::F16:
+    return {10, R::Exact};
+  case MatrixElementKind::BF16:
+    return {7, R::Exact};
+  case MatrixElementKind::TF32:
+    return {10, R::Truncate};
+  case MatrixElementKind::XF32:
+    return {10, R::NearestEven};
+  case MatrixElementKind::F32:
+    return {23, R::Exact};
+  }
+  llvm_unreachable("unknown matrix element kind");
 }
 
 StringRef mlir::layout::stringifyMatrixOperand(MatrixOperand operand) {
@@ -225,6 +277,32 @@ static Descriptor mmaSyncC() {
                    makeEntry(T::merge({2, 2}), {0, 3}, {1})});
 }
 
+// mma.sync m16n8k8 with .tf32 inputs [PTX-TF32]: one 32-bit element per
+// register (a0 .. a3, b0, b1), g = l >> 2, t = l % 4 as above.
+
+/// A (16 x 8): e = 2 c + r; row = 8 r + g, col = 4 c + t ("row = groupID
+/// for a0 and a2, groupID + 8 for a1 and a3; col = threadID_in_group for a0
+/// and a1, threadID_in_group + 4 for a2 and a3").
+static Descriptor mmaSyncTf32A() {
+  // Digits: (r, g, c, t).
+  return fragment(16, 8,
+                  {makeEntry(T::unmerge({2, 8}), {0}, {0, 1}),
+                   makeEntry(T::unmerge({2, 4}), {1}, {2, 3})},
+                  {makeEntry(T::merge({8, 4}), {1, 3}, {0}),
+                   makeEntry(T::merge({2, 2}), {2, 0}, {1})});
+}
+
+/// B (K x N = 8 x 8): e = r; k = 4 r + t, n = g ("row = threadID_in_group
+/// for b0, threadID_in_group + 4 for b1; col = groupID").
+static Descriptor mmaSyncTf32B() {
+  // Digits: (r, t, g).
+  return fragment(8, 8,
+                  {makeEntry(T::unmerge({2, 4}), {0}, {0, 1}),
+                   makeEntry(T::passThrough(8), {1}, {2})},
+                  {makeEntry(T::merge({8, 4}), {2, 1}, {0}),
+                   makeEntry(T::passThrough(2), {0}, {1})});
+}
+
 /// wgmma .m64nNk16 D (64 x N, f32) [WGMMA]: warp w = lane / 32 of the
 /// warpgroup holds rows 16 w .. 16 w + 15 as mma.sync's C does its 16 rows,
 /// repeated every 8 columns: with g = (lane % 32) / 4, t = lane % 4 and
@@ -331,10 +409,17 @@ static MatrixInstruction mfma(StringRef mnemonic, StringRef cdna2Mnemonic,
                               unsigned generations) {
   int64_t kPerLane = d * k / 64, cPerLane = d * d / 64;
   // amdgpu.mfma MxNxK %a * %b + %c blgp = none : vector<kPerLane x f16|bf16>,
-  // ..., vector<cPerLane x f32>; every chip here lowers both kinds.
+  // ..., vector<cPerLane x f32>; every chip here lowers both kinds. The f32
+  // ones (one element per lane) take a scalar f32 (shape {}); xf32 is
+  // vector<2xf32> with the reducePrecision attribute (MLIR 22's
+  // AMDGPUToROCDL selects rocdl.mfma.f32.32x32x4.xf32 / 16x16x8.xf32 for
+  // f32 inputs with reducePrecision on gfx942, the f32 ones without).
   MatrixOpSpelling op;
   op.opName = "amdgpu.mfma";
-  op.aShape = op.bShape = {kPerLane};
+  if (kPerLane > 1)
+    op.aShape = op.bShape = {kPerLane};
+  if (kind == MatrixElementKind::XF32)
+    op.precisionAttr = "reducePrecision";
   op.cShape = {cPerLane};
   op.blocks = 1;
   return MatrixInstruction{mnemonic,
@@ -382,6 +467,40 @@ static MatrixInstruction wmma(StringRef mnemonic, MatrixElementKind kind) {
                            wmmaAB(MatrixOperand::A),
                            wmmaAB(MatrixOperand::B),
                            wmmaC(),
+                           /*ldmatrixA=*/std::nullopt,
+                           /*ldmatrixB=*/std::nullopt};
+}
+
+/// mma.sync m16n8k8 .tf32, warp 32 [PTX-TF32]: nvgpu.mma.sync (%a, %b, %c)
+/// {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>,
+/// vector<2x1xf32>, vector<2x2xf32>), which MLIR 22 lowers to nvvm.mma.sync
+/// with tf32 operands (the f32 bits passed as .b32). ldmatrix moves 16-bit
+/// elements: the fragments are read with plain workgroup loads.
+static MatrixInstruction mmaSyncTf32() {
+  MatrixOpSpelling op;
+  op.opName = "nvgpu.mma.sync";
+  op.aShape = {4, 1};
+  op.bShape = {2, 1};
+  op.cShape = {2, 2};
+  op.precisionAttr = "tf32Enabled";
+  return MatrixInstruction{"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+                           /*cdna2Mnemonic=*/"",
+                           MatrixFamily::MmaSync,
+                           /*m=*/16,
+                           /*n=*/8,
+                           /*k=*/8,
+                           MatrixElementKind::TF32,
+                           /*waveSize=*/32,
+                           /*aElementsPerLane=*/4,
+                           /*bElementsPerLane=*/2,
+                           /*cElementsPerLane=*/4,
+                           /*abReplication=*/1,
+                           bit(ChipGeneration::SM80) |
+                               bit(ChipGeneration::SM90A),
+                           std::move(op),
+                           mmaSyncTf32A(),
+                           mmaSyncTf32B(),
+                           mmaSyncC(),
                            /*ldmatrixA=*/std::nullopt,
                            /*ldmatrixB=*/std::nullopt};
 }
@@ -478,6 +597,16 @@ static std::vector<MatrixInstruction> buildTable() {
       mmaSync("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", K::F16));
   table.push_back(
       mmaSync("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", K::BF16));
+  // f32 inputs: xf32 on CDNA3 only (not gfx950) [CDNA3], f32 on every CDNA
+  // (blocks = 1; gfx90a: no '_' before the type) [CALC], tf32 on sm_80+.
+  unsigned cdna3 = bit(ChipGeneration::CDNA3);
+  table.push_back(mfma("v_mfma_f32_32x32x4_xf32", "", 32, 4, K::XF32, cdna3));
+  table.push_back(mfma("v_mfma_f32_16x16x8_xf32", "", 16, 8, K::XF32, cdna3));
+  table.push_back(mfma("v_mfma_f32_32x32x2_f32", "v_mfma_f32_32x32x2f32", 32, 2,
+                       K::F32, cdna));
+  table.push_back(mfma("v_mfma_f32_16x16x4_f32", "v_mfma_f32_16x16x4f32", 16, 4,
+                       K::F32, cdna));
+  table.push_back(mmaSyncTf32());
   // The mnemonic's N is the instruction's; the table keeps the strings.
   static const std::vector<std::string> names = [] {
     std::vector<std::string> r;
@@ -593,6 +722,49 @@ MatrixCoord mlir::layout::ldmatrixRowAddress(const MatrixInstruction &inst,
   assert(load && "the instruction has no ldmatrix load of this operand");
   assert(lane >= 0 && lane < inst.waveSize && "lane out of range");
   return load->rowAddressOf(lane);
+}
+
+/// The chips of `generation`, as knownChips spells them.
+static StringRef chipsOf(ChipGeneration generation) {
+  switch (generation) {
+  case ChipGeneration::CDNA2:
+    return "gfx90a";
+  case ChipGeneration::CDNA3:
+    return "gfx940, gfx941, gfx942";
+  case ChipGeneration::CDNA4:
+    return "gfx950";
+  case ChipGeneration::RDNA3:
+    return "gfx1100 ... gfx1103, gfx1150 ... gfx1153";
+  case ChipGeneration::SM50:
+    return "sm_50 ... sm_75";
+  case ChipGeneration::SM80:
+    return "sm_80 ... sm_90";
+  case ChipGeneration::SM90A:
+    return "sm_90a";
+  }
+  llvm_unreachable("unknown chip generation");
+}
+
+std::string mlir::layout::chipsWithF32Inputs() {
+  std::string out;
+  for (ChipGeneration g :
+       {ChipGeneration::CDNA2, ChipGeneration::CDNA3, ChipGeneration::CDNA4,
+        ChipGeneration::RDNA3, ChipGeneration::SM50, ChipGeneration::SM80,
+        ChipGeneration::SM90A}) {
+    llvm::SmallVector<StringRef> kinds;
+    for (const MatrixInstruction *inst : getMatrixInstructions(g))
+      if (takesF32Inputs(inst->inputKind)) {
+        StringRef kind = stringifyMatrixElementKind(inst->inputKind);
+        if (!llvm::is_contained(kinds, kind))
+          kinds.push_back(kind);
+      }
+    if (kinds.empty())
+      continue;
+    StringRef family = g >= ChipGeneration::SM50 ? "mma.sync" : "MFMA";
+    out += (out.empty() ? "" : ", ") + chipsOf(g).str() + " (" +
+           llvm::join(kinds, ", ") + " " + family.str() + ")";
+  }
+  return out;
 }
 
 ArrayRef<MatrixInstruction> mlir::layout::getMatrixInstructions() {

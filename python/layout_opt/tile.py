@@ -537,27 +537,29 @@ def minimum(a, b):
     return _extremum("min", a, b)
 
 
-# Why f32 tiles have no dot yet, naming the chips.
+# Where f32 tiles get a dot (the matrix-instruction table's f32-input
+# kinds; docs/matrix-instructions.md): said when a and b do not match.
 _F32_DOT = (
-    ": no chip gets an f32 dot from layout-opt yet. gfx1100 ... gfx1153 "
-    "(WMMA) have no matrix instruction with f32 inputs; gfx90a, gfx942, "
-    "gfx950 (f32 MFMA, and xf32 on gfx942) and sm_80 ... sm_90 (tf32 "
-    "mma.sync) have one that layout-opt does not emit yet. Convert the "
-    "tiles with .astype(\"f16\") or .astype(\"bf16\") (the accumulator "
-    "stays f32)")
+    "; f32 a and b multiply as tf32 on sm_80 ... sm_90a (mma.sync), as "
+    "xf32 on gfx942 and in full f32 on gfx90a and gfx950 (MFMA), and not on "
+    "gfx1100 ... gfx1153 or sm_50 ... sm_75 (no f32-input matrix "
+    "instruction: convert the tiles with .astype(\"f16\") or "
+    ".astype(\"bf16\"); the accumulator stays f32)")
 
 
 def dot(a, b, acc):
     """acc + a @ b for tiles a (M x K), b (K x N) and acc (M x N)
     (vector.contract): the pass maps it onto the chip's matrix
-    instructions."""
+    instructions. a and b are both f16, both bf16 or both f32 (tf32
+    mma.sync on sm_80 ... sm_90a, xf32 MFMA on gfx942, f32 MFMA on gfx90a
+    and gfx950; compiling for another chip fails naming these)."""
     for t, what in ((a, "a"), (b, "b"), (acc, "acc")):
         if not isinstance(t, Tile) or len(t.shape) != 2:
             raise ValueError("dot takes 2-D tiles; %s is %s" % (
                 what, t.type if isinstance(t, Tile) else type(t).__name__))
-    if a.dtype != b.dtype or a.dtype not in ("f16", "bf16"):
+    if a.dtype != b.dtype or a.dtype not in ("f16", "bf16", "f32"):
         raise ValueError(
-            "dot takes a and b both f16 or both bf16 (the matrix "
+            "dot takes a and b both f16, both bf16 or both f32 (the matrix "
             "instructions layout-opt maps it onto), got %s and %s%s"
             % (a.dtype, b.dtype, _F32_DOT if "f32" in (a.dtype, b.dtype)
                else ""))

@@ -280,19 +280,46 @@ def test_errors_name_what_was_wanted_and_what_came():
         (None, 64)
 
 
-def test_dot_of_f32_tiles_names_the_chips():
-    """No chip gets an f32 dot yet: the error says so and names them, at
-    the dot (not in the C++ pass)."""
-    def f32_dot(a: lt.Partition("f32", tile=(16, 16)),
-                b: lt.Partition("f32", tile=(16, 16))):
+def test_dot_of_f32_tiles_lowers_where_a_chip_has_an_instruction():
+    """Issue 38, item 9: lt.dot on f32 tiles lowers to the chip's f32-input
+    matrix instruction (tf32 mma.sync after cvt.rna.tf32.f32 on sm_80+,
+    xf32 MFMA on gfx942, f32 MFMA on gfx950), and the pass's refusal on a
+    chip without one names exactly the chips that have one."""
+    @lt.kernel(block=(64, 1, 1), grid="c")
+    def gemm_f32(a: lt.Partition("f32", tile=(32, 16)),
+                 b: lt.Partition("f32", tile=(16, 32)),
+                 c: lt.Partition("f32", tile=(32, 32))):
+        bm, bn = lt.block_id("y"), lt.block_id("x")
+        _, k_tiles = a.tiles
+        c[bm, bn] = lt.fori_loop(
+            0, k_tiles, lambda k, s: lt.dot(a[bm, k], b[k, bn], s),
+            lt.zeros((32, 32), "f32"))
+    sm90 = str(gemm_f32.lower("sm_90"))
+    assert "mmaShape = [16, 8, 8], tf32Enabled" in sm90
+    assert "nvvm.convert.float.to.tf32" in sm90
+    assert re.search(r"amdgpu.mfma 32x32x4 .*reducePrecision",
+                     str(gemm_f32.lower("gfx942")))
+    gfx950 = str(gemm_f32.lower("gfx950"))
+    assert "amdgpu.mfma 32x32x2" in gfx950
+    assert "reducePrecision" not in gfx950
+    for chip in ("gfx1100", "sm_75"):
+        with pytest.raises(Exception) as e:
+            gemm_f32.lower(chip)
+        message = str(e.value)
+        assert "%s has no matrix instruction with f32 inputs" % chip \
+            in message
+        assert ("f32 tiles multiply on gfx90a (f32 MFMA), gfx940, gfx941, "
+                "gfx942 (xf32, f32 MFMA), gfx950 (f32 MFMA), sm_80 ... sm_90 "
+                "(tf32 mma.sync), sm_90a (tf32 mma.sync)") in message
+
+    def mixed(a: lt.Partition("f32", tile=(16, 16)),
+              b: lt.Partition("f16", tile=(16, 16))):
         i = lt.block_id("x")
         lt.dot(a[i, i], b[i, i], lt.zeros((16, 16), "f32"))
-    with pytest.raises(ValueError, match="got f32 and f32: no chip gets an "
-                       "f32 dot") as e:
-        trace(f32_dot)
-    for chip in ("gfx1100", "gfx90a", "gfx942", "gfx950", "sm_80", "sm_90",
-                 "tf32 mma.sync", "xf32"):
-        assert chip in str(e.value)
+    with pytest.raises(ValueError, match="got f32 and f16; f32 a and b "
+                       "multiply as tf32 on sm_80") as e:
+        trace(mixed)
+    assert "not on gfx1100 ... gfx1153 or sm_50 ... sm_75" in str(e.value)
 
 
 def test_lower_remarks_say_what_was_chosen():

@@ -83,33 +83,33 @@ gpu.module @m {
 
 // -----
 
-/// f32 inputs: no f16 / bf16 instruction takes them.
+/// f64 inputs: no matrix instruction here takes them.
 #mk = affine_map<(m, n, k) -> (m, k)>
 #kn = affine_map<(m, n, k) -> (k, n)>
 #mn = affine_map<(m, n, k) -> (m, n)>
 #nm = affine_map<(m, n, k) -> (n, m)>
 module attributes {gpu.container_module} {
 gpu.module @m {
-  gpu.func @f32_inputs(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) kernel
+  gpu.func @f64_inputs(%A: memref<?x?xf64>, %B: memref<?x?xf64>, %C: memref<?x?xf32>) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %va = layout.view %A : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
-    %vb = layout.view %B : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %va = layout.view %A : memref<?x?xf64> -> !layout.tensor_view<?x?xf64>
+    %vb = layout.view %B : memref<?x?xf64> -> !layout.tensor_view<?x?xf64>
     %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
-    %pa = layout.partition %va tile [64, 32] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 32]>
-    %pb = layout.partition %vb tile [32, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [32, 64]>
+    %pa = layout.partition %va tile [64, 32] : !layout.tensor_view<?x?xf64> -> !layout.partition_view<?x?xf64, tile = [64, 32]>
+    %pb = layout.partition %vb tile [32, 64] : !layout.tensor_view<?x?xf64> -> !layout.partition_view<?x?xf64, tile = [32, 64]>
     %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 64]>
     %bm = gpu.block_id y
     %bn = gpu.block_id x
-    %t:2 = layout.index_space %pa : !layout.partition_view<?x?xf32, tile = [64, 32]>
+    %t:2 = layout.index_space %pa : !layout.partition_view<?x?xf64, tile = [64, 32]>
     %zero = arith.constant dense<0.0> : vector<64x64xf32>
     %acc = scf.for %kt = %c0 to %t#1 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
-      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?xf32, tile = [64, 32]> -> vector<64x32xf32>
-      %tb = layout.load %pb[%kt, %bn] masked : !layout.partition_view<?x?xf32, tile = [32, 64]> -> vector<32x64xf32>
-      // expected-error @+1 {{A and B must both be f16 or both bf16, got 'f32' and 'f32'}}
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?xf64, tile = [64, 32]> -> vector<64x32xf64>
+      %tb = layout.load %pb[%kt, %bn] masked : !layout.partition_view<?x?xf64, tile = [32, 64]> -> vector<32x64xf64>
+      // expected-error @+1 {{A and B must both be f16, both bf16 or both f32, got 'f64' and 'f64'}}
       %r = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s 
-         : vector<64x32xf32>, vector<32x64xf32> into vector<64x64xf32>
+         : vector<64x32xf64>, vector<32x64xf64> into vector<64x64xf32>
       scf.yield %r : vector<64x64xf32>
     }
     layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>

@@ -59,6 +59,25 @@ MatrixCoord mfmaFormula(int64_t m, int64_t k, MatrixOperand op, int64_t l,
       return {8 * (l / 16) + e, l % 16};
     return {4 * (l / 16) + e, l % 16};
   }
+  // f32 inputs [CDNA3 ISA guide / CALC]: v_mfma_f32_32x32x4_xf32 and
+  // v_mfma_f32_16x16x8_xf32 hold 2 consecutive k per lane, the f32
+  // v_mfma_f32_32x32x2_f32 and v_mfma_f32_16x16x4_f32 one; C as above.
+  if ((m == 32 && k == 4) || (m == 32 && k == 2)) {
+    int64_t per = k / 2;
+    if (op == MatrixOperand::A)
+      return {l % 32, per * (l / 32) + e};
+    if (op == MatrixOperand::B)
+      return {per * (l / 32) + e, l % 32};
+    return {8 * (e / 4) + 4 * (l / 32) + e % 4, l % 32};
+  }
+  if ((m == 16 && k == 8) || (m == 16 && k == 4)) {
+    int64_t per = k / 4;
+    if (op == MatrixOperand::A)
+      return {l % 16, per * (l / 16) + e};
+    if (op == MatrixOperand::B)
+      return {per * (l / 16) + e, l % 16};
+    return {4 * (l / 16) + e, l % 16};
+  }
   ADD_FAILURE() << "no formula for MFMA " << m << "xKx" << k;
   return {-1, -1};
 }
@@ -70,6 +89,19 @@ MatrixCoord wmmaFormula(MatrixOperand op, int64_t l, int64_t e) {
   if (op == MatrixOperand::B)
     return {e, l % 16};
   return {2 * e + l / 16, l % 16};
+}
+
+/// mma.sync.aligned.m16n8k8 with .tf32 inputs (PTX "Matrix Fragments for
+/// mma.m16n8k8", .tf32): a0 .. a3, b0, b1 one element each.
+MatrixCoord mmaSyncTf32Formula(MatrixOperand op, int64_t lane, int64_t i) {
+  int64_t groupID = lane >> 2;
+  int64_t threadID_in_group = lane % 4;
+  if (op == MatrixOperand::A)
+    return {(i == 0 || i == 2) ? groupID : groupID + 8,
+            (i == 0 || i == 1) ? threadID_in_group : threadID_in_group + 4};
+  if (op == MatrixOperand::B)
+    return {i == 0 ? threadID_in_group : threadID_in_group + 4, groupID};
+  return {i < 2 ? groupID : groupID + 8, threadID_in_group * 2 + (i & 1)};
 }
 
 /// mma.sync.aligned.m16n8k16 with f16 / bf16 inputs ([PTX] 9.7.14.5.8).
@@ -108,7 +140,8 @@ MatrixCoord isaFormula(const MatrixInstruction &inst, MatrixOperand op,
   case MatrixFamily::WMMA:
     return wmmaFormula(op, lane, element);
   case MatrixFamily::MmaSync:
-    return mmaSyncFormula(op, lane, element);
+    return inst.k == 8 ? mmaSyncTf32Formula(op, lane, element)
+                       : mmaSyncFormula(op, lane, element);
   }
   return {-1, -1};
 }
@@ -125,7 +158,7 @@ std::vector<std::string> mnemonics(StringRef chip) {
 }
 
 TEST(MatrixInstructionsTest, LayoutsMatchIsaFormulas) {
-  ASSERT_EQ(getMatrixInstructions().size(), 24u);
+  ASSERT_EQ(getMatrixInstructions().size(), 29u);
   for (const MatrixInstruction &inst : getMatrixInstructions()) {
     for (MatrixOperand op : kOperands) {
       if (op != MatrixOperand::C && inst.operandsInWorkgroupMemory())
@@ -223,21 +256,31 @@ TEST(MatrixInstructionsTest, InverseFindsTheHolder) {
 
 TEST(MatrixInstructionsTest, ChipAvailability) {
   using V = std::vector<std::string>;
-  V cdna3 = {"v_mfma_f32_32x32x8_f16", "v_mfma_f32_16x16x16_f16",
-             "v_mfma_f32_32x32x8_bf16", "v_mfma_f32_16x16x16_bf16"};
-  EXPECT_EQ(mnemonics("gfx90a"), cdna3);
+  V cdna = {"v_mfma_f32_32x32x8_f16", "v_mfma_f32_16x16x16_f16",
+            "v_mfma_f32_32x32x8_bf16", "v_mfma_f32_16x16x16_bf16"};
+  V f32 = {"v_mfma_f32_32x32x2_f32", "v_mfma_f32_16x16x4_f32"};
+  V cdna2 = cdna;
+  cdna2.insert(cdna2.end(), f32.begin(), f32.end());
+  EXPECT_EQ(mnemonics("gfx90a"), cdna2);
+  // xf32 only on CDNA3.
+  V cdna3 = cdna;
+  cdna3.insert(cdna3.end(),
+               {"v_mfma_f32_32x32x4_xf32", "v_mfma_f32_16x16x8_xf32"});
+  cdna3.insert(cdna3.end(), f32.begin(), f32.end());
   EXPECT_EQ(mnemonics("gfx942"), cdna3);
   EXPECT_EQ(mnemonics("gfx942:sramecc+:xnack-"), cdna3);
-  V cdna4 = cdna3;
+  V cdna4 = cdna;
   cdna4.insert(cdna4.end(),
                {"v_mfma_f32_32x32x16_f16", "v_mfma_f32_32x32x16_bf16",
                 "v_mfma_f32_16x16x32_f16", "v_mfma_f32_16x16x32_bf16"});
+  cdna4.insert(cdna4.end(), f32.begin(), f32.end());
   EXPECT_EQ(mnemonics("gfx950"), cdna4);
   V rdna3 = {"v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16"};
   EXPECT_EQ(mnemonics("gfx1100"), rdna3);
   EXPECT_EQ(mnemonics("gfx1151"), rdna3);
   V sm80 = {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
-            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"};
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+            "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"};
   for (StringRef chip : {"sm_80", "sm_86", "sm_89", "sm_90"})
     EXPECT_EQ(mnemonics(chip), sm80) << chip.str();
   // sm_90a adds warpgroup MMA, m64nNk16 for N = 256 ... 8.
@@ -325,6 +368,45 @@ TEST(MatrixInstructionsTest, FindAndSpellings) {
     EXPECT_EQ(inst.mnemonic.contains("bf16"), inst.inputKind == K::BF16)
         << inst.mnemonic.str();
   }
+}
+
+TEST(MatrixInstructionsTest, F32Inputs) {
+  using K = MatrixElementKind;
+  using R = MatrixInputPrecision::Rounding;
+  const MatrixInstruction *tf32 =
+      findMatrixInstruction("sm_80", K::TF32, 16, 8, 8);
+  ASSERT_NE(tf32, nullptr);
+  EXPECT_EQ(tf32->op.aShape, (llvm::SmallVector<int64_t, 2>{4, 1}));
+  EXPECT_EQ(tf32->op.bShape, (llvm::SmallVector<int64_t, 2>{2, 1}));
+  EXPECT_EQ(tf32->op.precisionAttr, "tf32Enabled");
+  EXPECT_EQ(tf32->ldmatrix(MatrixOperand::A), nullptr);
+  EXPECT_TRUE(tf32->availableOn("sm_90a"));
+  const MatrixInstruction *xf32 =
+      findMatrixInstruction("gfx942", K::XF32, 32, 32, 4);
+  ASSERT_NE(xf32, nullptr);
+  EXPECT_EQ(xf32->op.aShape, (llvm::SmallVector<int64_t, 2>{2}));
+  EXPECT_EQ(xf32->op.precisionAttr, "reducePrecision");
+  EXPECT_FALSE(xf32->availableOn("gfx950"));
+  EXPECT_FALSE(xf32->availableOn("gfx90a"));
+  const MatrixInstruction *f32 =
+      findMatrixInstruction("gfx90a", K::F32, 16, 16, 4);
+  ASSERT_NE(f32, nullptr);
+  EXPECT_TRUE(f32->op.aShape.empty()); // a scalar f32
+  EXPECT_TRUE(f32->op.precisionAttr.empty());
+  EXPECT_EQ(f32->mnemonicOn("gfx90a"), "v_mfma_f32_16x16x4f32");
+  EXPECT_EQ(f32->mnemonicOn("gfx950"), "v_mfma_f32_16x16x4_f32");
+  for (StringRef chip : {"gfx1100", "sm_75"})
+    for (const MatrixInstruction *inst : getMatrixInstructions(chip))
+      EXPECT_FALSE(takesF32Inputs(inst->inputKind)) << chip.str();
+
+  EXPECT_EQ(inputPrecision(K::TF32).mantissaBits, 10);
+  EXPECT_EQ(inputPrecision(K::TF32).rounding, R::Truncate);
+  EXPECT_EQ(inputPrecision(K::XF32).rounding, R::NearestEven);
+  EXPECT_EQ(inputPrecision(K::F32).rounding, R::Exact);
+  EXPECT_EQ(chipsWithF32Inputs(),
+            "gfx90a (f32 MFMA), gfx940, gfx941, gfx942 (xf32, f32 MFMA), "
+            "gfx950 (f32 MFMA), sm_80 ... sm_90 (tf32 mma.sync), sm_90a "
+            "(tf32 mma.sync)");
 }
 
 } // namespace

@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The one table of the matrix instructions the project targets (f16 / bf16
-// inputs, f32 accumulation): AMD MFMA (gfx90a, gfx942, gfx950), AMD WMMA
-// (gfx11), NVIDIA mma.sync m16n8k16 (sm_8x, sm_9x) and NVIDIA warpgroup MMA
+// inputs, and f32 inputs as tf32 / xf32 / f32; f32 accumulation): AMD MFMA
+// (gfx90a, gfx942, gfx950), AMD WMMA (gfx11), NVIDIA mma.sync m16n8k16 and
+// m16n8k8 .tf32 (sm_8x, sm_9x) and NVIDIA warpgroup MMA
 // wgmma.mma_async m64nNk16 (sm_90a), whose A and B come from workgroup
 // memory through matrix descriptors (WarpgroupMma.h) instead of registers.
 //
@@ -44,15 +45,50 @@ namespace layout {
 enum class MatrixFamily : uint8_t { MFMA, WMMA, MmaSync, Wgmma };
 
 /// The input (A and B) element kinds; every instruction here accumulates in
-/// f32.
-enum class MatrixElementKind : uint8_t { F16, BF16 };
+/// f32. TF32, XF32 and F32 take f32 values in their registers (the IR's
+/// element type is f32): TF32 (NVIDIA mma.sync .tf32) and XF32 (AMD CDNA3
+/// MFMA _xf32) multiply them with 10 explicit mantissa bits
+/// (inputPrecision), F32 (AMD MFMA _f32) with all 23.
+enum class MatrixElementKind : uint8_t { F16, BF16, TF32, XF32, F32 };
+
+/// How an instruction of a kind treats the values its A and B registers
+/// hold before it multiplies them (what the CPU emulator reproduces).
+struct MatrixInputPrecision {
+  /// Explicit mantissa bits the products see: 10 (f16, tf32, xf32), 7
+  /// (bf16), 23 (f32).
+  int64_t mantissaBits;
+  /// How the f32 register value becomes one of mantissaBits (kinds stored as
+  /// f32 only; f16 / bf16 registers already hold such values):
+  /// Truncate: the low bits are ignored (how mma.sync .tf32 is modeled:
+  /// PTX leaves it implementation-defined, and the tile programs convert
+  /// with cvt.rna.tf32.f32 first, see MatrixInstructions.cpp); NearestEven:
+  /// rounded to nearest, ties to even (how CDNA3 _xf32 is modeled); Exact:
+  /// no rounding. (NearestAway, ties away from zero,
+  /// is cvt.rna.tf32.f32's, which no instruction does itself.)
+  enum class Rounding : uint8_t {
+    Exact,
+    Truncate,
+    NearestEven,
+    NearestAway
+  } rounding;
+};
+
+/// The input precision of `kind` (docs/matrix-instructions.md, "f32 inputs").
+MatrixInputPrecision inputPrecision(MatrixElementKind kind);
+
+/// Whether the instructions of `kind` take f32 values in their A and B
+/// registers (TF32, XF32, F32).
+inline bool takesF32Inputs(MatrixElementKind kind) {
+  return kind == MatrixElementKind::TF32 || kind == MatrixElementKind::XF32 ||
+         kind == MatrixElementKind::F32;
+}
 
 /// The three operands; C stands for the accumulator and the result D, which
 /// share one layout.
 enum class MatrixOperand : uint8_t { A, B, C };
 
 llvm::StringRef stringifyMatrixFamily(MatrixFamily family);
-/// "f16" or "bf16".
+/// "f16", "bf16", "tf32", "xf32" or "f32".
 llvm::StringRef stringifyMatrixElementKind(MatrixElementKind kind);
 /// "A", "B" or "C".
 llvm::StringRef stringifyMatrixOperand(MatrixOperand operand);
@@ -71,6 +107,10 @@ struct MatrixOpSpelling {
   /// False where the op does not lower this element kind in MLIR 22
   /// (nvgpu.mma.sync with bf16: emit nvvm.mma.sync with i32-packed operands).
   bool lowersInMlir22 = true;
+  /// The op's unit attribute that selects the reduced-precision form of f32
+  /// inputs: "tf32Enabled" (nvgpu.mma.sync .tf32), "reducePrecision"
+  /// (amdgpu.mfma _xf32); empty otherwise.
+  llvm::StringRef precisionAttr;
 };
 
 /// A (row, column) of an operand tile.
@@ -204,6 +244,11 @@ llvm::ArrayRef<MatrixInstruction> getMatrixInstructions();
 /// The instructions available on `chip` (empty for an unknown chip).
 llvm::SmallVector<const MatrixInstruction *>
 getMatrixInstructions(llvm::StringRef chip);
+/// The chips (as knownChips spells their ranges) whose generation has an
+/// instruction taking f32 A and B, each with the instruction kinds, e.g.
+/// "sm_80 ... sm_90a (tf32 mma.sync), gfx942 (xf32 MFMA)": what a refusal
+/// of an f32 contraction names.
+std::string chipsWithF32Inputs();
 /// The instructions available on chips of `generation`.
 llvm::SmallVector<const MatrixInstruction *>
 getMatrixInstructions(ChipGeneration generation);

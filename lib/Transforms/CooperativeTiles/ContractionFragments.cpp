@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -29,12 +30,47 @@ VectorType tiles::operandType(const MatrixInstruction &inst,
   ArrayRef<int64_t> shape = operand == MatrixOperand::A   ? op.aShape
                             : operand == MatrixOperand::B ? op.bShape
                                                           : op.cShape;
+  // A and B of the f32 MFMAs are one f32 per lane: a scalar (shape {}).
+  assert(!shape.empty() && "a scalar operand has no vector type");
   return VectorType::get(shape, operand == MatrixOperand::C
                                     ? Float32Type::get(elementType.getContext())
                                     : elementType);
 }
 
+Type tiles::operandValueType(const MatrixInstruction &inst,
+                             MatrixOperand operand, Type elementType) {
+  if (operand != MatrixOperand::C &&
+      (operand == MatrixOperand::A ? inst.op.aShape : inst.op.bShape).empty())
+    return elementType;
+  return operandType(inst, operand, elementType);
+}
+
 namespace {
+
+/// One lane's fragment of A or B from its `elements` (the register layout's
+/// order), as the instruction takes it: a vector of the op's shape, or the
+/// scalar of the f32 MFMAs. For tf32 mma.sync each element is first
+/// converted with cvt.rna.tf32.f32 (nvvm.convert.float.to.tf32 <rna>): PTX
+/// (section 5.2.3, "Alternate Floating-Point Data Formats") leaves the
+/// layout of a .tf32 register implementation-defined and produces it with
+/// that conversion, which rounds to nearest (ties away from zero) and
+/// zeroes the low 13 bits; what mma.sync does with those bits then does not
+/// matter (inputPrecision, MatrixInstructions.cpp). The xf32 MFMA rounds
+/// its f32 inputs itself.
+Value fragmentOf(OpBuilder &b, Location loc, const MatrixInstruction &inst,
+                 MatrixOperand operand, Type et, SmallVector<Value> elements) {
+  if (inst.inputKind == MatrixElementKind::TF32)
+    for (Value &x : elements) {
+      Value tf32 = NVVM::ConvertFloatToTF32Op::create(
+          b, loc, b.getI32Type(), x, NVVM::FPRoundingMode::RNA);
+      x = arith::BitcastOp::create(b, loc, b.getF32Type(), tf32);
+    }
+  Type type = operandValueType(inst, operand, et);
+  if (!isa<VectorType>(type))
+    return elements.front();
+  return vector::FromElementsOp::create(b, loc, cast<VectorType>(type),
+                                        elements);
+}
 
 /// A register layout as IR (its packed base and its stages).
 Value materializeLayout(OpBuilder &b, Location loc, const Descriptor &d) {
@@ -183,8 +219,7 @@ Value readFragment(OpBuilder &b, Location loc, const FragmentContext &cx,
     for (int64_t j = 0; j < runs[e]; ++j)
       elements.push_back(vector::ExtractOp::create(b, loc, v, j));
   }
-  return vector::FromElementsOp::create(b, loc, operandType(inst, operand, et),
-                                        elements);
+  return fragmentOf(b, loc, inst, operand, et, std::move(elements));
 }
 
 /// K packing (CK's KPack, Triton's kWidth): the contraction sums over K in
@@ -264,8 +299,8 @@ SmallVector<Value> readPackedFragments(OpBuilder &b, Location loc,
     SmallVector<Value> elements;
     for (int64_t e = 0; e < n; ++e)
       elements.push_back(vector::ExtractOp::create(b, loc, v, s * n + e));
-    fragments.push_back(vector::FromElementsOp::create(
-        b, loc, operandType(inst, operand, et), elements));
+    fragments.push_back(
+        fragmentOf(b, loc, inst, operand, et, std::move(elements)));
   }
   return fragments;
 }
@@ -274,17 +309,27 @@ SmallVector<Value> readPackedFragments(OpBuilder &b, Location loc,
 Value multiply(OpBuilder &b, Location loc, const MatrixInstruction &inst,
                Value a, Value bv, Value acc) {
   switch (inst.family) {
-  case MatrixFamily::MFMA:
-    return amdgpu::MFMAOp::create(b, loc, acc.getType(), uint32_t(inst.m),
-                                  uint32_t(inst.n), uint32_t(inst.k),
-                                  uint32_t(1), a, bv, acc);
+  case MatrixFamily::MFMA: {
+    auto mfma = amdgpu::MFMAOp::create(b, loc, acc.getType(), uint32_t(inst.m),
+                                       uint32_t(inst.n), uint32_t(inst.k),
+                                       uint32_t(1), a, bv, acc);
+    // xf32: f32 inputs with reducePrecision (the table's precisionAttr).
+    if (!inst.op.precisionAttr.empty())
+      mfma->setAttr(inst.op.precisionAttr, b.getUnitAttr());
+    return mfma;
+  }
   case MatrixFamily::WMMA:
     return amdgpu::WMMAOp::create(b, loc, acc.getType(), uint32_t(inst.m),
                                   uint32_t(inst.n), uint32_t(inst.k), a, bv,
                                   acc);
-  case MatrixFamily::MmaSync:
-    return nvgpu::MmaSyncOp::create(b, loc, a, bv, acc,
-                                    ArrayRef<int64_t>{inst.m, inst.n, inst.k});
+  case MatrixFamily::MmaSync: {
+    auto mma = nvgpu::MmaSyncOp::create(
+        b, loc, a, bv, acc, ArrayRef<int64_t>{inst.m, inst.n, inst.k});
+    // tf32: f32 operands with tf32Enabled (the table's precisionAttr).
+    if (!inst.op.precisionAttr.empty())
+      mma->setAttr(inst.op.precisionAttr, b.getUnitAttr());
+    return mma;
+  }
   case MatrixFamily::Wgmma:
     break; // multiplyWarpgroupTile
   }

@@ -52,9 +52,15 @@ struct FragmentContext {
                                 const ContractionTree &tree, Value tid);
 };
 
-/// The vector type of operand `operand` of the instruction's MLIR op.
+/// The vector type of operand `operand` of the instruction's MLIR op
+/// (one with a vector shape: not A or B of the f32 MFMAs).
 VectorType operandType(const MatrixInstruction &inst, MatrixOperand operand,
                        Type elementType);
+/// The type of operand `operand` of the instruction's MLIR op: operandType,
+/// or `elementType` itself where the op takes a scalar (A and B of the f32
+/// MFMAs, an empty shape in the table).
+Type operandValueType(const MatrixInstruction &inst, MatrixOperand operand,
+                      Type elementType);
 
 /// The K-tile step: fragments of A and B, RM * RN instructions per K step,
 /// accumulated onto `accs` (the lane's RM * RN fragments of C).

@@ -43,9 +43,14 @@ namespace {
 // The instruction and the waves
 //===----------------------------------------------------------------------===//
 
-MatrixElementKind elementKind(Type t, bool &ok) {
-  ok = t.isF16() || t.isBF16();
-  return t.isBF16() ? MatrixElementKind::BF16 : MatrixElementKind::F16;
+/// Whether instructions of `kind` take A and B of element type `t`: f16,
+/// bf16, or f32 for the kinds that hold f32 in their registers (tf32, xf32,
+/// f32; MatrixInstructions.h).
+bool takesInputs(MatrixElementKind kind, Type t) {
+  if (t.isF32())
+    return takesF32Inputs(kind);
+  return (t.isF16() && kind == MatrixElementKind::F16) ||
+         (t.isBF16() && kind == MatrixElementKind::BF16);
 }
 
 /// Fills `plan.wavesM/N`, `tm`, `tn` for `waves` waves and instruction
@@ -92,12 +97,11 @@ FailureOr<Plan> planInstruction(ContractionTree &t, int64_t threads,
            << "after a tile contraction: the stored tile must be the "
               "accumulated BM x BN tile";
   plan.elementType = t.a.side.elementType;
-  bool ok;
-  MatrixElementKind kind = elementKind(plan.elementType, ok);
-  if (!ok || t.b.side.elementType != plan.elementType)
+  Type et = plan.elementType;
+  if (!(et.isF16() || et.isBF16() || et.isF32()) || t.b.side.elementType != et)
     return contract.emitOpError()
-           << "in a tile program: A and B must both be f16 or both bf16, "
-              "got "
+           << "in a tile program: A and B must both be f16, both bf16 or "
+              "both f32, got "
            << t.a.side.elementType << " and " << t.b.side.elementType;
   if (!chip)
     return contract.emitOpError()
@@ -106,8 +110,15 @@ FailureOr<Plan> planInstruction(ContractionTree &t, int64_t threads,
               "and -layout-to-nvvm pass theirs)";
   SmallVector<const MatrixInstruction *> candidates;
   for (const MatrixInstruction *inst : getMatrixInstructions(chip->generation))
-    if (inst->inputKind == kind)
+    if (takesInputs(inst->inputKind, et))
       candidates.push_back(inst);
+  if (candidates.empty() && et.isF32())
+    return contract.emitOpError()
+           << "in a tile program: " << chip->name
+           << " has no matrix instruction with f32 inputs; f32 tiles "
+              "multiply on "
+           << chipsWithF32Inputs()
+           << " (or convert the tiles to f16 or bf16 with arith.truncf)";
   if (candidates.empty())
     return contract.emitOpError()
            << "in a tile program: " << chip->name

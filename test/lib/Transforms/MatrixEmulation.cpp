@@ -21,6 +21,39 @@ using namespace mlir;
 using namespace mlir::layout;
 using namespace mlir::layout::test;
 
+Value test::roundMantissa(OpBuilder &b, Location loc, Value x, int64_t bits,
+                          MatrixInputPrecision::Rounding rounding) {
+  using R = MatrixInputPrecision::Rounding;
+  if (rounding == R::Exact || bits >= 23)
+    return x;
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  int64_t dropped = 23 - bits;
+  Value word = arith::BitcastOp::create(b, loc, b.getI32Type(), x);
+  Value up = word;
+  if (rounding == R::NearestEven) {
+    // Half an ulp less one, plus the kept value's lowest bit: a tie rounds
+    // up only from an odd value.
+    Value lowest = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, word, c(dropped)), c(1));
+    up = arith::AddIOp::create(
+        b, loc, word,
+        arith::AddIOp::create(b, loc, lowest,
+                              c((int64_t(1) << (dropped - 1)) - 1)));
+  } else if (rounding == R::NearestAway) {
+    up = arith::AddIOp::create(b, loc, word, c(int64_t(1) << (dropped - 1)));
+  }
+  Value kept = arith::AndIOp::create(
+      b, loc, up, c(int32_t(~((uint32_t(1) << dropped) - 1))));
+  // NaN and the infinities (all exponent bits set) pass unchanged.
+  Value exponent = arith::AndIOp::create(b, loc, word, c(0x7f800000));
+  Value finite = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                       exponent, c(0x7f800000));
+  Value rounded = arith::BitcastOp::create(b, loc, b.getF32Type(), kept);
+  return arith::SelectOp::create(b, loc, finite, rounded, x);
+}
+
 bool test::isMatrixInstruction(Operation *op) {
   return isa<amdgpu::MFMAOp, amdgpu::WMMAOp, nvgpu::MmaSyncOp, WarpgroupMmaOp>(
       op);
@@ -57,9 +90,13 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
 }
 
 /// The elements of `v` as a 1-D vector (nvgpu.mma.sync's operands are
-/// registers x elements per register, flattened in that order).
+/// registers x elements per register, flattened in that order); a scalar
+/// (A and B of the f32 MFMAs) as vector<1x...>.
 Value flatten(OpBuilder &b, Location loc, Value v) {
-  auto type = cast<VectorType>(v.getType());
+  auto type = dyn_cast<VectorType>(v.getType());
+  if (!type)
+    return vector::FromElementsOp::create(
+        b, loc, VectorType::get({1}, v.getType()), ValueRange{v});
   if (type.getRank() == 1)
     return v;
   return vector::ShapeCastOp::create(
@@ -89,6 +126,12 @@ void gather(OpBuilder &b, Location loc, const MatrixInstruction &inst,
       Value x = vector::ExtractOp::create(b, loc, regs, e);
       if (x.getType() != b.getF32Type())
         x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+      else if (operand != MatrixOperand::C) {
+        // f32 registers (tf32, xf32, f32): what the instruction makes of
+        // them (inputPrecision).
+        MatrixInputPrecision p = inputPrecision(inst.inputKind);
+        x = test::roundMantissa(b, loc, x, p.mantissaBits, p.rounding);
+      }
       SmallVector<Value> idx{indexConstant(b, loc, at.row),
                              indexConstant(b, loc, at.col)};
       if (!seen.insert({at.row, at.col}).second) {
@@ -159,6 +202,12 @@ const MatrixInstruction *test::matrixInstructionOf(Operation *op) {
     kind = MatrixElementKind::F16;
   else if (input.isBF16())
     kind = MatrixElementKind::BF16;
+  else if (input.isF32() && shape.family == MatrixFamily::MmaSync &&
+           op->hasAttr("tf32Enabled"))
+    kind = MatrixElementKind::TF32;
+  else if (input.isF32() && shape.family == MatrixFamily::MFMA)
+    kind = op->hasAttr("reducePrecision") ? MatrixElementKind::XF32
+                                          : MatrixElementKind::F32;
   for (const MatrixInstruction &inst : getMatrixInstructions()) {
     if (!kind || inst.family != shape.family || inst.m != shape.m ||
         inst.n != shape.n || inst.k != shape.k || inst.inputKind != *kind)

@@ -40,6 +40,13 @@ class LdMatrixOp;
 namespace layout {
 namespace test {
 
+/// f32 `x` with its mantissa cut to `bits` explicit bits by `rounding`,
+/// computed on the bits (NaN and infinities unchanged): what an instruction
+/// of inputPrecision(kind) makes of an f32 register, and (NearestAway, 10
+/// bits) what cvt.rna.tf32.f32 gives.
+Value roundMantissa(OpBuilder &b, Location loc, Value x, int64_t bits,
+                    MatrixInputPrecision::Rounding rounding);
+
 /// Whether `op` is a wave-level matrix instruction.
 bool isMatrixInstruction(Operation *op);
 /// Whether `op` runs once per wave, not per thread, because its lanes

@@ -460,6 +460,30 @@ LogicalResult KernelToLoops::run() {
   return createHost(b);
 }
 
+/// Replaces each nvvm.convert.float.to.tf32 <rna> (cvt.rna.tf32.f32, which
+/// the tile programs put before tf32 mma.sync) by its result computed on
+/// the bits: the f32 rounded to 10 explicit mantissa bits, to nearest with
+/// ties away from zero (PTX ISA, "cvt": .rna), the low 13 bits zero. Other
+/// rounding modes have no emulation.
+static LogicalResult emulateTf32Conversions(ModuleOp top) {
+  SmallVector<NVVM::ConvertFloatToTF32Op> cvts;
+  top.walk([&](NVVM::ConvertFloatToTF32Op op) { cvts.push_back(op); });
+  for (NVVM::ConvertFloatToTF32Op op : cvts) {
+    if (op.getRnd() != NVVM::FPRoundingMode::RNA || op.getRelu() ||
+        op.getSat() != NVVM::SaturationMode::NONE)
+      return op.emitError() << "has no emulation: only cvt.rna.tf32.f32 "
+                               "(rnd = rna, no relu or saturation) has one";
+    OpBuilder b(op);
+    Value rounded = roundMantissa(b, op.getLoc(), op.getSrc(), 10,
+                                  MatrixInputPrecision::Rounding::NearestAway);
+    op.replaceAllUsesWith(
+        arith::BitcastOp::create(b, op.getLoc(), op.getType(), rounded)
+            .getResult());
+    op.erase();
+  }
+  return success();
+}
+
 struct TestGpuToLoopsPass final
     : PassWrapper<TestGpuToLoopsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestGpuToLoopsPass)
@@ -476,6 +500,8 @@ struct TestGpuToLoopsPass final
 
   void runOnOperation() override {
     ModuleOp top = getOperation();
+    if (failed(emulateTf32Conversions(top)))
+      return signalPassFailure();
     SmallVector<gpu::GPUModuleOp> modules;
     top.walk([&](gpu::GPUModuleOp m) { modules.push_back(m); });
     for (gpu::GPUModuleOp m : modules)
