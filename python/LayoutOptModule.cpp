@@ -18,6 +18,7 @@
 #include "layout/Evaluator/Algebra.h"
 #include "layout/Evaluator/Descriptor.h"
 #include "layout/Evaluator/IndexAlgebra.h"
+#include "layout/Evaluator/MatrixInstructions.h"
 #include "layout/Evaluator/Partition.h"
 #include "layout/Evaluator/VectorLength.h"
 #include "layout/Pipelines/Pipelines.h"
@@ -293,6 +294,11 @@ PYBIND11_MODULE(_layout_opt, m) {
           "upper_lengths",
           [](const Transform &t) { return toVector(t.getUpperLengths()); },
           "The lengths of the dims the transform produces.");
+
+  m.def("chips_with_f32_inputs", &chipsWithF32Inputs,
+        "The chips with an f32-input matrix instruction and its kinds, from "
+        "the one table (MatrixInstructions.h): the text the tile pass's "
+        "refusal of an f32 contraction gives.");
 
   using V = Ints;
   using I = Int;

@@ -40,6 +40,7 @@ import numpy as _np
 
 from . import ir as _ir
 from ._layout_opt import Module as _Module
+from ._layout_opt import chips_with_f32_inputs as _chips_with_f32_inputs
 from ._layout_opt import code_object_resources as _code_object_resources
 from ._layout_opt import partition_index_space as _partition_index_space
 
@@ -537,16 +538,6 @@ def minimum(a, b):
     return _extremum("min", a, b)
 
 
-# Where f32 tiles get a dot (the matrix-instruction table's f32-input
-# kinds; docs/matrix-instructions.md): said when a and b do not match.
-_F32_DOT = (
-    "; f32 a and b multiply as tf32 on sm_80 ... sm_90a (mma.sync), as "
-    "xf32 on gfx942 and in full f32 on gfx90a and gfx950 (MFMA), and not on "
-    "gfx1100 ... gfx1153 or sm_50 ... sm_75 (no f32-input matrix "
-    "instruction: convert the tiles with .astype(\"f16\") or "
-    ".astype(\"bf16\"); the accumulator stays f32)")
-
-
 def dot(a, b, acc):
     """acc + a @ b for tiles a (M x K), b (K x N) and acc (M x N)
     (vector.contract): the pass maps it onto the chip's matrix
@@ -561,7 +552,10 @@ def dot(a, b, acc):
         raise ValueError(
             "dot takes a and b both f16, both bf16 or both f32 (the matrix "
             "instructions layout-opt maps it onto), got %s and %s%s"
-            % (a.dtype, b.dtype, _F32_DOT if "f32" in (a.dtype, b.dtype)
+            % (a.dtype, b.dtype, "; f32 a and b multiply on "
+               + _chips_with_f32_inputs() + " (elsewhere convert the tiles "
+               "with .astype(\"f16\") or .astype(\"bf16\"); the "
+               "accumulator stays f32)" if "f32" in (a.dtype, b.dtype)
                else ""))
     (m, k), (k2, n), (m2, n2) = a.shape, b.shape, acc.shape
     if k != k2 or (m, n) != (m2, n2):

@@ -317,9 +317,12 @@ def test_dot_of_f32_tiles_lowers_where_a_chip_has_an_instruction():
         i = lt.block_id("x")
         lt.dot(a[i, i], b[i, i], lt.zeros((16, 16), "f32"))
     with pytest.raises(ValueError, match="got f32 and f16; f32 a and b "
-                       "multiply as tf32 on sm_80") as e:
+                       "multiply on gfx90a ") as e:
         trace(mixed)
-    assert "not on gfx1100 ... gfx1153 or sm_50 ... sm_75" in str(e.value)
+    assert ("gfx942 (xf32, f32 MFMA), gfx950 (f32 MFMA), sm_80 ... sm_90 "
+            "(tf32 mma.sync), sm_90a (tf32 mma.sync) (elsewhere convert the "
+            "tiles with .astype(\"f16\")") in str(e.value)
+    assert "gfx1100" not in str(e.value)
 
 
 def test_lower_remarks_say_what_was_chosen():
