@@ -36,15 +36,31 @@ std::array<int64_t, 2> Im2colGeometry::upperCorner() const {
           (output[1] - 1) * stride[1] - pad[1] - (w - 1)};
 }
 
+namespace {
+/// im2colBoxOperands on numbers.
+struct IntOps {
+  int64_t div(int64_t x, int64_t d) { return x / d; }
+  int64_t rem(int64_t x, int64_t d) { return x % d; }
+  int64_t affine(int64_t x, int64_t scale, int64_t shift) {
+    return x * scale + shift;
+  }
+};
+} // namespace
+
 std::array<int64_t, 3> Im2colGeometry::corner(int64_t m) const {
-  int64_t ow = m % output[1], oh = (m / output[1]) % output[0];
-  return {m / (output[1] * output[0]), oh * stride[0] - pad[0],
-          ow * stride[1] - pad[1]};
+  IntOps ops;
+  std::array<int64_t, 4> indices;
+  std::array<int64_t, 2> offsets;
+  im2colBoxOperands<int64_t>(*this, m, 0, ops, indices, offsets);
+  return {indices[0], indices[1], indices[2]};
 }
 
 std::array<int64_t, 2> Im2colGeometry::offsets(int64_t k) const {
-  int64_t fx = (k / c) % filter[1], fy = k / (c * filter[1]);
-  return {fy * dilation[0], fx * dilation[1]};
+  IntOps ops;
+  std::array<int64_t, 4> indices;
+  std::array<int64_t, 2> offsets;
+  im2colBoxOperands<int64_t>(*this, 0, k, ops, indices, offsets);
+  return offsets;
 }
 
 std::string Im2colGeometry::tmaProblem(int64_t pixels, int64_t channels) const {

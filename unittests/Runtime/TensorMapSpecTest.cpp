@@ -364,4 +364,70 @@ TEST(TensorMapSpecTest, EncodesWhatItDecodes) {
   EXPECT_EQ(encodeTensorMapSpecs({}), std::vector<uint64_t>({1, 0}));
 }
 
+/// An im2col map (the 3x3 convolution's input, N x H x W x C = 32 x 7 x 7 x
+/// 512 f16): words 12..15 written out by hand (mode 1; corners -1 as 16-bit
+/// fields, W first; traversal strides a byte each, C first), decoded,
+/// planned on the NHWC memref, and encoded back.
+TEST(TensorMapSpecTest, Im2colWords) {
+  std::vector<uint64_t> w = mapWords(2, {64, 64});
+  w[1] = 4;           // rank: the memref's
+  w[12] = 1;          // im2col
+  w[13] = 0xffffffff; // lower corners W = -1, H = -1
+  w[14] = 0xfffffffe; // upper corners W = -2, H = -1
+  w[15] = 0x01020101; // strides C 1, W 1, H 2, N 1
+  std::vector<TensorMapSpec> specs;
+  ASSERT_EQ(decode(globalWords({w}), specs), "");
+  const TensorMapSpec &s = specs[0];
+  EXPECT_TRUE(s.im2col);
+  EXPECT_EQ(s.lowerCorner[0], -1);
+  EXPECT_EQ(s.lowerCorner[1], -1);
+  EXPECT_EQ(s.upperCorner[0], -2);
+  EXPECT_EQ(s.upperCorner[1], -1);
+  EXPECT_EQ(s.lowerCorner[2], 0);
+  EXPECT_EQ(s.traversal[2], 2u);
+  EXPECT_EQ(encodeTensorMapSpecs(specs), globalWords({w}));
+  TensorMapEncoding e;
+  ASSERT_EQ(planTensorMap(s,
+                          memref(0x10000, 0, {32, 7, 7, 512},
+                                 {7 * 7 * 512, 7 * 512, 512, 1}),
+                          e),
+            "");
+  EXPECT_TRUE(e.usable);
+  EXPECT_TRUE(e.im2col);
+  EXPECT_EQ(e.globalDim[0], 512u);
+  EXPECT_EQ(e.globalDim[3], 32u);
+  EXPECT_EQ(e.globalStrides[0], 1024u);
+  EXPECT_EQ(e.globalStrides[2], 7u * 7 * 1024);
+  EXPECT_EQ(e.channelsPerPixel, 64u);
+  EXPECT_EQ(e.pixelsPerColumn, 64u);
+  EXPECT_EQ(e.lowerCorner[1], -1);
+  EXPECT_EQ(e.upperCorner[0], -2);
+  EXPECT_EQ(e.elementStrides[2], 2u);
+
+  // A corner out of a rank-4 map's 8-bit range; a traversal stride of 0;
+  // corners past the rank; an im2col map of rank 2.
+  std::vector<uint64_t> bad = w;
+  bad[13] = 0x00c8ffff; // H = 200
+  EXPECT_TRUE(contains(decodeError(globalWords({bad})), "-128 to 127"));
+  bad = w;
+  bad[15] = 0x01000101;
+  EXPECT_TRUE(contains(decodeError(globalWords({bad})), "traversal stride 0"));
+  bad = w;
+  bad[13] |= uint64_t(1) << 32;
+  EXPECT_TRUE(
+      contains(decodeError(globalWords({bad})), "corner 1 (word 13, field 2)"));
+  bad = w;
+  bad[1] = 2;
+  bad[15] = 0x0101;
+  EXPECT_TRUE(
+      contains(decodeError(globalWords({bad})), "im2col map of rank 2"));
+  // Pixels up to 1024 in im2col mode, 256 in a tiled box.
+  bad = w;
+  bad[8] = 1024;
+  EXPECT_EQ(decodeError(globalWords({bad})), "");
+  bad[12] = 0;
+  bad[13] = bad[14] = bad[15] = 0;
+  EXPECT_TRUE(contains(decodeError(globalWords({bad})), "1 to 256"));
+}
+
 } // namespace

@@ -74,6 +74,26 @@ struct Im2colGeometry {
   std::string tmaProblem(int64_t pixels, int64_t channels) const;
 };
 
+/// The operands of the TMA im2col copy of the box whose first element is
+/// GEMM element (m, k): the instruction's coordinates {n, h, w, c} (the
+/// filter origin of row m, k's channel) and its filter offsets {h, w} of
+/// column k. Computed with `ops` (`div`, `rem`, `affine(x, scale, shift)`
+/// = x * scale + shift, on int64_t or on IR values), so that the compiler's
+/// emission and its tests share this one formula.
+template <typename T, typename Ops>
+void im2colBoxOperands(const Im2colGeometry &g, T m, T k, Ops &ops,
+                       std::array<T, 4> &indices, std::array<T, 2> &offsets) {
+  int64_t image = g.output[0] * g.output[1];
+  T pixel = ops.rem(m, image);
+  indices = {ops.div(m, image),
+             ops.affine(ops.div(pixel, g.output[1]), g.stride[0], -g.pad[0]),
+             ops.affine(ops.rem(pixel, g.output[1]), g.stride[1], -g.pad[1]),
+             ops.rem(k, g.c)};
+  T position = ops.div(k, g.c);
+  offsets = {ops.affine(ops.div(position, g.filter[1]), g.dilation[0], 0),
+             ops.affine(ops.rem(position, g.filter[1]), g.dilation[1], 0)};
+}
+
 /// The geometry of `d` when it is an NHWC im2col chain (a packed rank-4
 /// base; H and W each padded at most once, then embedded as (filter,
 /// output) with positive coefficients; (N, Ho, Wo) merged into top

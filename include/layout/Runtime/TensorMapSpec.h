@@ -76,7 +76,17 @@ struct TensorMapSpec {
   /// CUtensorMapL2promotion.
   unsigned l2Promotion = 0;
   /// The box, innermost dimension (the memref's last) first; 0 past rank.
+  /// In im2col mode: {channelsPerPixel, pixelsPerColumn}, then 0.
   uint32_t box[kMaxTensorMapRank] = {};
+  /// CUtensorMapEncodeIm2col instead of Tiled (word 12 = 1).
+  bool im2col = false;
+  /// im2col: pixelBoxLowerCorner / UpperCorner per spatial dimension,
+  /// innermost (W) first, rank - 2 of them (words 13, 14: 16-bit two's
+  /// complement fields); the traversal strides of all dimensions, innermost
+  /// first (word 15: a byte each).
+  int32_t lowerCorner[kMaxTensorMapRank - 2] = {};
+  int32_t upperCorner[kMaxTensorMapRank - 2] = {};
+  uint32_t traversal[kMaxTensorMapRank] = {};
 };
 
 /// A memref argument as MLIR's calling convention passes it: the aligned
@@ -98,6 +108,12 @@ struct TensorMapEncoding {
   uint64_t globalStrides[kMaxTensorMapRank - 1] = {};
   uint32_t boxDim[kMaxTensorMapRank] = {};
   uint32_t elementStrides[kMaxTensorMapRank] = {};
+  /// cuTensorMapEncodeIm2col's arguments where the spec is im2col (boxDim
+  /// unused).
+  bool im2col = false;
+  int lowerCorner[kMaxTensorMapRank - 2] = {};
+  int upperCorner[kMaxTensorMapRank - 2] = {};
+  uint32_t channelsPerPixel = 0, pixelsPerColumn = 0;
 };
 
 /// The CUtensorMapDataType values (cuda.h) that layout-opt exports.
@@ -142,6 +158,47 @@ inline std::string tensorMapsGlobalName(const std::string &kernel) {
 }
 
 namespace detail {
+/// The largest |corner| + 1 of an im2col map of `rank`
+/// (cuTensorMapEncodeIm2col: 16-bit corners at rank 3, 8-bit at rank 4,
+/// 5-bit at rank 5).
+constexpr int64_t im2colCornerLimit(unsigned rank) {
+  return rank == 3 ? 32768 : rank == 4 ? 128 : 16;
+}
+
+/// Decodes the im2col words 12..15 of a map of `spec.rank` into `spec`;
+/// returns "" or what is wrong (prefixed with `at`).
+inline std::string decodeIm2colWords(const uint64_t *w, const std::string &at,
+                                     TensorMapSpec &spec) {
+  auto n = [](int64_t v) { return std::to_string(v); };
+  spec.im2col = true;
+  unsigned rank = spec.rank;
+  if (rank < 3)
+    return at + "an im2col map of rank " + n(rank) + ", the TMA takes 3 to 5";
+  int64_t limit = im2colCornerLimit(rank);
+  for (unsigned j = 0; j < kMaxTensorMapRank - 2; ++j) {
+    for (unsigned k = 0; k < 2; ++k) {
+      int64_t c = int16_t(uint16_t(w[13 + k] >> (16 * j)));
+      if (j >= rank - 2 ? c != 0 : (c < -limit || c >= limit))
+        return at + "im2col corner " + n(c) + " (word " + n(13 + k) +
+               ", field " + n(j) + "), a rank-" + n(rank) + " map takes -" +
+               n(limit) + " to " + n(limit - 1);
+      (k ? spec.upperCorner : spec.lowerCorner)[j] = int32_t(c);
+    }
+  }
+  if ((w[13] | w[14]) >> (16 * (kMaxTensorMapRank - 2)))
+    return at + "im2col corner words have bits past the 3 fields";
+  for (unsigned j = 0; j < kMaxTensorMapRank; ++j) {
+    uint64_t t = (w[15] >> (8 * j)) & 0xff;
+    if (j < rank ? (t < 1 || t > 8) : t != 0)
+      return at + "traversal stride " + n(int64_t(t)) + " of dimension " +
+             n(j) + ", expected 1 to 8 within the rank, 0 past it";
+    spec.traversal[j] = uint32_t(t);
+  }
+  if (w[15] >> (8 * kMaxTensorMapRank))
+    return at + "the traversal word has bits past the 5 strides";
+  return "";
+}
+
 /// Checks the words of map `i` (w[0..15]) and decodes them into `spec`;
 /// returns "" or what is wrong, prefixed with "map i: ".
 inline std::string decodeTensorMapSpec(const uint64_t *w, size_t i,
@@ -171,12 +228,20 @@ inline std::string decodeTensorMapSpec(const uint64_t *w, size_t i,
   spec.swizzle = unsigned(w[4]);
   spec.oobFill = unsigned(w[5]);
   spec.l2Promotion = unsigned(w[6]);
+  if (w[12] > 1)
+    return at + "mode " + n(w[12]) + ", expected 0 (tiled) or 1 (im2col)";
+  // im2col's box is (channels, pixels): pixels up to 1024.
+  unsigned boxRank = w[12] ? 2 : spec.rank;
   for (unsigned j = 0; j < kMaxTensorMapRank; ++j) {
     uint64_t b = w[7 + j];
-    if (j < spec.rank && (b < 1 || b > kMaxTensorMapBox))
-      return at + "box[" + n(j) + "] = " + n(b) + ", the TMA takes 1 to 256";
-    if (j >= spec.rank && b != 0)
-      return at + "box[" + n(j) + "] = " + n(b) + " past rank " + n(spec.rank) +
+    uint64_t most = w[12] && j == 1 ? 1024 : kMaxTensorMapBox;
+    if (j < boxRank && (b < 1 || b > most))
+      return at + "box[" + n(j) + "] = " + n(b) + ", the TMA takes 1 to " +
+             n(most);
+    if (j >= boxRank && b != 0)
+      return at + "box[" + n(j) + "] = " + n(b) +
+             (w[12] ? std::string(" past the im2col box's 2 dimensions")
+                    : " past rank " + n(spec.rank)) +
              ", expected 0";
     spec.box[j] = uint32_t(b);
   }
@@ -188,7 +253,9 @@ inline std::string decodeTensorMapSpec(const uint64_t *w, size_t i,
   if (span && innerBytes > span)
     return at + "the box's inner dimension is " + n(innerBytes) +
            " bytes, more than the " + n(span) + "-byte swizzle span";
-  for (unsigned j = 12; j < kTensorMapSpecWords; ++j)
+  if (w[12])
+    return decodeIm2colWords(w, at, spec);
+  for (unsigned j = 13; j < kTensorMapSpecWords; ++j)
     if (w[j] != 0)
       return at + "reserved word " + n(j) + " is " + n(w[j]) + ", expected 0";
   return "";
@@ -207,6 +274,15 @@ encodeTensorMapSpecs(const std::vector<TensorMapSpec> &specs) {
         spec.swizzle,  spec.oobFill, spec.l2Promotion};
     for (unsigned j = 0; j < kMaxTensorMapRank; ++j)
       w[7 + j] = spec.box[j];
+    if (spec.im2col) {
+      w[12] = 1;
+      for (unsigned j = 0; j < kMaxTensorMapRank - 2; ++j) {
+        w[13] |= uint64_t(uint16_t(spec.lowerCorner[j])) << (16 * j);
+        w[14] |= uint64_t(uint16_t(spec.upperCorner[j])) << (16 * j);
+      }
+      for (unsigned j = 0; j < kMaxTensorMapRank; ++j)
+        w[15] |= uint64_t(spec.traversal[j] & 0xff) << (8 * j);
+    }
     words.insert(words.end(), w, w + kTensorMapSpecWords);
   }
   return words;
@@ -292,7 +368,16 @@ decodeTensorMapSpecs(const uint64_t *words, size_t count,
       encoding.globalStrides[j - 1] =
           uint64_t(memref.strides[rank - 1 - j]) * bytes;
     encoding.boxDim[j] = spec.box[j];
-    encoding.elementStrides[j] = 1;
+    encoding.elementStrides[j] = spec.im2col ? spec.traversal[j] : 1;
+  }
+  if (spec.im2col) {
+    encoding.im2col = true;
+    for (size_t j = 0; j + 2 < rank; ++j) {
+      encoding.lowerCorner[j] = spec.lowerCorner[j];
+      encoding.upperCorner[j] = spec.upperCorner[j];
+    }
+    encoding.channelsPerPixel = spec.box[0];
+    encoding.pixelsPerColumn = spec.box[1];
   }
   return "";
 }

@@ -128,16 +128,27 @@ readTensorMapSpecs(CUmodule module, const std::string &kernel,
     boxDim[j] = e.boxDim[j];
     elementStrides[j] = e.elementStrides[j];
   }
-  CUresult result = cuTensorMapEncodeTiled(
-      &map, CUtensorMapDataType(spec.dataType), spec.rank,
-      reinterpret_cast<void *>(uintptr_t(e.globalAddress)), globalDim,
-      globalStrides, boxDim, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CUtensorMapSwizzle(spec.swizzle),
-      CUtensorMapL2promotion(spec.l2Promotion),
-      CUtensorMapFloatOOBfill(spec.oobFill));
+  void *address = reinterpret_cast<void *>(uintptr_t(e.globalAddress));
+  CUresult result =
+      e.im2col
+          ? cuTensorMapEncodeIm2col(
+                &map, CUtensorMapDataType(spec.dataType), spec.rank, address,
+                globalDim, globalStrides, e.lowerCorner, e.upperCorner,
+                e.channelsPerPixel, e.pixelsPerColumn, elementStrides,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, CUtensorMapSwizzle(spec.swizzle),
+                CUtensorMapL2promotion(spec.l2Promotion),
+                CUtensorMapFloatOOBfill(spec.oobFill))
+          : cuTensorMapEncodeTiled(
+                &map, CUtensorMapDataType(spec.dataType), spec.rank, address,
+                globalDim, globalStrides, boxDim, elementStrides,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, CUtensorMapSwizzle(spec.swizzle),
+                CUtensorMapL2promotion(spec.l2Promotion),
+                CUtensorMapFloatOOBfill(spec.oobFill));
   if (result != CUDA_SUCCESS) {
     std::memset(&map, 0, sizeof(map));
-    return at + "cuTensorMapEncodeTiled failed: " + cuResultName(result);
+    return at +
+           (e.im2col ? "cuTensorMapEncodeIm2col" : "cuTensorMapEncodeTiled") +
+           " failed: " + cuResultName(result);
   }
   return "";
 }

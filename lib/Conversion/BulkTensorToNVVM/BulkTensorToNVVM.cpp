@@ -138,6 +138,21 @@ FailureOr<Value> KernelLowering::mapFor(BulkTensorLoadOp op,
   ArrayRef<int64_t> box = op.getBox();
   for (int64_t j = 0, r = box.size(); j < r; ++j)
     spec.box[j] = uint32_t(box[r - 1 - j]);
+  if (op.isIm2col()) {
+    // The map's fields innermost first: corners W, H, D; strides C, W, H,
+    // D, N (the op's are outermost first, spatial dimensions only).
+    spec.im2col = true;
+    ArrayRef<int64_t> lower = *op.getLowerCorner(),
+                      upper = *op.getUpperCorner(),
+                      strides = *op.getTraversalStrides();
+    int64_t spatial = lower.size();
+    spec.traversal[0] = spec.traversal[spatial + 1] = 1;
+    for (int64_t j = 0; j < spatial; ++j) {
+      spec.lowerCorner[j] = int32_t(lower[spatial - 1 - j]);
+      spec.upperCorner[j] = int32_t(upper[spatial - 1 - j]);
+      spec.traversal[j + 1] = uint32_t(strides[spatial - 1 - j]);
+    }
+  }
   for (auto [m, param] : llvm::zip_equal(maps, params))
     if (sameMap(m, spec))
       return param;
@@ -195,10 +210,16 @@ LogicalResult KernelLowering::lower(BulkTensorLoadOp op) {
   SmallVector<Value> coords;
   for (Value i : llvm::reverse(op.getIndices()))
     coords.push_back(i32Value(b, loc, i));
+  // im2col's filter offsets: 16-bit, innermost first (PTX ISA,
+  // cp.async.bulk.tensor's im2colOffsets).
+  SmallVector<Value> offsets;
+  for (Value i : llvm::reverse(op.getOffsets()))
+    offsets.push_back(
+        arith::TruncIOp::create(b, loc, b.getI16Type(), i32Value(b, loc, i)));
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, dst, *map, coords, bar, ValueRange(), Value(), Value(),
-      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
-      Value());
+      b, loc, dst, *map, coords, bar, offsets, Value(), Value(),
+      op.isIm2col() ? NVVM::TMALoadMode::IM2COL : NVVM::TMALoadMode::TILE,
+      /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   op.erase();
   return success();
 }

@@ -87,16 +87,22 @@ void layOutForWarpgroupMma(gpu::GPUFuncOp func, Leaf &leaf, OpBuilder &b);
 
 /// The bytes of one stage of `leaf`'s buffer that copyTileInBoxes fills.
 int64_t boxBytesPerStage(const Leaf &leaf);
+/// The columns of one of copyTileInBoxes's boxes: a row of the widest
+/// swizzle mode the buffer's rows fill (TMA's rows are at most the mode's
+/// bytes).
+int64_t boxColumns(const Leaf &leaf);
 
 /// Copies `leaf`'s tile at tile `indices` of kernel argument `source` into
 /// pipeline stage `stage` of its buffer (laid out by layOutForWarpgroupMma)
 /// as TMA boxes, one per swizzle row of the buffer's columns, completing
-/// on mbarrier `barriers[barrier]` (ContractionWarpgroup.cpp). Fails
+/// on mbarrier `barriers[barrier]` (ContractionWarpgroup.cpp): tiled boxes
+/// of `source`, or where `im2col` is given (the tile is a block of its
+/// implicit GEMM's A), im2col boxes of the NHWC memref `source`. Fails
 /// (with a diagnostic) where the tile cannot be traced.
 LogicalResult copyTileInBoxes(OpBuilder &b, Location loc, const Leaf &leaf,
-                              Value source, ArrayRef<Value> indices,
-                              int64_t width, Value stage, Value barriers,
-                              Value barrier);
+                              Value source, const Im2colGeometry *im2col,
+                              ArrayRef<Value> indices, int64_t width,
+                              Value stage, Value barriers, Value barrier);
 
 /// One lane's epilogue result for one C fragment: its elements and their
 /// (row, column) in the block tile.

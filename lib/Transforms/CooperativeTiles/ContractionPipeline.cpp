@@ -213,7 +213,8 @@ struct BulkSteps : StagedSteps {
     MbarrierArriveExpectTxOp::create(tb, loc, barriers, stage, bytes);
     for (auto [i, p] : llvm::enumerate(k.operands))
       if (Value source = k.cx.plan.boxSource(i))
-        if (failed(copyTileInBoxes(tb, loc, *p.leaf, source, p.at(kt),
+        if (failed(copyTileInBoxes(tb, loc, *p.leaf, source,
+                                   k.cx.plan.boxIm2col(i), p.at(kt),
                                    p.staging.width, stage, barriers, stage)))
           return failure();
     return success();

@@ -15,14 +15,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "ContractionPlan.h"
+#include "ContractionFragments.h"
 
+#include "layout/Evaluator/Im2col.h"
 #include "layout/Evaluator/MatrixInstructions.h"
 #include "layout/Evaluator/WarpgroupMma.h"
 #include "layout/Target/BankModel.h"
 #include "layout/Transforms/Passes.h"
 #include "layout/Transforms/Remarks.h"
 
-#include "llvm/Support/FormatVariadic.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -363,17 +365,76 @@ Value kernelArgumentOf(gpu::GPUFuncOp func, const GlobalAccess &access) {
   return arg;
 }
 
+/// Why operand `p`'s tiles cannot be TMA im2col boxes (empty: they can):
+/// a view through the NHWC im2col chain (matchIm2col) of a rank-4 memref
+/// argument of the kernel collapsed to one dimension, the tile's rows
+/// along GEMM-M and its channels contiguous, K a multiple of the K tile
+/// (no box past the filter) and the boxes within the im2col mode's limits.
+/// `arg` receives the argument and `geometry` the convolution.
+std::string im2colBoxProblem(ContractionTree &t, const PipelinedOperand &p,
+                             gpu::GPUFuncOp func, Value &arg,
+                             std::optional<Im2colGeometry> &geometry) {
+  std::string name = p.leaf == &t.a ? "A" : "B";
+  auto partition = p.leaf->load.getPartition().getDefiningOp<PartitionOp>();
+  auto view =
+      partition ? partition.getView().getDefiningOp<ViewOp>() : ViewOp();
+  if (!view || !view.getDesc())
+    return name + " is not a tile of a rank-2 memref argument of the "
+                  "kernel (whose tensor map the launcher encodes) nor a view "
+                  "through a descriptor";
+  llvm::Expected<Descriptor> d = traceDescriptor(view.getDesc());
+  if (!d)
+    return name +
+           "'s view has no static descriptor: " + llvm::toString(d.takeError());
+  llvm::Expected<Im2colGeometry> g = matchIm2col(*d);
+  if (!g)
+    return name + " is no TMA box (not a tile of a rank-2 memref argument) " +
+           "and its view is " + llvm::toString(g.takeError());
+  auto collapse = view.getSource().getDefiningOp<memref::CollapseShapeOp>();
+  auto source =
+      collapse ? dyn_cast<BlockArgument>(collapse.getSrc()) : BlockArgument();
+  auto type = source ? dyn_cast<MemRefType>(source.getType()) : MemRefType();
+  SmallVector<int64_t> nhwc{g->n, g->h, g->w, g->c};
+  if (!type || source.getOwner() != &func.getBody().front() ||
+      !type.getLayout().isIdentity() || type.getShape() != ArrayRef(nhwc))
+    return name + " is an im2col view, but not of a " +
+           llvm::join(llvm::map_range(
+                          nhwc, [](int64_t v) { return std::to_string(v); }),
+                      "x") +
+           " memref argument of the kernel collapsed to one dimension (the "
+           "tensor map TMA's im2col mode reads)";
+  ArrayRef<int64_t> tile = p.leaf->side.tile;
+  if (p.leaf->bufDims.size() != 2 || p.leaf->bufDims[0] != 0 ||
+      p.leaf->side.contiguous != 1)
+    return name + "'s buffer rows are not GEMM-M with the channels along "
+                  "them";
+  if (g->gemmK() % tile[1])
+    return name + "'s K (" + std::to_string(g->gemmK()) +
+           ") is not a multiple of its K tile (" + std::to_string(tile[1]) +
+           "): a box past the filter would read pixels";
+  std::string why = g->tmaProblem(tile[0], boxColumns(*p.leaf));
+  if (!why.empty())
+    return name + "'s im2col boxes: " + why;
+  arg = source;
+  geometry = *g;
+  return std::string();
+}
+
 /// Why operand `p`'s tiles cannot be TMA boxes (empty: they can): a
 /// rank-2 memref argument of the kernel, its rows along the buffer's and
-/// its boxes' rows at most 256. `access`: its first tile's access, which
-/// asyncProblem traced; `arg` receives the argument.
+/// its boxes' rows at most 256, or an im2col view (im2colBoxProblem).
+/// `access`: its first tile's access, which asyncProblem traced; `arg`
+/// receives the argument, `geometry` the convolution of im2col boxes.
 std::string operandBoxProblem(ContractionTree &t, const PipelinedOperand &p,
                               gpu::GPUFuncOp func, const GlobalAccess &access,
-                              Value &arg) {
+                              Value &arg,
+                              std::optional<Im2colGeometry> &geometry) {
   std::string name = p.leaf == &t.a ? "A" : "B";
   arg = kernelArgumentOf(func, access);
   auto type = arg ? dyn_cast<MemRefType>(arg.getType()) : MemRefType();
-  if (!type || type.getRank() != 2)
+  if (!type)
+    return im2colBoxProblem(t, p, func, arg, geometry);
+  if (type.getRank() != 2)
     return name + " is not a tile of a rank-2 memref argument of the "
                   "kernel (whose tensor map the launcher encodes)";
   if (!copiesAsync(*p.leaf, access) || p.leaf->side.contiguous != 1)
@@ -401,15 +462,19 @@ std::string bulkProblem(ContractionTree &t, Plan &plan, gpu::GPUFuncOp func,
   if (traced.size() != plan.operands.size())
     return std::string("the operands are not copied asynchronously");
   SmallVector<Value, 2> sources;
+  SmallVector<std::optional<Im2colGeometry>, 2> im2col;
   std::string first;
   for (auto [p, access] : llvm::zip_equal(plan.operands, traced)) {
     Value arg;
-    std::string why = operandBoxProblem(t, p, func, access, arg);
+    std::optional<Im2colGeometry> geometry;
+    std::string why = operandBoxProblem(t, p, func, access, arg, geometry);
     sources.push_back(why.empty() ? arg : Value());
+    im2col.push_back(why.empty() ? geometry : std::nullopt);
     if (first.empty())
       first = why;
   }
   plan.bulkSources = std::move(sources);
+  plan.bulkIm2col = std::move(im2col);
   return first;
 }
 

@@ -21,6 +21,7 @@
 #include "Staging.h"
 #include "TileExpression.h"
 
+#include "layout/Evaluator/Im2col.h"
 #include "layout/Evaluator/MatrixInstructions.h"
 #include "layout/Transforms/CooperativeTiles.h"
 
@@ -138,6 +139,14 @@ struct Plan {
   bool someBoxes() const { return bulkCopies || mixedCopies; }
   Value boxSource(size_t i) const {
     return someBoxes() && i < bulkSources.size() ? bulkSources[i] : Value();
+  }
+  /// Per operand: the convolution whose im2col view its boxes copy (TMA's
+  /// im2col mode over an NHWC memref, Im2col.h), else none (tiled boxes).
+  SmallVector<std::optional<Im2colGeometry>, 2> bulkIm2col;
+  const Im2colGeometry *boxIm2col(size_t i) const {
+    return boxSource(i) && i < bulkIm2col.size() && bulkIm2col[i]
+               ? &*bulkIm2col[i]
+               : nullptr;
   }
   /// The base alignment the pass may assume (CooperativeTileOptions), for
   /// the epilogue's vector stores.

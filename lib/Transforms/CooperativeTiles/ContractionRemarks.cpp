@@ -55,10 +55,10 @@ std::string copiesOf(const Plan &plan, size_t operand) {
                                plan.stages)
                      .str();
   if (plan.bulkCopies)
-    return llvm::formatv("{0} stages of TMA boxes issued by one thread, where "
-                         "the operands are aligned at run time; otherwise "
-                         "register prefetch with this mapping",
-                         plan.stages);
+    return llvm::formatv("{0} stages of TMA {1}boxes issued by one thread, "
+                         "where the operands are aligned at run time; "
+                         "otherwise register prefetch with this mapping",
+                         plan.stages, plan.boxIm2col(operand) ? "im2col " : "");
   if (plan.stages > 1)
     return llvm::formatv(
         "cp.async into {0} stages of its workgroup buffer{1}", plan.stages,

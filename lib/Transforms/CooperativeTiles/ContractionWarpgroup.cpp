@@ -76,21 +76,60 @@ int64_t tiles::boxBytesPerStage(const Leaf &leaf) {
   return leaf.stageElements() * elementBytes(leaf.side.elementType);
 }
 
+int64_t tiles::boxColumns(const Leaf &leaf) {
+  int64_t cols = leaf.side.tile[leaf.bufDims[1]];
+  int64_t eb = elementBytes(leaf.side.elementType);
+  return sharedSwizzleMode(*widestSharedSwizzle(cols * eb)).rowBytes / eb;
+}
+
+namespace {
+/// im2colBoxOperands as index arithmetic.
+struct IndexOps {
+  OpBuilder &b;
+  Location loc;
+  Value cst(int64_t v) { return indexConstant(b, loc, v); }
+  Value div(Value x, int64_t d) {
+    return arith::DivUIOp::create(b, loc, x, cst(d));
+  }
+  Value rem(Value x, int64_t d) {
+    return arith::RemUIOp::create(b, loc, x, cst(d));
+  }
+  Value affine(Value x, int64_t scale, int64_t shift) {
+    Value y = arith::MulIOp::create(b, loc, x, cst(scale));
+    return shift ? arith::AddIOp::create(b, loc, y, cst(shift)) : y;
+  }
+};
+} // namespace
+
+/// The im2col box of the implicit GEMM's A block at rows m0 (its first
+/// pixels) and columns k0 (channels of one filter position): the
+/// instruction's coordinates and filter offsets (im2colBoxOperands).
+static void copyIm2colBox(OpBuilder &b, Location loc, const Leaf &leaf,
+                          Value source, const Im2colGeometry &g, Value m0,
+                          Value k0, ArrayRef<int64_t> box,
+                          ArrayRef<int64_t> destDims, ArrayRef<Value> at,
+                          Value stage, Value barriers, Value barrier) {
+  IndexOps ops{b, loc};
+  std::array<Value, 4> indices;
+  std::array<Value, 2> offsets;
+  im2colBoxOperands<Value>(g, m0, k0, ops, indices, offsets);
+  std::array<int64_t, 2> lower = g.lowerCorner(), upper = g.upperCorner();
+  BulkTensorLoadOp::create(
+      b, loc, source, indices, offsets, leaf.buffer, leaf.desc,
+      leaf.bufCoord(at, stage), barriers, barrier, box, destDims,
+      b.getDenseI64ArrayAttr(lower), b.getDenseI64ArrayAttr(upper),
+      b.getDenseI64ArrayAttr(g.stride));
+}
+
 LogicalResult tiles::copyTileInBoxes(OpBuilder &b, Location loc,
                                      const Leaf &leaf, Value source,
+                                     const Im2colGeometry *im2col,
                                      ArrayRef<Value> indices, int64_t width,
                                      Value stage, Value barriers,
                                      Value barrier) {
-  FailureOr<GlobalAccess> access = tileAccess(b, leaf, indices, width);
-  if (failed(access))
-    return failure();
   int64_t r = leaf.bufDims[0], c = leaf.bufDims[1];
   int64_t rows = leaf.side.tile[r], cols = leaf.side.tile[c];
-  int64_t eb = elementBytes(leaf.side.elementType);
-  // One box per swizzle row (an atom of wgmmaStagingLayout): TMA's rows
-  // are at most the mode's bytes.
-  int64_t atom =
-      sharedSwizzleMode(*widestSharedSwizzle(cols * eb)).rowBytes / eb;
+  int64_t atom = boxColumns(leaf);
   SmallVector<int64_t> box(2), dims = descDims(leaf, r, c);
   box[r] = rows;
   box[c] = atom;
@@ -98,14 +137,32 @@ LogicalResult tiles::copyTileInBoxes(OpBuilder &b, Location loc,
   destDims[r] = dims[0];
   destDims[c] = dims[1];
   Value zero = indexConstant(b, loc, 0);
+  SmallVector<Value> origin;
+  if (im2col) {
+    // The tile's first element: tile indices times the tile (a partition
+    // view's tiles; im2colBoxProblem asked for rows along GEMM-M).
+    for (auto [i, extent] : llvm::zip_equal(indices, leaf.side.tile))
+      origin.push_back(
+          arith::MulIOp::create(b, loc, i, indexConstant(b, loc, extent)));
+  } else {
+    FailureOr<GlobalAccess> access = tileAccess(b, leaf, indices, width);
+    if (failed(access))
+      return failure();
+    origin = {access->origin(0), access->origin(1)};
+  }
   for (int64_t a = 0; a < cols; a += atom) {
-    SmallVector<Value> from{access->origin(0), access->origin(1)};
+    SmallVector<Value> from(origin);
     from[c] = arith::AddIOp::create(b, loc, from[c], indexConstant(b, loc, a));
     SmallVector<Value> at(2, zero);
     at[c] = indexConstant(b, loc, a);
-    BulkTensorLoadOp::create(b, loc, source, from, leaf.buffer, leaf.desc,
-                             leaf.bufCoord(at, stage), barriers, barrier, box,
-                             destDims);
+    if (im2col)
+      copyIm2colBox(b, loc, leaf, source, *im2col, from[0], from[1], box,
+                    destDims, at, stage, barriers, barrier);
+    else
+      BulkTensorLoadOp::create(b, loc, source, from, ValueRange(), leaf.buffer,
+                               leaf.desc, leaf.bufCoord(at, stage), barriers,
+                               barrier, box, destDims, nullptr, nullptr,
+                               nullptr);
   }
   return success();
 }

@@ -163,3 +163,62 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+!bars = memref<1xi64, #gpu.address_space<workgroup>>
+!buf = memref<4096xf16, #gpu.address_space<workgroup>>
+// im2col on a rank-2 source: no spatial dimensions.
+gpu.module @m {
+  gpu.func @im2col_rank2(%A: memref<64x64xf16>) workgroup(%buf: !buf {llvm.align = 1024 : i64}, %bars: !bars) kernel {
+    %c0 = arith.constant 0 : index
+    %d = layout.packed [64, 64] : !layout.desc<64x64>
+    // expected-error @+1 {{im2col needs a source of rank 3 to 5 (N, spatial dimensions, C), got rank 2}}
+    layout.bulk_tensor_load %A[%c0, %c0] im2col[%c0], %buf[%d : %c0, %c0], %bars[%c0] {box = array<i64: 64, 64>, dest_dims = array<i64: 0, 1>, lower_corner = array<i64: 0>, upper_corner = array<i64: 0>, traversal_strides = array<i64: 1>} : memref<64x64xf16>, !buf, !layout.desc<64x64>, !bars
+    gpu.return
+  }
+}
+
+// -----
+
+!bars = memref<1xi64, #gpu.address_space<workgroup>>
+!buf = memref<4096xf16, #gpu.address_space<workgroup>>
+// A rank-4 im2col map's corners are 8-bit.
+gpu.module @m {
+  gpu.func @im2col_corner(%x: memref<2x300x300x64xf16>) workgroup(%buf: !buf {llvm.align = 1024 : i64}, %bars: !bars) kernel {
+    %c0 = arith.constant 0 : index
+    %d = layout.packed [64, 64] : !layout.desc<64x64>
+    // expected-error @+1 {{a rank-4 im2col corner must be in [-128, 127], got -200}}
+    layout.bulk_tensor_load %x[%c0, %c0, %c0, %c0] im2col[%c0, %c0], %buf[%d : %c0, %c0], %bars[%c0] {box = array<i64: 64, 64>, dest_dims = array<i64: 0, 1>, lower_corner = array<i64: -200, -1>, upper_corner = array<i64: -1, -1>, traversal_strides = array<i64: 1, 1>} : memref<2x300x300x64xf16>, !buf, !layout.desc<64x64>, !bars
+    gpu.return
+  }
+}
+
+// -----
+
+!bars = memref<1xi64, #gpu.address_space<workgroup>>
+!buf = memref<4096xf16, #gpu.address_space<workgroup>>
+// im2col without its bounding box; and the corners on a tiled copy.
+gpu.module @m {
+  gpu.func @im2col_no_box(%x: memref<2x8x8x64xf16>) workgroup(%buf: !buf {llvm.align = 1024 : i64}, %bars: !bars) kernel {
+    %c0 = arith.constant 0 : index
+    %d = layout.packed [64, 64] : !layout.desc<64x64>
+    // expected-error @+1 {{im2col needs lower_corner, upper_corner and traversal_strides of 2 entries each}}
+    layout.bulk_tensor_load %x[%c0, %c0, %c0, %c0] im2col[%c0, %c0], %buf[%d : %c0, %c0], %bars[%c0] {box = array<i64: 64, 64>, dest_dims = array<i64: 0, 1>} : memref<2x8x8x64xf16>, !buf, !layout.desc<64x64>, !bars
+    gpu.return
+  }
+}
+
+// -----
+
+!bars = memref<1xi64, #gpu.address_space<workgroup>>
+!buf = memref<4096xf16, #gpu.address_space<workgroup>>
+gpu.module @m {
+  gpu.func @tiled_corners(%A: memref<64x64xf16>) workgroup(%buf: !buf {llvm.align = 1024 : i64}, %bars: !bars) kernel {
+    %c0 = arith.constant 0 : index
+    %d = layout.packed [64, 64] : !layout.desc<64x64>
+    // expected-error @+1 {{lower_corner, upper_corner and traversal_strides belong to the im2col form (im2col [offsets])}}
+    layout.bulk_tensor_load %A[%c0, %c0], %buf[%d : %c0, %c0], %bars[%c0] {box = array<i64: 64, 64>, dest_dims = array<i64: 0, 1>, lower_corner = array<i64: 0>} : memref<64x64xf16>, !buf, !layout.desc<64x64>, !bars
+    gpu.return
+  }
+}

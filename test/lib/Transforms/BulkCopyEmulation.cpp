@@ -91,39 +91,40 @@ public:
   Location loc;
 };
 
-/// The box copy of `op`, element by element, then its bytes.
-void emulateBoxCopy(BulkTensorLoadOp op) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  Value source = op.getSource();
-  auto type = cast<MemRefType>(source.getType());
+/// Loops over `op`'s box extents, innermost last; the builder is left in
+/// the innermost body and `xs` receives the induction variables.
+void boxLoops(OpBuilder &b, Location loc, BulkTensorLoadOp op,
+              SmallVectorImpl<Value> &xs) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  SmallVector<Value> xs;
   for (int64_t extent : op.getBox()) {
     auto loop = scf::ForOp::create(
         b, loc, zero, arith::ConstantIndexOp::create(b, loc, extent), one);
     b.setInsertionPointToStart(loop.getBody());
     xs.push_back(loop.getInductionVar());
   }
-  SmallVector<Value> at;
-  Value inside;
-  for (auto [d, x] : llvm::enumerate(xs)) {
-    Value c = arith::AddIOp::create(b, loc, op.getIndices()[d], x);
-    at.push_back(c);
-    Value dim = memref::DimOp::create(b, loc, source, d);
-    Value ok = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c, zero),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c, dim));
-    inside = inside ? arith::AndIOp::create(b, loc, inside, ok) : ok;
-  }
-  Type et = type.getElementType();
+}
+
+/// 0 <= c < dim `d` of `source`.
+Value inDim(OpBuilder &b, Location loc, Value source, int64_t d, Value c) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value dim = memref::DimOp::create(b, loc, source, d);
+  return arith::AndIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c, dim));
+}
+
+/// Stores source[at] (zero where `inside` is false) at box element `xs` of
+/// `op`'s destination.
+void copyElement(OpBuilder &b, Location loc, BulkTensorLoadOp op,
+                 ArrayRef<Value> at, Value inside, ArrayRef<Value> xs) {
+  Type et = cast<MemRefType>(op.getSource().getType()).getElementType();
   auto ifOp = scf::IfOp::create(b, loc, TypeRange{et}, inside, true);
   {
     OpBuilder tb = ifOp.getThenBodyBuilder();
     scf::YieldOp::create(
-        tb, loc, memref::LoadOp::create(tb, loc, source, at).getResult());
+        tb, loc,
+        memref::LoadOp::create(tb, loc, op.getSource(), at).getResult());
     OpBuilder eb = ifOp.getElseBodyBuilder();
     scf::YieldOp::create(
         eb, loc,
@@ -135,6 +136,105 @@ void emulateBoxCopy(BulkTensorLoadOp op) {
     dest[d] = arith::AddIOp::create(b, loc, dest[d], x);
   Value offset = OffsetOp::create(b, loc, op.getDesc(), dest);
   memref::StoreOp::create(b, loc, ifOp.getResult(0), op.getDest(), offset);
+}
+
+/// The tiled box copy of `op`: box element x reads source[indices + x].
+void emulateTiledCopy(OpBuilder &b, Location loc, BulkTensorLoadOp op) {
+  SmallVector<Value> xs;
+  boxLoops(b, loc, op, xs);
+  SmallVector<Value> at;
+  Value inside;
+  for (auto [d, x] : llvm::enumerate(xs)) {
+    Value c = arith::AddIOp::create(b, loc, op.getIndices()[d], x);
+    at.push_back(c);
+    Value ok = inDim(b, loc, op.getSource(), d, c);
+    inside = inside ? arith::AndIOp::create(b, loc, inside, ok) : ok;
+  }
+  copyElement(b, loc, op, at, inside, xs);
+}
+
+/// The im2col box copy of `op` (Im2col.h, the op's description): the
+/// filter origin's bounding box per spatial dimension d has count_d =
+/// (dim_d - 1 + upper_d - lower_d) / stride_d + 1 positions; the
+/// instruction's start is position i_d = (index_d - lower_d) / stride_d
+/// (checked to be one); box row p is linear position start + p, the last
+/// spatial dimension fastest, then the image; its pixel is lower_d + i_d
+/// stride_d + offset_d.
+void emulateIm2colCopy(OpBuilder &b, Location loc, BulkTensorLoadOp op) {
+  Emitter e(b, loc);
+  Value source = op.getSource();
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  int64_t rank = cast<MemRefType>(source.getType()).getRank();
+  int64_t spatial = rank - 2;
+  ArrayRef<int64_t> lower = *op.getLowerCorner(), upper = *op.getUpperCorner(),
+                    strides = *op.getTraversalStrides();
+  // The start's linear position, before the loops.
+  SmallVector<Value> counts;
+  Value linear = op.getIndices()[0];
+  for (int64_t d = 0; d < spatial; ++d) {
+    Value dim = memref::DimOp::create(b, loc, source, d + 1);
+    Value span = arith::AddIOp::create(b, loc, dim, cst(upper[d] - lower[d]));
+    Value count = arith::AddIOp::create(
+        b, loc,
+        arith::DivSIOp::create(b, loc,
+                               arith::SubIOp::create(b, loc, span, cst(1)),
+                               cst(strides[d])),
+        cst(1));
+    counts.push_back(count);
+    Value from =
+        arith::SubIOp::create(b, loc, op.getIndices()[d + 1], cst(lower[d]));
+    Value i = arith::DivSIOp::create(b, loc, from, cst(strides[d]));
+    Value onGrid = arith::AndIOp::create(
+        b, loc,
+        e.eq(arith::RemSIOp::create(b, loc, from, cst(strides[d])), cst(0)),
+        arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, from,
+                                  cst(0)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
+                                  count)));
+    e.check(onGrid, "im2col: the filter origin does not start on a position "
+                    "of its bounding box");
+    linear = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, linear, count), i);
+  }
+  SmallVector<Value> xs;
+  boxLoops(b, loc, op, xs);
+  Value pos = arith::AddIOp::create(b, loc, linear, xs[0]);
+  SmallVector<Value> at(rank);
+  Value inside = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  for (int64_t d = spatial - 1; d >= 0; --d) {
+    Value i = arith::RemSIOp::create(b, loc, pos, counts[d]);
+    pos = arith::DivSIOp::create(b, loc, pos, counts[d]);
+    Value c = arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, cst(lower[d]),
+            arith::MulIOp::create(b, loc, i, cst(strides[d]))),
+        op.getOffsets()[d]);
+    at[d + 1] = c;
+    inside =
+        arith::AndIOp::create(b, loc, inside, inDim(b, loc, source, d + 1, c));
+  }
+  at[0] = pos;
+  at[rank - 1] =
+      arith::AddIOp::create(b, loc, op.getIndices()[rank - 1], xs[1]);
+  for (int64_t d : {int64_t(0), rank - 1})
+    inside =
+        arith::AndIOp::create(b, loc, inside, inDim(b, loc, source, d, at[d]));
+  copyElement(b, loc, op, at, inside, xs);
+}
+
+/// The box copy of `op`, element by element, then its bytes.
+void emulateBoxCopy(BulkTensorLoadOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  if (op.isIm2col())
+    emulateIm2colCopy(b, loc, op);
+  else
+    emulateTiledCopy(b, loc, op);
   b.setInsertionPoint(op);
   Emitter(b, loc).completeTx(op.getBarriers(), op.getBarrier(),
                              op.getBoxBytes());

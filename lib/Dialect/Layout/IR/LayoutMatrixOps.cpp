@@ -145,6 +145,49 @@ int64_t BulkTensorLoadOp::getBoxBytes() {
   return elements * type.getElementTypeBitWidth() / 8;
 }
 
+/// The im2col form's operands and attributes (the tiled form has none of
+/// them): filter offsets, corners and traversal strides per spatial
+/// dimension, within cuTensorMapEncodeIm2col's ranges.
+LogicalResult BulkTensorLoadOp::verifyIm2col() {
+  int64_t rank = cast<MemRefType>(getSource().getType()).getRank();
+  auto lower = getLowerCorner(), upper = getUpperCorner();
+  auto strides = getTraversalStrides();
+  if (!isIm2col()) {
+    if (lower || upper || strides)
+      return emitOpError() << "lower_corner, upper_corner and "
+                              "traversal_strides belong to the im2col form "
+                              "(im2col [offsets])";
+    return success();
+  }
+  if (rank < 3)
+    return emitOpError() << "im2col needs a source of rank 3 to 5 (N, "
+                            "spatial dimensions, C), got rank "
+                         << rank;
+  size_t spatial = rank - 2;
+  if (getOffsets().size() != spatial)
+    return emitOpError() << "im2col takes " << spatial
+                         << " filter offsets (one per spatial dimension), "
+                            "got "
+                         << getOffsets().size();
+  if (!lower || !upper || !strides || lower->size() != spatial ||
+      upper->size() != spatial || strides->size() != spatial)
+    return emitOpError() << "im2col needs lower_corner, upper_corner and "
+                            "traversal_strides of "
+                         << spatial << " entries each";
+  // cuTensorMapEncodeIm2col: 16-bit corners at rank 3, 8-bit at rank 4,
+  // 5-bit at rank 5; traversal strides 1 to 8.
+  int64_t bits = rank == 3 ? 16 : rank == 4 ? 8 : 5;
+  int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << (bits - 1)) - 1;
+  for (int64_t c : llvm::concat<const int64_t>(*lower, *upper))
+    if (c < lo || c > hi)
+      return emitOpError() << "a rank-" << rank << " im2col corner must be in ["
+                           << lo << ", " << hi << "], got " << c;
+  for (int64_t s : *strides)
+    if (s < 1 || s > 8)
+      return emitOpError() << "traversal strides must be in [1, 8], got " << s;
+  return success();
+}
+
 LogicalResult BulkTensorLoadOp::verify() {
   auto source = cast<MemRefType>(getSource().getType());
   auto dest = cast<MemRefType>(getDest().getType());
@@ -166,13 +209,19 @@ LogicalResult BulkTensorLoadOp::verify() {
   if (source.getMemorySpace() && inWorkgroupMemory(source))
     return emitOpError() << "source must be in global memory, got " << source;
   ArrayRef<int64_t> box = getBox();
-  if (box.size() != size_t(rank))
-    return emitOpError() << "box takes " << rank << " extents, got "
-                         << box.size();
-  for (int64_t e : box)
-    if (e < 1 || e > 256)
-      return emitOpError() << "box extents must be in [1, 256] (TMA), got "
-                           << e;
+  if (failed(verifyIm2col()))
+    return failure();
+  int64_t boxRank = isIm2col() ? 2 : rank;
+  if (box.size() != size_t(boxRank))
+    return emitOpError() << "box takes " << boxRank << " extents"
+                         << (isIm2col() ? " (pixels, channels)" : "")
+                         << ", got " << box.size();
+  for (auto [i, e] : llvm::enumerate(box)) {
+    int64_t most = isIm2col() && i == 0 ? 1024 : 256;
+    if (e < 1 || e > most)
+      return emitOpError() << "box extents must be in [1, " << most
+                           << "] (TMA), got " << e;
+  }
   auto descType = cast<DescType>(getDesc().getType());
   int64_t descRank = descType.getRank();
   if (getOrigin().size() != size_t(descRank))
@@ -180,10 +229,10 @@ LogicalResult BulkTensorLoadOp::verify() {
                          << " indices (the descriptor's rank), got "
                          << getOrigin().size();
   ArrayRef<int64_t> dims = getDestDims();
-  if (dims.size() != size_t(rank))
+  if (dims.size() != size_t(boxRank))
     return emitOpError() << "dest_dims takes one descriptor dimension per "
-                            "source dimension ("
-                         << rank << "), got " << dims.size();
+                            "box dimension ("
+                         << boxRank << "), got " << dims.size();
   for (auto [i, d] : llvm::enumerate(dims)) {
     if (d < 0 || d >= descRank || llvm::count(dims, d) != 1)
       return emitOpError() << "dest_dims must be different top dimensions of "

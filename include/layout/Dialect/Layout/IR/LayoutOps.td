@@ -805,6 +805,18 @@ def Layout_BulkTensorLoadOp : Layout_Op<"bulk_tensor_load",
     where the descriptor says; a layout that matches no mode is refused
     there. The source's last dimension must have unit stride.
 
+    With `im2col [offsets]` the copy is TMA's im2col mode (PTX ISA 5.5.4;
+    `cuTensorMapEncodeIm2col`) over a rank-3 to 5 source laid out N, spatial
+    dimensions, C: `box` is [pixels, channels] and `dest_dims` their two
+    descriptor dimensions. The filter origin starts at the spatial `indices`
+    of image `indices[0]` and walks the bounding box from `lower_corner` to
+    dim - 1 + `upper_corner` (per spatial dimension, outermost first) in
+    steps of `traversal_strides`, the last spatial dimension fastest, then
+    the next image; box row p is the pixel at the p-th position shifted by
+    `offsets` (the filter position), channels from the last index. Pixels
+    outside the source read as zero (Im2col.h states the rule; the CPU
+    emulation follows it).
+
     ```mlir
     layout.bulk_tensor_load %A[%m0, %k0], %buf[%desc : %s, %c0, %c0],
         %bars[%s] {box = array<i64: 128, 64>, dest_dims = array<i64: 1, 2>}
@@ -813,13 +825,18 @@ def Layout_BulkTensorLoadOp : Layout_Op<"bulk_tensor_load",
     ```
   }];
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices,
+                       Variadic<Index>:$offsets,
                        MemRefRankOf<[AnyType], [1]>:$dest,
                        Layout_DescType:$desc, Variadic<Index>:$origin,
                        MemRefRankOf<[I64], [1]>:$barriers, Index:$barrier,
                        DenseI64ArrayAttr:$box,
-                       DenseI64ArrayAttr:$dest_dims);
+                       DenseI64ArrayAttr:$dest_dims,
+                       OptionalAttr<DenseI64ArrayAttr>:$lower_corner,
+                       OptionalAttr<DenseI64ArrayAttr>:$upper_corner,
+                       OptionalAttr<DenseI64ArrayAttr>:$traversal_strides);
   let assemblyFormat = [{
-    $source `[` $indices `]` `,` $dest `[` $desc `:` $origin `]` `,`
+    $source `[` $indices `]` (`im2col` `[` $offsets^ `]`)? `,`
+    $dest `[` $desc `:` $origin `]` `,`
     $barriers `[` $barrier `]` attr-dict `:` type($source) `,` type($dest)
     `,` qualified(type($desc)) `,` type($barriers)
   }];
@@ -828,6 +845,9 @@ def Layout_BulkTensorLoadOp : Layout_Op<"bulk_tensor_load",
     /// The bytes the box moves (out-of-bounds elements included): what its
     /// completion adds to the barrier's transaction count.
     int64_t getBoxBytes();
+    /// Whether the copy is TMA's im2col mode (it has filter offsets).
+    bool isIm2col() { return !getOffsets().empty(); }
+    LogicalResult verifyIm2col();
   }];
 }
 
