@@ -334,8 +334,7 @@ int main(int argc, char **argv) {
 
     MemRef mIn = l.inputRank == 4 ? MemRef::of4(in, l.n, l.h, l.w, l.c)
                                   : MemRef::of1(in, inElems),
-           mA = MemRef::of2(a, l.M, l.K),
-           mW = MemRef::of2(wt, l.N, l.K),
+           mA = MemRef::of2(a, l.M, l.K), mW = MemRef::of2(wt, l.N, l.K),
            mConv = MemRef::of2(outConv, l.M, l.N),
            mGemm = MemRef::of2(outGemm, l.M, l.N);
     Launch launchConv(conv, l, mIn, mW, mConv),
