@@ -139,11 +139,11 @@ std::pair<Value, Value> tileCoordAt(OpBuilder &b, Location loc, Value layout,
 /// How `operand` is read with ldmatrix, or nullptr: the instruction has an
 /// ldmatrix form for its buffer's order (mma.sync's A and B from K-fastest
 /// buffers, B also from an N-fastest one with .trans).
-const LdMatrixLoad *ldmatrixLoad(const Plan &plan, const ContractionTree &t,
+const LdMatrixLoad *ldmatrixLoad(const Plan &plan, const OperandLeaves &t,
                                  MatrixOperand operand) {
   const MatrixInstruction &inst = *plan.inst;
   bool isA = operand == MatrixOperand::A;
-  const Leaf &leaf = isA ? t.a : t.b;
+  const Leaf &leaf = isA ? *t.a : *t.b;
   if (leaf.bufDims.size() != 2)
     return nullptr;
   if (leaf.bufDims.back() == (isA ? t.aK : t.bK))
@@ -162,7 +162,7 @@ Value readWithLdMatrix(OpBuilder &b, Location loc, const FragmentContext &cx,
   const MatrixInstruction &inst = *cx.plan.inst;
   bool isA = operand == MatrixOperand::A;
   const LdMatrixLoad &load = *(isA ? cx.loadA : cx.loadB);
-  const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+  const Leaf &leaf = isA ? *cx.operands.a : *cx.operands.b;
   auto [r, c] = tileCoordAt(b, loc, rows, cx.lane, load.cols);
   // The stored tile's (r, c) is the operand tile's (r, c), or (c, r) for a
   // B stored N x K; the operand's rows and columns sit at rowPos / colPos of
@@ -170,8 +170,8 @@ Value readWithLdMatrix(OpBuilder &b, Location loc, const FragmentContext &cx,
   if (load.storedTransposed)
     std::swap(r, c);
   SmallVector<Value> coord(2);
-  int64_t rowPos = isA ? cx.tree.aM : cx.tree.bK;
-  int64_t colPos = isA ? cx.tree.aK : cx.tree.bN;
+  int64_t rowPos = isA ? cx.operands.aM : cx.operands.bK;
+  int64_t colPos = isA ? cx.operands.aK : cx.operands.bN;
   coord[rowPos] = arith::AddIOp::create(b, loc, rowBase, r);
   coord[colPos] = arith::AddIOp::create(b, loc, colBase, c);
   Value at =
@@ -189,10 +189,10 @@ Value readFragment(OpBuilder &b, Location loc, const FragmentContext &cx,
   bool isA = operand == MatrixOperand::A;
   if (Value rows = isA ? cx.rowsA : cx.rowsB)
     return readWithLdMatrix(b, loc, cx, operand, rows, rowBase, colBase);
-  const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+  const Leaf &leaf = isA ? *cx.operands.a : *cx.operands.b;
   // Positions of the operand tile's rows and columns in the load's tile.
-  int64_t rowPos = isA ? cx.tree.aM : cx.tree.bK;
-  int64_t colPos = isA ? cx.tree.aK : cx.tree.bN;
+  int64_t rowPos = isA ? cx.operands.aM : cx.operands.bK;
+  int64_t colPos = isA ? cx.operands.aK : cx.operands.bN;
   int axis = leaf.bufDims.back() == colPos ? 1 : 0;
   Type et = cx.plan.elementType;
   int64_t cols = inst.tileShape(operand).second;
@@ -241,8 +241,8 @@ int64_t kPack(const FragmentContext &cx) {
   int64_t run = 0;
   for (MatrixOperand operand : {MatrixOperand::A, MatrixOperand::B}) {
     bool isA = operand == MatrixOperand::A;
-    const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
-    if (leaf.bufDims.back() != (isA ? cx.tree.aK : cx.tree.bK))
+    const Leaf &leaf = isA ? *cx.operands.a : *cx.operands.b;
+    if (leaf.bufDims.back() != (isA ? cx.operands.aK : cx.operands.bK))
       return 1;
     int64_t n = inst.elementsPerLane(operand);
     int axis = isA ? 1 : 0;
@@ -271,7 +271,7 @@ SmallVector<Value> readPackedFragments(OpBuilder &b, Location loc,
                                        Value colBase, int64_t pack) {
   const MatrixInstruction &inst = *cx.plan.inst;
   bool isA = operand == MatrixOperand::A;
-  const Leaf &leaf = isA ? cx.tree.a : cx.tree.b;
+  const Leaf &leaf = isA ? *cx.operands.a : *cx.operands.b;
   Type et = cx.plan.elementType;
   int64_t n = inst.elementsPerLane(operand);
   auto [r, c] = tileCoordAt(b, loc, isA ? cx.layoutA : cx.layoutB,
@@ -284,9 +284,9 @@ SmallVector<Value> readPackedFragments(OpBuilder &b, Location loc,
   else
     r = arith::MulIOp::create(b, loc, r, p);
   SmallVector<Value> coord(2);
-  coord[isA ? cx.tree.aM : cx.tree.bK] =
+  coord[isA ? cx.operands.aM : cx.operands.bK] =
       arith::AddIOp::create(b, loc, rowBase, r);
-  coord[isA ? cx.tree.aK : cx.tree.bN] =
+  coord[isA ? cx.operands.aK : cx.operands.bN] =
       arith::AddIOp::create(b, loc, colBase, c);
   Value at =
       OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord, cx.stage));
@@ -340,7 +340,7 @@ Value multiply(OpBuilder &b, Location loc, const MatrixInstruction &inst,
 
 FragmentContext FragmentContext::create(OpBuilder &b, Location loc,
                                         const Plan &plan,
-                                        const ContractionTree &t, Value tid) {
+                                        const OperandLeaves &t, Value tid) {
   const MatrixInstruction &inst = *plan.inst;
   FragmentContext cx{plan, t,  {}, {},      {},      {}, {},
                      {},   {}, {}, nullptr, nullptr, {}};
@@ -368,6 +368,39 @@ FragmentContext FragmentContext::create(OpBuilder &b, Location loc,
   return cx;
 }
 
+OperandFragments tiles::readOperandFragments(OpBuilder &b, Location loc,
+                                             const FragmentContext &cx,
+                                             MatrixOperand operand,
+                                             int64_t count, Value base,
+                                             int64_t step, Value k0,
+                                             int64_t pack) {
+  OperandFragments result;
+  for (int64_t t = 0; t < count; ++t) {
+    Value at =
+        arith::AddIOp::create(b, loc, base, indexConstant(b, loc, t * step));
+    Value row = operand == MatrixOperand::A ? at : k0;
+    Value col = operand == MatrixOperand::A ? k0 : at;
+    result.push_back(
+        pack > 1
+            ? readPackedFragments(b, loc, cx, operand, row, col, pack)
+            : SmallVector<Value>{readFragment(b, loc, cx, operand, row, col)});
+  }
+  return result;
+}
+
+void tiles::multiplyFragments(OpBuilder &b, Location loc,
+                              const MatrixInstruction &inst,
+                              const OperandFragments &as,
+                              const OperandFragments &bs,
+                              MutableArrayRef<Value> accs, int64_t pack) {
+  int64_t rm = as.size(), rn = bs.size();
+  for (int64_t s = 0; s < pack; ++s)
+    for (int64_t i = 0; i < rm; ++i)
+      for (int64_t j = 0; j < rn; ++j)
+        accs[i * rn + j] =
+            multiply(b, loc, inst, as[i][s], bs[j][s], accs[i * rn + j]);
+}
+
 SmallVector<Value> tiles::multiplyTile(OpBuilder &b, Location loc,
                                        const FragmentContext &cx,
                                        ValueRange accs) {
@@ -379,33 +412,11 @@ SmallVector<Value> tiles::multiplyTile(OpBuilder &b, Location loc,
   int64_t pack = kPack(cx);
   for (int64_t group = 0; group < plan.ks; group += pack) {
     Value k0 = indexConstant(b, loc, group * inst.k);
-    // The fragments of `operand` for each of the wave's `count` tiles
-    // along M (A) or N (B), `step` apart from `base`: [tile][s] for K step
-    // group + s.
-    auto fragments = [&](MatrixOperand operand, int64_t count, Value base,
-                         int64_t step) {
-      SmallVector<SmallVector<Value>> result;
-      for (int64_t t = 0; t < count; ++t) {
-        Value at = arith::AddIOp::create(b, loc, base,
-                                         indexConstant(b, loc, t * step));
-        Value row = operand == MatrixOperand::A ? at : k0;
-        Value col = operand == MatrixOperand::A ? k0 : at;
-        result.push_back(
-            pack > 1 ? readPackedFragments(b, loc, cx, operand, row, col, pack)
-                     : SmallVector<Value>{
-                           readFragment(b, loc, cx, operand, row, col)});
-      }
-      return result;
-    };
-    SmallVector<SmallVector<Value>> as =
-        fragments(MatrixOperand::A, plan.rm, cx.waveRow, inst.m);
-    SmallVector<SmallVector<Value>> bs =
-        fragments(MatrixOperand::B, plan.rn, cx.waveCol, inst.n);
-    for (int64_t s = 0; s < pack; ++s)
-      for (int64_t i = 0; i < plan.rm; ++i)
-        for (int64_t j = 0; j < plan.rn; ++j)
-          out[i * plan.rn + j] =
-              multiply(b, loc, inst, as[i][s], bs[j][s], out[i * plan.rn + j]);
+    OperandFragments as = readOperandFragments(
+        b, loc, cx, MatrixOperand::A, plan.rm, cx.waveRow, inst.m, k0, pack);
+    OperandFragments bs = readOperandFragments(
+        b, loc, cx, MatrixOperand::B, plan.rn, cx.waveCol, inst.n, k0, pack);
+    multiplyFragments(b, loc, inst, as, bs, out, pack);
   }
   return out;
 }

@@ -25,7 +25,8 @@ namespace tiles {
 /// read.
 struct FragmentContext {
   const Plan &plan;
-  const ContractionTree &tree;
+  /// The operands the fragments are read from.
+  OperandLeaves operands;
   Value lane;
   /// The wave tile's first row and column in the block tile.
   Value waveRow, waveCol;
@@ -49,7 +50,7 @@ struct FragmentContext {
   /// The context of thread `tid` (the block's linear thread id): its lane,
   /// its wave tile's origin and the layouts, built at `b`.
   static FragmentContext create(OpBuilder &b, Location loc, const Plan &plan,
-                                const ContractionTree &tree, Value tid);
+                                const OperandLeaves &operands, Value tid);
 };
 
 /// The vector type of operand `operand` of the instruction's MLIR op
@@ -61,6 +62,26 @@ VectorType operandType(const MatrixInstruction &inst, MatrixOperand operand,
 /// MFMAs, an empty shape in the table).
 Type operandValueType(const MatrixInstruction &inst, MatrixOperand operand,
                       Type elementType);
+
+/// A lane's fragments of A or B for several instruction tiles: [tile][s],
+/// s the K step within a packed group.
+using OperandFragments = SmallVector<SmallVector<Value>>;
+/// The fragments of `operand` (A or B, from its staged buffer) for the
+/// wave's `count` tiles along M (A) or N (B), `step` apart from `base`, at
+/// K offset `k0`, `pack` K steps each (one packed read where pack > 1).
+OperandFragments readOperandFragments(OpBuilder &b, Location loc,
+                                      const FragmentContext &cx,
+                                      MatrixOperand operand, int64_t count,
+                                      Value base, int64_t step, Value k0,
+                                      int64_t pack);
+/// The matrix instructions of `pack` K steps: as.size() x bs.size()
+/// instruction tiles accumulated onto `accs` (row-major), in place. The
+/// fragments may come from buffers (readOperandFragments) or from
+/// registers (a fragment program's values).
+void multiplyFragments(OpBuilder &b, Location loc,
+                       const MatrixInstruction &inst,
+                       const OperandFragments &as, const OperandFragments &bs,
+                       MutableArrayRef<Value> accs, int64_t pack);
 
 /// The K-tile step: fragments of A and B, RM * RN instructions per K step,
 /// accumulated onto `accs` (the lane's RM * RN fragments of C).

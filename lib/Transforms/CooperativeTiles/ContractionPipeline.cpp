@@ -468,7 +468,7 @@ LogicalResult tiles::emitContraction(ContractionTree &t, const Plan &plan,
   int64_t threads = block[0] * block[1] * block[2];
   scf::ForOp old = t.loop;
   Value tid = linearThreadId(b, loc, block);
-  FragmentContext cx = FragmentContext::create(b, loc, plan, t, tid);
+  FragmentContext cx = FragmentContext::create(b, loc, plan, t.leaves(), tid);
   cx.tid = tid;
   cx.threads = threads;
   KLoop k{t, cx, plan.operands, tid, threads, {}, 0};

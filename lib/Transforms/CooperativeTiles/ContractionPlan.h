@@ -32,6 +32,15 @@ namespace mlir {
 namespace layout {
 namespace tiles {
 
+/// What the fragments of a contraction read of its operands: the staged
+/// leaves of A and B and the positions of m, k in A's tile and of k, n in
+/// B's (the GEMM's ContractionTree::leaves(); a loop of several
+/// contractions gives each its own).
+struct OperandLeaves {
+  const Leaf *a = nullptr, *b = nullptr;
+  int64_t aM = 0, aK = 1, bK = 0, bN = 1;
+};
+
 /// A tile contraction and what surrounds it (Contraction.h).
 struct ContractionTree {
   vector::ContractionOp contract;
@@ -58,6 +67,8 @@ struct ContractionTree {
     int64_t along;
   };
   SmallVector<Broadcast> broadcasts;
+
+  OperandLeaves leaves() const { return {&a, &b, aM, aK, bK, bN}; }
 };
 
 /// One operand (A or B) of the software-pipelined K loop: its phase-1

@@ -172,9 +172,9 @@ SmallVector<Value> tiles::multiplyWarpgroupTile(OpBuilder &b, Location loc,
                                                 ValueRange accs) {
   const Plan &plan = cx.plan;
   const MatrixInstruction &inst = *plan.inst;
-  const ContractionTree &t = cx.tree;
-  SmallVector<int64_t> aDims = descDims(t.a, t.aM, t.aK);
-  SmallVector<int64_t> bDims = descDims(t.b, t.bK, t.bN);
+  const OperandLeaves &t = cx.operands;
+  SmallVector<int64_t> aDims = descDims(*t.a, t.aM, t.aK);
+  SmallVector<int64_t> bDims = descDims(*t.b, t.bK, t.bN);
   int64_t shape[] = {inst.m, inst.n, inst.k};
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   SmallVector<Value> out(accs);
@@ -192,9 +192,9 @@ SmallVector<Value> tiles::multiplyWarpgroupTile(OpBuilder &b, Location loc,
                                          indexConstant(b, loc, j * inst.n));
         Value &acc = out[i * plan.rn + j];
         acc = WarpgroupMmaOp::create(
-            b, loc, acc.getType(), acc, t.a.buffer, t.a.desc,
-            t.a.bufCoord(a, cx.stage), t.b.buffer, t.b.desc,
-            t.b.bufCoord(bc, cx.stage), shape, aDims, bDims);
+            b, loc, acc.getType(), acc, t.a->buffer, t.a->desc,
+            t.a->bufCoord(a, cx.stage), t.b->buffer, t.b->desc,
+            t.b->bufCoord(bc, cx.stage), shape, aDims, bDims);
       }
     }
   }
