@@ -14,10 +14,19 @@ Kernel arguments follow MLIR's GPU calling convention (the one
 -layout-to-nvvm produces): a memref argument is its descriptor, spread
 into (allocated pointer, aligned pointer, offset, sizes..., strides...)
 with sizes and strides in elements; an `index` is an int64 and an `f32` a
-C float. `run` passes NumPy arrays that way (copied to the GPU and back),
-Python ints as index values and Python floats as f32 values; `Kernel`
-launches with device arrays already on the GPU and times launches with
-CUDA events (as bench/common/timing.h does in C++).
+C float. `Kernel.launch` takes device arrays in place, nothing copied:
+torch tensors, CuPy arrays, anything with `__cuda_array_interface__` or a
+CUDA `__dlpack__`, and DeviceArray; it launches on `stream=`, else on
+torch's current stream for torch tensors (layout_opt/_launch.py says
+which stream, and how array streams are ordered). `run` copies NumPy
+arrays to the GPU and back; Python ints pass as index values and floats
+as f32 values. `Kernel.time` times launches with CUDA events (as
+bench/common/timing.h does in C++).
+
+`load(path)` reads a code object saved by a tile kernel
+(`kernel.compile(chip).save(path)`) and returns a Launcher, which checks
+each argument against the kernel's parameters and launches on the grid of
+its partition; it needs no compiler.
 
 A kernel that loads tiles with the TMA (sm_90a) exports
 `<kernel>_tensor_maps`; `Kernel` reads it, and each launch encodes those
@@ -27,8 +36,9 @@ decode_tensor_map_specs, plan_tensor_map and find_tensor_map_argument
 restate the C++ launcher's rule (layout/Runtime/TensorMapSpec.h) and need
 no GPU.
 
-This module only uses ctypes and NumPy, so it can also be loaded from its
-file alone on a machine where the package's C++ extension is not built.
+This module and the ones it imports (_arrays, _launch, _code) only use
+ctypes and NumPy: `import layout_opt.cuda` works where the package's C++
+extension cannot be imported.
 """
 
 import collections as _collections
@@ -36,6 +46,10 @@ import ctypes as _ctypes
 import struct as _struct
 
 import numpy as _np
+
+from . import _arrays
+from . import _launch
+from ._code import load_code_object as _load_code_object
 
 
 class CudaError(RuntimeError):
@@ -71,6 +85,10 @@ def _driver():
         "cuDevicePrimaryCtxRetain": [c.POINTER(c.c_void_p), c.c_int],
         "cuCtxSetCurrent": [c.c_void_p],
         "cuCtxSynchronize": [],
+        "cuStreamSynchronize": [c.c_void_p],
+        "cuStreamWaitEvent": [c.c_void_p, c.c_void_p, c.c_uint],
+        "cuPointerGetAttribute": [c.c_void_p, c.c_int, c.c_uint64],
+        "cuDeviceGetAttribute": [c.POINTER(c.c_int), c.c_int, c.c_int],
         "cuModuleLoadData": [c.POINTER(c.c_void_p), c.c_void_p],
         "cuModuleUnload": [c.c_void_p],
         "cuModuleGetFunction": [c.POINTER(c.c_void_p), c.c_void_p,
@@ -222,6 +240,20 @@ class DeviceArray:
         """A NumPy copy of this array."""
         return self.copy_to(_np.empty(self.shape, self.dtype))
 
+    @property
+    def __cuda_array_interface__(self):
+        """The array as CUDA Array Interface v3 describes it (no stream:
+        its copies are synchronous), so other libraries read it in place
+        (cupy.asarray, torch.as_tensor)."""
+        return {"shape": self.shape, "typestr": self.dtype.str,
+                "data": (self.ptr, False), "version": 3, "strides": None,
+                "stream": None}
+
+    def _memref_view(self):
+        return _arrays.ArrayView(self.ptr, self.shape, None, self.dtype.name,
+                                 None, _launch._DEVICE, None, False,
+                                 "DeviceArray")
+
     def free(self):
         """Releases the GPU memory (also when the array is collected)."""
         if self.ptr and _lib is not None:
@@ -239,39 +271,18 @@ def memref_arguments(shape, address):
     """The values a memref argument of `shape` at `address` is spread into:
     allocated pointer, aligned pointer, offset 0, the sizes and the
     row-major strides (in elements)."""
-    strides = _row_major_strides(shape)
-    return [("ptr", address), ("ptr", address), ("i64", 0)] + \
-        [("i64", int(n)) for n in shape] + [("i64", s) for s in strides]
-
-
-def _row_major_strides(shape):
-    strides = []
-    step = 1
-    for n in reversed(shape):
-        strides.insert(0, step)
-        step *= int(n)
-    return strides
+    return _launch.memref_values(_arrays.ArrayView(
+        address, tuple(shape), None, "", None, None, None, False, ""))
 
 
 def kernel_arguments(args):
     """The typed values (("ptr" | "i64" | "f32", value), ...) of a launch's
-    arguments: DeviceArrays as memref descriptors, ints as index values,
-    floats as f32 values."""
-    values = []
-    for a in args:
-        if isinstance(a, DeviceArray):
-            values += memref_arguments(a.shape, a.ptr)
-        elif isinstance(a, (bool, _np.bool_)):
-            raise TypeError("a bool is not a kernel argument (pass an int)")
-        elif isinstance(a, (int, _np.integer)):
-            values.append(("i64", int(a)))
-        elif isinstance(a, (float, _np.floating)):
-            values.append(("f32", float(a)))
-        else:
-            raise TypeError("a kernel argument must be a DeviceArray, an int "
-                            "(index) or a float (f32), got %s"
-                            % type(a).__name__)
-    return values
+    arguments: device arrays (DeviceArray, torch tensors, CuPy arrays, any
+    `__cuda_array_interface__` or CUDA `__dlpack__`) as memref
+    descriptors, ints as index values, floats as f32 values. Raises,
+    naming the argument, for arrays that are not C-contiguous, on another
+    device or on the host."""
+    return _launch.read_arguments(list(args))[0]
 
 
 def _triple(v, what):
@@ -439,11 +450,12 @@ def find_tensor_map_argument(spec, index, arguments):
     return arguments[spec.argument]
 
 
-def _memref_argument(a):
-    """A DeviceArray argument as a MemRefArgument (None for a scalar)."""
-    if not isinstance(a, DeviceArray):
+def _memref_argument(view):
+    """An argument's ArrayView as a MemRefArgument (None for a scalar)."""
+    if view is None:
         return None
-    return MemRefArgument(a.ptr, 0, a.shape, _row_major_strides(a.shape))
+    return MemRefArgument(view.pointer, 0, view.shape,
+                          _arrays.row_major_strides(view.shape))
 
 
 class _TensorMapStorage:
@@ -506,6 +518,7 @@ class Kernel:
         # the static limit (0: none). Every launch passes at least this,
         # and the kernel is allowed it where it is above the default 48 KiB.
         self.dynamic_shared_bytes = self._read_dynamic_shared_bytes()
+        self._packers, self._events = {}, []
 
     def _read_dynamic_shared_bytes(self):
         raw = self._read_global("_dynamic_shared_bytes")
@@ -575,42 +588,67 @@ class Kernel:
         memref argument it covers (zeros where the kernel will not use it;
         ValueError or CudaError naming the argument where it cannot be
         encoded)."""
-        args = list(args)
-        holders = []
-        for kind, v in kernel_arguments(args):
-            if kind == "ptr":
-                holders.append(_ctypes.c_void_p(v))
-            elif kind == "i64":
-                holders.append(_ctypes.c_int64(v))
-            else:
-                holders.append(_ctypes.c_float(v))
-        addresses = [_ctypes.cast(_ctypes.pointer(h), _ctypes.c_void_p)
-                     for h in holders]
-        memrefs = [_memref_argument(a) for a in args]
-        for i, spec in enumerate(self.tensor_maps):
-            storage = _encode_tensor_map(spec, i, memrefs)
-            holders.append(storage)
-            addresses.append(_ctypes.c_void_p(storage.address))
-        params = (_ctypes.c_void_p * len(addresses))(*addresses)
-        # The values must outlive the array that points at them.
-        params.holders = holders
+        values, views, _ = _launch.read_arguments(list(args))
+        packer = _launch.Packer([k for k, _ in values], len(self.tensor_maps))
+        params = packer.pack([v for _, v in values])
+        # The values and maps must outlive the array that points at them.
+        params.holders = [packer, self._encode_maps(views, params,
+                                                    packer.count)]
         return params
 
-    def launch(self, grid, block, args, shared=0, params=None):
-        """Launches on the default stream (asynchronous); `params` from
-        prepare(args) saves marshalling them again. `shared`: dynamic
-        shared memory bytes (at least the kernel's dynamic_shared_bytes)."""
-        grid, block = _triple(grid, "grid"), _triple(block, "block")
-        if params is None:
-            params = self.prepare(args)
-        shared = max(int(shared), self.dynamic_shared_bytes)
-        _check(_lib.cuLaunchKernel(self._fn, *grid, *block, shared, None,
-                                   params, None),
-               "cuLaunchKernel(%s)" % self.name)
+    def _encode_maps(self, views, params, first):
+        """Encodes the kernel's tensor maps from the arguments' ArrayViews
+        into params[first:]; returns their storage (keep it alive)."""
+        if not self.tensor_maps:
+            return []
+        memrefs = [_memref_argument(v) for v in views]
+        storages = [_encode_tensor_map(spec, i, memrefs)
+                    for i, spec in enumerate(self.tensor_maps)]
+        for i, storage in enumerate(storages):
+            params[first + i] = storage.address
+        return storages
 
-    def __call__(self, grid, block, args, shared=0):
+    def launch(self, grid, block, args, shared=0, params=None, stream=None):
+        """Launches (asynchronously) on device arrays, in place: `args` as
+        kernel_arguments takes them. The stream: `stream=` (a handle, a
+        torch.cuda.Stream, a CuPy stream), else torch's current stream
+        when an argument is a torch tensor, else the arrays' CUDA Array
+        Interface stream, else the legacy default stream. `params` from
+        prepare(args) saves marshalling them again (then `stream=` or the
+        default stream). `shared`: dynamic shared memory bytes (at least
+        the kernel's dynamic_shared_bytes)."""
+        grid, block = _triple(grid, "grid"), _triple(block, "block")
+        shared = max(int(shared), self.dynamic_shared_bytes)
+        if params is not None:
+            handle = 0 if stream is None else _arrays.stream_handle(stream)
+            _check(_lib.cuLaunchKernel(self._fn, *grid, *block, shared,
+                                       handle, params, None),
+                   "cuLaunchKernel(%s)" % self.name)
+            return
+        values, views, stream = _launch.read_arguments(args, stream)
+        self._launch_values(grid, block, shared, values, views, stream)
+
+    def _launch_values(self, grid, block, shared, values, views, stream):
+        """cuLaunchKernel on `stream` with read_arguments' values, packed
+        by this signature's Packer (made on its first launch)."""
+        kinds = tuple(k for k, _ in values)
+        packer = self._packers.get(kinds)
+        if packer is None:
+            packer = self._packers[kinds] = _launch.Packer(
+                kinds, len(self.tensor_maps))
+        _launch.order_after_array_streams(views, stream, self._events)
+        with packer.lock:
+            params = packer.pack([v for _, v in values])
+            maps = self._encode_maps(views, params, packer.count)
+            _check(_lib.cuLaunchKernel(self._fn, grid[0], grid[1], grid[2],
+                                       block[0], block[1], block[2], shared,
+                                       stream, params, None),
+                   "cuLaunchKernel(%s)" % self.name)
+            del maps
+
+    def __call__(self, grid, block, args, shared=0, stream=None):
         """Launches and waits for the kernel to finish."""
-        self.launch(grid, block, args, shared)
+        self.launch(grid, block, args, shared, stream=stream)
         synchronize()
 
     def time(self, grid, block, args, shared=0, warm=3, runs=20):
@@ -655,6 +693,14 @@ def synchronize():
     _check(lib.cuCtxSynchronize(), "cuCtxSynchronize")
 
 
+def _copy_back(device, array):
+    """Copies DeviceArray `device` into the NumPy array it was copied from."""
+    if array.flags.c_contiguous:
+        device.copy_to(array)
+    else:
+        array[...] = device.to_host()
+
+
 def run(cubin, name, grid, block, args, shared=0):
     """Launches kernel `name` of `cubin` on NumPy arrays: each array is
     copied to the GPU, passed as a memref, and copied back into the same
@@ -667,12 +713,22 @@ def run(cubin, name, grid, block, args, shared=0):
         kernel(grid, block, device, shared)
         for a, d in zip(args, device):
             if isinstance(a, _np.ndarray):
-                if a.flags.c_contiguous:
-                    d.copy_to(a)
-                else:
-                    a[...] = d.to_host()
+                _copy_back(d, a)
     finally:
         for d in device:
             if isinstance(d, DeviceArray):
                 d.free()
     return args
+
+
+def load(path):
+    """The kernel a tile kernel saved at `path`
+    (`kernel.compile(chip).save(path)`), as a Launcher: `launcher(*args,
+    stream=None)` checks the arguments against the kernel's parameters
+    and launches on the grid of its partition. Pure Python: the compiler
+    extension is not needed. The code object is loaded on the GPU at the
+    first launch."""
+    return Launcher(_load_code_object(path))
+
+
+Launcher = _launch.Launcher
