@@ -87,13 +87,23 @@ def c_contiguous(shape, strides):
     return True
 
 
+_STRIDES = {}
+
+
 def row_major_strides(shape):
-    """The strides (in elements) of a C-contiguous array of `shape`."""
-    strides = [1] * len(shape)
-    step = 1
-    for d in range(len(shape) - 1, -1, -1):
-        strides[d] = step
-        step *= int(shape[d])
+    """The strides (in elements) of a C-contiguous array of `shape` (a
+    tuple; remembered for the shapes of the last launches)."""
+    strides = _STRIDES.get(shape)
+    if strides is None:
+        strides = [1] * len(shape)
+        step = 1
+        for d in range(len(shape) - 1, -1, -1):
+            strides[d] = step
+            step *= int(shape[d])
+        strides = tuple(strides)
+        if len(_STRIDES) > 256:
+            _STRIDES.clear()
+        _STRIDES[shape] = strides
     return strides
 
 
@@ -121,10 +131,16 @@ def torch_module(args):
     return None
 
 
+_TORCH_DTYPES = {}
+
+
 def _from_torch(t):
     device = t.device
-    dtype = str(t.dtype)
-    dtype = dtype[6:] if dtype.startswith("torch.") else dtype
+    dtype = _TORCH_DTYPES.get(t.dtype)
+    if dtype is None:
+        text = str(t.dtype)
+        dtype = _TORCH_DTYPES[t.dtype] = \
+            text[6:] if text.startswith("torch.") else text
     if device.type != "cuda":
         return ArrayView(0, tuple(t.shape), tuple(t.stride()), dtype, None,
                          None, None, True, "torch.Tensor on %s" % device.type)

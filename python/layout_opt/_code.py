@@ -118,6 +118,10 @@ def _write_atomically(path, text):
     try:
         with _os.fdopen(fd, "w") as f:
             f.write(text)
+        # mkstemp makes the file private; saved kernels are ordinary files.
+        umask = _os.umask(0)
+        _os.umask(umask)
+        _os.chmod(tmp, 0o666 & ~umask)
         _os.replace(tmp, path)
     except BaseException:
         if _os.path.exists(tmp):

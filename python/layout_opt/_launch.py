@@ -60,6 +60,7 @@ class Signature:
         self.block = tuple(block)
         self.grid_from = grid_from
         self._grid_index = [p.name for p in self.params].index(grid_from)
+        self._grids = {}
 
     def to_dict(self):
         """The signature as JSON values."""
@@ -85,15 +86,22 @@ class Signature:
         `shape`: its index space (ceil(extent / tile), as
         layout.index_space computes it), the last dimension on x."""
         tile = self.params[self._grid_index].tile
+        shape = tuple(shape)
         if len(shape) != len(tile):
             raise ValueError("'%s' takes a %d-D array, got extents %s"
                              % (self.grid_from, len(tile), tuple(shape)))
-        counts = [-(-int(n) // t) for n, t in zip(shape, tile)]
-        counts.reverse()
-        if len(counts) > 3:
-            raise ValueError("a grid has at most 3 dimensions; %s has %d"
-                             % (self.grid_from, len(counts)))
-        return tuple(counts) + (1,) * (3 - len(counts))
+        grid = self._grids.get(shape)
+        if grid is None:
+            counts = [-(-int(n) // t) for n, t in zip(shape, tile)]
+            counts.reverse()
+            if len(counts) > 3:
+                raise ValueError("a grid has at most 3 dimensions; %s has %d"
+                                 % (self.grid_from, len(counts)))
+            grid = tuple(counts) + (1,) * (3 - len(counts))
+            if len(self._grids) > 256:
+                self._grids.clear()
+            self._grids[tuple(shape)] = grid
+        return grid
 
 
 class Packer:
@@ -120,46 +128,49 @@ class Packer:
         return self.params
 
 
-def _where(name, index):
-    return "parameter '%s'" % name if name else "argument %d" % index
+def _where(param, index):
+    """How messages name an argument: its parameter, or its position."""
+    return "parameter '%s'" % param.name if param else "argument %d" % index
 
 
-def _check_location(view, what):
-    if view.host is None and view.pointer == 0 and view.kind.find(" on ") > 0:
+# The value types of a memref argument of each rank: allocated and aligned
+# pointers, offset, sizes, strides.
+_MEMREF_KINDS = [("ptr", "ptr") + ("i64",) * (1 + 2 * r) for r in range(9)]
+
+
+def check_array(view, param=None, arg=None, index=0):
+    """Raises, naming the argument (its parameter, or position `index`),
+    where `view` is not what `param` (a Param; None: any memref) takes:
+    TypeError for the element type or rank, ValueError for a static
+    extent, strides that are not C-contiguous, or memory off the CPU and
+    the CUDA device. Returns the row-major strides (what is passed)."""
+    if view is not None and view.host is None and view.pointer == 0 and \
+            " on " in view.kind:
         raise ValueError("%s is a %s: kernels take CUDA arrays (or NumPy "
-                         "arrays, which are copied)" % (what, view.kind))
-
-
-def check_array(view, what, param=None, arg=None):
-    """Raises, naming the argument (`what`), where `view` is not what
-    `param` (a Param; None: any memref) takes: TypeError for the element
-    type or rank, ValueError for a static extent, strides that are not
-    C-contiguous, or memory off the CPU and the CUDA device."""
-    if view is not None:
-        _check_location(view, what)
+                         "arrays, which are copied)"
+                         % (_where(param, index), view.kind))
     if param is not None:
         want = _arrays.ELEMENT_NAMES.get(param.dtype)
-        if want is None:
-            raise TypeError("%s has element type %s, which no Python array "
-                            "holds" % (what, param.dtype))
         if view is None or view.dtype != want or \
                 len(view.shape) != len(param.shape):
             raise TypeError("%s takes a %d-D %s array, got %s" % (
-                what, len(param.shape), want, _arrays.describe(view)
-                if view is not None else "%r (%s)" % (
+                _where(param, index), len(param.shape), want,
+                _arrays.describe(view) if view is not None else "%r (%s)" % (
                     arg, type(arg).__name__)))
-        for d, s in zip(param.shape, view.shape):
-            if d is not None and d != s:
+        for d, n in zip(param.shape, view.shape):
+            if d is not None and d != n:
                 raise ValueError("%s takes a %s array of shape %s, got %s"
-                                 % (what, want, param.shape,
+                                 % (_where(param, index), want, param.shape,
                                     _arrays.describe(view)))
-    if not _arrays.c_contiguous(view.shape, view.strides):
+    strides = _arrays.row_major_strides(view.shape)
+    if view.strides is not None and view.strides != strides \
+            and not _arrays.c_contiguous(view.shape, view.strides):
         raise ValueError(
             "%s takes a C-contiguous array (strides %s in elements), got "
             "strides %s: make it contiguous first (.contiguous() in "
             "PyTorch, cupy.ascontiguousarray, numpy.ascontiguousarray)"
-            % (what, tuple(_arrays.row_major_strides(view.shape)),
-               view.strides))
+            % (_where(param, index), tuple(strides), view.strides))
+    return strides
 
 
 def _pointer_device(pointer, what):
@@ -177,7 +188,7 @@ def _pointer_device(pointer, what):
 def check_device(view, what):
     """Raises ValueError where device memory `view` is on another device
     than the context's (the driver is asked where the array does not
-    say)."""
+    say); `what` names the argument."""
     if view.host is not None or view.pointer == 0:
         return
     device = view.device
@@ -202,7 +213,8 @@ def scalar_value(param, arg, what):
             raise ValueError("%s takes a 64-bit index, got %d" % (what, v))
         return ("i64", v)
     if param.dtype == "f32":
-        if isinstance(arg, bool) or not isinstance(arg, (int, float)) and \
+        if isinstance(arg, (bool, _np.bool_)) or \
+                not isinstance(arg, (int, float)) and \
                 not hasattr(arg, "__float__"):
             raise TypeError("%s takes a float (f32), got %r (%s)"
                             % (what, arg, type(arg).__name__))
@@ -211,64 +223,83 @@ def scalar_value(param, arg, what):
                                                               param.dtype))
 
 
+def _untyped_scalar(a):
+    """The typed value of a scalar argument of a kernel without a
+    Signature: an int is an index, a float an f32."""
+    if isinstance(a, (bool, _np.bool_)):
+        raise TypeError("a bool is not a kernel argument (pass an int)")
+    if isinstance(a, int) or hasattr(a, "__index__"):
+        return ("i64", _operator.index(a))
+    if isinstance(a, float) or hasattr(a, "__float__"):
+        return ("f32", float(a))
+    raise TypeError("a kernel argument must be a device array (DeviceArray, "
+                    "__cuda_array_interface__, __dlpack__), an int (index) "
+                    "or a float (f32), got %s" % type(a).__name__)
+
+
 def memref_values(view):
-    """The values of a memref argument (allocated and aligned pointer,
-    offset 0, sizes, row-major strides) for a C-contiguous `view`."""
-    return [("ptr", view.pointer), ("ptr", view.pointer), ("i64", 0)] + \
-        [("i64", int(n)) for n in view.shape] + \
-        [("i64", s) for s in _arrays.row_major_strides(view.shape)]
+    """The typed values of a memref argument (allocated and aligned
+    pointer, offset 0, sizes, row-major strides) for a C-contiguous
+    `view`."""
+    values = [view.pointer, view.pointer, 0] + list(view.shape) + \
+        list(_arrays.row_major_strides(view.shape))
+    return list(zip(_MEMREF_KINDS[len(view.shape)], values))
+
+
+class Arguments(_collections.namedtuple(
+        "Arguments", "values kinds views stream")):
+    """A launch's arguments read (read_arguments): the values in the
+    parameter buffer and their `kinds` ("ptr", "i64", "f32"), each
+    argument's ArrayView (None for a scalar) and the launch's stream."""
+
+
+def _read_array(view, param, arg, index, allow_host, values, kinds):
+    """Checks an array argument and appends its memref's values."""
+    strides = check_array(view, param, arg, index)
+    if view.host is not None and not allow_host:
+        raise TypeError("%s is a NumPy array, on the host: launches take "
+                        "device arrays (copy it with DeviceArray.from_host, "
+                        "or call the kernel, which copies NumPy arrays)"
+                        % _where(param, index))
+    values += (view.pointer, view.pointer, 0)
+    values += view.shape
+    values += strides
+    kinds += _MEMREF_KINDS[len(view.shape)]
 
 
 def read_arguments(args, stream=None, params=None, allow_host=False):
-    """(values, views, stream) of a launch: the typed values of every
-    argument, each argument's ArrayView (None for a scalar), and the
-    stream it goes on (see the module's docstring; `stream` is the
-    caller's `stream=`). `params` (Params) are checked where given; NumPy
-    arrays are refused unless `allow_host`."""
+    """The Arguments of a launch on `args`: see the module's docstring
+    for the stream (`stream` is the caller's `stream=`). `params`
+    (Params) are checked where given (else ints pass as indexes, floats as
+    f32); NumPy arrays are refused unless `allow_host`. Raises, naming
+    the argument, before anything is launched."""
     torch = _arrays.torch_module(args)
     if stream is not None:
         stream = _arrays.stream_handle(stream)
     elif torch is not None:
         stream = _arrays.torch_current_stream(torch, _DEVICE)
-    values, views = [], []
+    values, kinds, views = [], [], []
     for i, a in enumerate(args):
         param = params[i] if params is not None else None
-        what = _where(param.name if param else None, i)
         if param is not None and param.tile is None:
-            values.append(scalar_value(param, a, what))
-            views.append(None)
-            continue
-        view = _arrays.as_array_view(a, stream)
-        if view is None and param is None:
-            if isinstance(a, (bool, _np.bool_)):
-                raise TypeError("a bool is not a kernel argument (pass an "
-                                "int)")
-            if isinstance(a, int) or hasattr(a, "__index__"):
-                values.append(("i64", _operator.index(a)))
-            elif isinstance(a, float) or hasattr(a, "__float__"):
-                values.append(("f32", float(a)))
-            else:
-                raise TypeError("a kernel argument must be a device array "
-                                "(DeviceArray, __cuda_array_interface__, "
-                                "__dlpack__), an int (index) or a float "
-                                "(f32), got %s" % type(a).__name__)
-            views.append(None)
-            continue
-        check_array(view, what, param, a)
-        if view.host is not None and not allow_host:
-            raise TypeError("%s is a NumPy array, on the host: launches take "
-                            "device arrays (copy it with "
-                            "DeviceArray.from_host, or call the kernel, "
-                            "which copies NumPy arrays)" % what)
-        values += memref_values(view)
-        views.append(view)
+            kind, value = scalar_value(param, a, _where(param, i))
+        else:
+            view = _arrays.as_array_view(a, stream)
+            if view is not None or param is not None:
+                _read_array(view, param, a, i, allow_host, values, kinds)
+                views.append(view)
+                continue
+            kind, value = _untyped_scalar(a)
+        values.append(value)
+        kinds.append(kind)
+        views.append(None)
     for i, view in enumerate(views):
-        if view is not None:
-            check_device(view, _where(params[i].name if params else None, i))
+        if view is not None and view.device != _DEVICE:
+            check_device(view, _where(params and params[i], i))
     if stream is None:
         stream = next((v.stream for v in views if v is not None and
                        v.stream is not None), 0)
-    return values, views, stream
+    return Arguments(values, kinds, views, stream)
 
 
 def _same_stream(a, b):
@@ -331,21 +362,25 @@ class Launcher:
         if len(args) != len(sig.params):
             raise TypeError("'%s' takes %d arguments, got %d"
                             % (sig.name, len(sig.params), len(args)))
-        values, views, stream = read_arguments(
-            args, stream, sig.params, allow_host=True)
-        hosts = [v.host if v is not None else None for v in views]
-        copies = [None if h is None else _cuda.DeviceArray.from_host(h)
-                  for h in hosts]
-        if any(c is not None for c in copies):
-            args = [c if c is not None else a for c, a in zip(copies, args)]
-            values, views, _ = read_arguments(args, stream,
-                                                      sig.params)
+        read = read_arguments(args, stream, sig.params, allow_host=True)
+        hosts = None
+        for v in read.views:
+            if v is not None and v.host is not None:
+                hosts = [v.host if v is not None else None
+                         for v in read.views]
+                copies = [None if h is None else
+                          _cuda.DeviceArray.from_host(h) for h in hosts]
+                args = [c if c is not None else a
+                        for c, a in zip(copies, args)]
+                read = read_arguments(args, read.stream, sig.params)
+                break
         kernel = self.kernel
-        grid = sig.grid(views[sig._grid_index].shape)
+        grid = sig.grid(read.views[sig._grid_index].shape)
         kernel._launch_values(grid, sig.block, kernel.dynamic_shared_bytes,
-                              values, views, stream)
-        if any(c is not None for c in copies):
-            _cuda._check(_cuda._lib.cuStreamSynchronize(stream), "cuStreamSynchronize")
+                              read)
+        if hosts is not None:
+            _cuda._check(_cuda._lib.cuStreamSynchronize(read.stream),
+                         "cuStreamSynchronize")
             for c, h in zip(copies, hosts):
                 if c is not None:
                     _cuda._copy_back(c, h)

@@ -282,7 +282,8 @@ def kernel_arguments(args):
     descriptors, ints as index values, floats as f32 values. Raises,
     naming the argument, for arrays that are not C-contiguous, on another
     device or on the host."""
-    return _launch.read_arguments(list(args))[0]
+    read = _launch.read_arguments(list(args))
+    return list(zip(read.kinds, read.values))
 
 
 def _triple(v, what):
@@ -588,11 +589,11 @@ class Kernel:
         memref argument it covers (zeros where the kernel will not use it;
         ValueError or CudaError naming the argument where it cannot be
         encoded)."""
-        values, views, _ = _launch.read_arguments(list(args))
-        packer = _launch.Packer([k for k, _ in values], len(self.tensor_maps))
-        params = packer.pack([v for _, v in values])
+        read = _launch.read_arguments(list(args))
+        packer = _launch.Packer(read.kinds, len(self.tensor_maps))
+        params = packer.pack(read.values)
         # The values and maps must outlive the array that points at them.
-        params.holders = [packer, self._encode_maps(views, params,
+        params.holders = [packer, self._encode_maps(read.views, params,
                                                     packer.count)]
         return params
 
@@ -625,21 +626,22 @@ class Kernel:
                                        handle, params, None),
                    "cuLaunchKernel(%s)" % self.name)
             return
-        values, views, stream = _launch.read_arguments(args, stream)
-        self._launch_values(grid, block, shared, values, views, stream)
+        self._launch_values(grid, block, shared,
+                            _launch.read_arguments(args, stream))
 
-    def _launch_values(self, grid, block, shared, values, views, stream):
-        """cuLaunchKernel on `stream` with read_arguments' values, packed
-        by this signature's Packer (made on its first launch)."""
-        kinds = tuple(k for k, _ in values)
+    def _launch_values(self, grid, block, shared, read):
+        """cuLaunchKernel on read.stream with read_arguments' values,
+        packed by this signature's Packer (made on its first launch)."""
+        kinds = tuple(read.kinds)
         packer = self._packers.get(kinds)
         if packer is None:
             packer = self._packers[kinds] = _launch.Packer(
                 kinds, len(self.tensor_maps))
-        _launch.order_after_array_streams(views, stream, self._events)
+        stream = read.stream
+        _launch.order_after_array_streams(read.views, stream, self._events)
         with packer.lock:
-            params = packer.pack([v for _, v in values])
-            maps = self._encode_maps(views, params, packer.count)
+            params = packer.pack(read.values)
+            maps = self._encode_maps(read.views, params, packer.count)
             _check(_lib.cuLaunchKernel(self._fn, grid[0], grid[1], grid[2],
                                        block[0], block[1], block[2], shared,
                                        stream, params, None),
