@@ -70,8 +70,7 @@ int main(int argc, char **argv) {
                     &outPtr, &outPtr, &zero, &size, &size, &stride, &one};
 
   auto launch = [&] {
-    return cuLaunchKernel(fn, 1, 1, 1, 32, 8, 1, 0, nullptr, params,
-                          nullptr);
+    return cuLaunchKernel(fn, 1, 1, 1, 32, 8, 1, 0, nullptr, params, nullptr);
   };
   for (int i = 0; i < 200; ++i)
     check(launch(), "cuLaunchKernel");
@@ -83,8 +82,7 @@ int main(int argc, char **argv) {
     check(launch(), "cuLaunchKernel");
   check(cuCtxSynchronize(), "cuCtxSynchronize");
   double backToBack =
-      std::chrono::duration<double, std::micro>(clock::now() - t0).count() /
-      n;
+      std::chrono::duration<double, std::micro>(clock::now() - t0).count() / n;
 
   std::vector<double> calls;
   calls.reserve(n);
