@@ -330,17 +330,18 @@ def order_after_array_streams(views, stream, event_holder):
 
 class Launcher:
     """A compiled tile kernel ready to launch (`load`, or a tile kernel's
-    call): `code` its CodeObject (binary, chip, signature)."""
+    call): `code` its CodeObject (binary, chip, signature), a cubin or PTX
+    (format "isa", which the driver compiles when it loads it)."""
 
     def __init__(self, code):
         if code.signature is None:
             raise ValueError("the code object of '%s' has no signature (its "
                              "parameters): only tile kernels' code objects "
                              "launch by call" % code.kernel)
-        if code.target != "nvvm" or code.format != "bin":
-            raise ValueError("'%s' is a %s %s code object; layout_opt.cuda "
-                             "launches NVIDIA cubins (format 'bin')"
-                             % (code.kernel, code.chip, code.format))
+        if code.target != "nvvm":
+            raise ValueError("'%s' is a %s code object; layout_opt.cuda "
+                             "launches NVIDIA cubins and PTX"
+                             % (code.kernel, code.chip))
         self.code = code
         self.signature = code.signature
         self._kernel = None

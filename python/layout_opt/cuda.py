@@ -498,7 +498,10 @@ class Kernel:
 
     def __init__(self, cubin, name):
         lib = _ensure_context()
-        self._cubin = _ctypes.create_string_buffer(bytes(cubin), len(cubin))
+        # One byte more: a NUL after the image, which PTX text needs (the
+        # driver compiles PTX when it loads it).
+        self._cubin = _ctypes.create_string_buffer(bytes(cubin),
+                                                   len(cubin) + 1)
         module = _ctypes.c_void_p()
         _check(lib.cuModuleLoadData(_ctypes.byref(module), self._cubin),
                "cuModuleLoadData")

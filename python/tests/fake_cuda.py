@@ -80,7 +80,7 @@ class FakeDriver:
 
     def __init__(self):
         self.devices, self.launches, self.calls = {}, [], []
-        self.modules, self.loaded = {}, []
+        self.modules, self.loaded, self.texts = {}, [], []
         self.compute = True
 
     # Memory.
@@ -118,6 +118,7 @@ class FakeDriver:
     def cuModuleLoadData(self, module, image):
         handle = 0x1000 + len(self.loaded)
         self.loaded.append(ctypes.string_at(image, 16))
+        self.texts.append(ctypes.string_at(image))   # up to the first NUL
         module._obj.value = handle
         return 0
 

@@ -132,8 +132,9 @@ def test_saved_code_objects_read_back(tmp_path):
                                 "cached_transpose", "bin", code.resources)
     assert back.signature == code.signature
     # Only NVIDIA cubins launch from layout_opt.cuda.
-    with pytest.raises(ValueError, match="'cached_transpose' is a gfx942 bin "
-                       "code object; layout_opt.cuda launches NVIDIA cubins"):
+    with pytest.raises(ValueError, match="'cached_transpose' is a gfx942 "
+                       "code object; layout_opt.cuda launches NVIDIA cubins "
+                       "and PTX"):
         cuda.load(path)
     (tmp_path / "bad.json").write_text("[]")
     with pytest.raises(ValueError, match="bad.json is not a saved code "
