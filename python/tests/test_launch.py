@@ -335,3 +335,19 @@ def test_ptx_is_loaded_as_text(driver):
     a, b = transpose_arrays(driver)
     cuda.Launcher(code)(fake_cuda.HostCAI(a), fake_cuda.HostCAI(b))
     assert driver.texts == [ptx] and (b == a.T).all()
+
+
+def test_the_torch_example_imports_without_torch():
+    """examples/torch_ops.py is imported by tools that have no torch; it
+    says what it needs when asked to register."""
+    import sys
+    if "torch" in sys.modules:
+        pytest.skip("torch is here")
+    spec = importlib.util.spec_from_file_location(
+        "torch_ops", os.path.join(ROOT, "examples", "torch_ops.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.KERNELS == {"gemm": "gemm_f16",
+                              "gemm_bias_relu": "gemm_f16_bias_relu"}
+    with pytest.raises(ImportError, match="needs PyTorch"):
+        module.register({})
