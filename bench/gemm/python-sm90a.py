@@ -93,12 +93,7 @@ def kernel_block(name):
     return 256
 
 
-def main(argv):
-    if len(argv) != 3 or argv[1] not in ("build", "run"):
-        sys.stderr.write(__doc__)
-        return 2
-    return build(argv[2]) if argv[1] == "build" else run(argv[2])
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.path.insert(0, os.path.join(ROOT, "bench", "python"))
+    import common
+    sys.exit(common.main(sys.argv, __doc__, build, run))

@@ -73,3 +73,26 @@ def source_cuda():
     package._EXTENSION_ERROR = "not loaded: layout_opt.cuda from the sources"
     sys.modules["layout_opt"] = package
     return importlib.import_module("layout_opt.cuda")
+
+
+def start_run(out, needs):
+    """The run step's start: layout_opt.cuda from OUT, the device, and the
+    modules `needs` (names) imported; None (after saying why) when one is
+    missing."""
+    cuda = import_runtime(out)
+    device_banner(cuda)
+    for name in needs:
+        try:
+            __import__(name)
+        except ImportError as e:
+            print("FAIL: this run needs %s: %s" % (name, e))
+            return None
+    return cuda
+
+
+def main(argv, doc, build, run):
+    """`script build OUT` or `script run OUT`; the usage (`doc`) else."""
+    if len(argv) != 3 or argv[1] not in ("build", "run"):
+        sys.stderr.write(doc)
+        return 2
+    return build(argv[2]) if argv[1] == "build" else run(argv[2])

@@ -149,13 +149,8 @@ def rows(cuda, out):
 
 
 def run(out):
-    cuda = common.import_runtime(out)
-    common.device_banner(cuda)
-    try:
-        import torch  # noqa: F401
-        import triton  # noqa: F401
-    except ImportError as e:
-        print("FAIL: the comparison needs torch and triton: %s" % e)
+    cuda = common.start_run(out, ("torch", "triton"))
+    if cuda is None:
         return 4
     results = list(rows(cuda, out))
     try:
@@ -185,12 +180,5 @@ def run(out):
     return 0 if ours <= theirs else 5
 
 
-def main(argv):
-    if len(argv) != 3 or argv[1] not in ("build", "run"):
-        sys.stderr.write(__doc__)
-        return 2
-    return build(argv[2]) if argv[1] == "build" else run(argv[2])
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(common.main(sys.argv, __doc__, build, run))

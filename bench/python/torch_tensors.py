@@ -223,13 +223,10 @@ def stream_and_graph_checks(cuda, out, report):
 
 
 def run(out):
-    cuda = common.import_runtime(out)
-    common.device_banner(cuda)
-    try:
-        import torch
-    except ImportError as e:
-        print("FAIL: torch is not importable: %s" % e)
+    cuda = common.start_run(out, ("torch",))
+    if cuda is None:
         return 4
+    import torch
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     libraries = ["torch"]
@@ -250,12 +247,5 @@ def run(out):
     return 0 if ok else 3
 
 
-def main(argv):
-    if len(argv) != 3 or argv[1] not in ("build", "run"):
-        sys.stderr.write(__doc__)
-        return 2
-    return build(argv[2]) if argv[1] == "build" else run(argv[2])
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(common.main(sys.argv, __doc__, build, run))
