@@ -11,7 +11,8 @@ compiler extension cannot be imported.
 The compile cache keeps the same files in a directory: `LAYOUT_OPT_CACHE_DIR`
 when set (an empty value turns the cache off), else ~/.cache/layout_opt.
 An entry is named by the SHA-256 of what decides the binary: the traced
-IR's text, the chip, the target and format, the package version and the
+IR's text, the chip, the target and format, the kernel's Signature (which
+partition is the grid: not in the IR), the package version and the
 compiler extension's own bytes (a rebuilt compiler is a new key). A second
 process compiling the same kernel reads the entry instead. Entries are
 written to a temporary name and renamed, so a reader never sees half of
@@ -150,10 +151,12 @@ def _compiler_identity():
     return _compiler_digest
 
 
-def cache_key(ir_text, chip, target, format):
-    """The cache entry name of a compile: the SHA-256 of its inputs."""
+def cache_key(ir_text, chip, target, format, signature):
+    """The cache entry name of a compile: the SHA-256 of its inputs and of
+    the Signature the entry carries (its grid partition and parameter
+    names are not in the IR)."""
     parts = [FORMAT_VERSION, _package_version(), _compiler_identity(),
-             target, chip, format, ir_text]
+             target, chip, format, signature.to_dict(), ir_text]
     return _hashlib.sha256(_json.dumps(parts).encode()).hexdigest()
 
 

@@ -687,7 +687,8 @@ class Kernel:
         code = self._code.get((chip, format))
         if code is None:
             target = target_of(chip)
-            key = _code.cache_key(self.ir, chip, target, format)
+            key = _code.cache_key(self.ir, chip, target, format,
+                                  self.signature())
             code = _code.cached_compile(
                 key, lambda: self._compile(chip, target, format))
             self._code[(chip, format)] = code

@@ -61,10 +61,10 @@ def test_a_second_process_compiles_nothing(tmp_path):
     assert len(os.listdir(tmp_path)) == 2
 
 
-def transpose_kernel(scale=None):
+def transpose_kernel(scale=None, grid="inp"):
     """A fresh Kernel object (nothing in memory), the transpose or a
     scaled one (other IR)."""
-    @lt.kernel(block=(32, 8, 1), grid="inp")
+    @lt.kernel(block=(32, 8, 1), grid=grid)
     def cached_transpose(inp: lt.Partition("f32", tile=(64, 64)),
                          out: lt.Partition("f32", tile=(64, 64))):
         bx, by = lt.block_id("x"), lt.block_id("y")
@@ -94,14 +94,20 @@ def test_what_the_cache_is_keyed_by(compiles, monkeypatch, tmp_path):
     transpose_kernel().compile("gfx942", format="isa")
     transpose_kernel(2.0).compile("gfx942")            # other IR
     assert compiles == ["gfx942"] * 3
+    # The same IR launched on the grid of `out`: another signature, so
+    # another entry (its launches must not take the grid of `inp`).
+    by_out = transpose_kernel(grid="out")
+    assert by_out.ir == transpose_kernel().ir
+    assert by_out.compile("gfx942").signature.grid_from == "out"
+    assert compiles == ["gfx942"] * 4
     monkeypatch.setattr(_code, "_package_version", lambda: "99.0.0")
     transpose_kernel().compile("gfx942")
-    assert compiles == ["gfx942"] * 4
+    assert compiles == ["gfx942"] * 5
     # An empty LAYOUT_OPT_CACHE_DIR turns the cache off.
     monkeypatch.setenv("LAYOUT_OPT_CACHE_DIR", "")
     transpose_kernel().compile("gfx942")
     transpose_kernel().compile("gfx942")
-    assert compiles == ["gfx942"] * 6
+    assert compiles == ["gfx942"] * 7
 
 
 def test_a_broken_entry_is_compiled_again_with_a_warning(compiles, tmp_path):
