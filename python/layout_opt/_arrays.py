@@ -135,17 +135,18 @@ _TORCH_DTYPES = {}
 
 
 def _from_torch(t):
-    device = t.device
     dtype = _TORCH_DTYPES.get(t.dtype)
     if dtype is None:
         text = str(t.dtype)
         dtype = _TORCH_DTYPES[t.dtype] = \
             text[6:] if text.startswith("torch.") else text
-    if device.type != "cuda":
+    if not t.is_cuda:
         return ArrayView(0, tuple(t.shape), tuple(t.stride()), dtype, None,
-                         None, None, True, "torch.Tensor on %s" % device.type)
+                         None, None, True,
+                         "torch.Tensor on %s" % t.device.type)
+    # get_device(): the CUDA ordinal, without making a torch.device.
     return ArrayView(t.data_ptr(), tuple(t.shape), tuple(t.stride()), dtype,
-                     None, device.index, None, True, "torch.Tensor")
+                     None, t.get_device(), None, True, "torch.Tensor")
 
 
 def _typestr_dtype(typestr):

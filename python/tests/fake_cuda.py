@@ -300,6 +300,13 @@ def install_fake_torch(monkeypatch, current_stream=0x7777):
             self.dtype = "torch." + ("bfloat16" if array.dtype.name ==
                                      "uint16" else array.dtype.name)
 
+        @property
+        def is_cuda(self):
+            return self.device.type == "cuda"
+
+        def get_device(self):
+            return self.device.index if self.is_cuda else -1
+
         def data_ptr(self):
             return self.array.ctypes.data
 
