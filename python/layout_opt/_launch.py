@@ -32,7 +32,6 @@ import threading as _threading
 import numpy as _np
 
 from . import _arrays
-from . import cuda as _cuda
 
 # CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, CU_EVENT_DISABLE_TIMING.
 _POINTER_DEVICE_ORDINAL = 9
@@ -386,3 +385,8 @@ class Launcher:
                 if c is not None:
                     _cuda._copy_back(c, h)
                     c.free()
+
+
+# Last: cuda imports this module, and its functions are used here only at
+# call time (either module may be imported first).
+from . import cuda as _cuda  # noqa: E402
