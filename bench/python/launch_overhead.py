@@ -115,6 +115,7 @@ def rows(cuda, out):
 
     def checked(name, call, result):
         result.zero_()
+        sync()          # a launch on another stream must not race zero_()
         call()
         sync()
         ok = bool(torch.equal(result, x.T))

@@ -195,6 +195,7 @@ def stream_and_graph_checks(cuda, out, report):
     c = torch.zeros(256, 384, dtype=torch.float16, device="cuda")
     gx = torch.randn(200, 130, device="cuda")
     gy = torch.zeros(130, 200, device="cuda")
+    side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):          # warm up (loads the modules)
         transpose(gx, gy)
         gemm(a0, b0, c, 0.5, bias)
