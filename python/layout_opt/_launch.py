@@ -150,6 +150,11 @@ def check_array(view, param=None, arg=None, index=0):
                          % (_where(param, index), view.kind))
     if param is not None:
         want = _arrays.ELEMENT_NAMES.get(param.dtype)
+        if want is None:
+            raise TypeError("%s is a memref of %s, which no Python array "
+                            "passes (%s)" % (_where(param, index), param.dtype,
+                                            ", ".join(sorted(
+                                                _arrays.ELEMENT_NAMES))))
         if view is None or view.dtype != want or \
                 len(view.shape) != len(param.shape):
             raise TypeError("%s takes a %d-D %s array, got %s" % (

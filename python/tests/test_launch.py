@@ -351,3 +351,16 @@ def test_the_torch_example_imports_without_torch():
                               "gemm_bias_relu": "gemm_f16_bias_relu"}
     with pytest.raises(ImportError, match="needs PyTorch"):
         module.register({})
+
+
+def test_a_memref_no_array_passes_is_named(driver):
+    def flags(m: lt.Partition("i1", tile=(8,)),
+              out: lt.Partition("f32", tile=(8,))):
+        out[0] = out[0]
+    k = lt.Kernel(flags, (32, 1, 1), "out", None)
+    a = np.zeros(8, np.bool_)
+    b = np.zeros(8, np.float32)
+    with pytest.raises(TypeError, match=re.escape(
+            "parameter 'm' is a memref of i1, which no Python array passes "
+            "(bf16, f16, f32, f64, i16, i32, i64, i8)")):
+        launcher(k)(a, b)
