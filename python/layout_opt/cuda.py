@@ -44,6 +44,7 @@ extension cannot be imported.
 import collections as _collections
 import ctypes as _ctypes
 import struct as _struct
+import threading as _threading
 
 import numpy as _np
 
@@ -59,6 +60,11 @@ class CudaError(RuntimeError):
 _lib = None
 _context = None
 _load_error = None
+# Whether _context is current in this thread (a context is current per
+# thread; PyTorch's runtime makes it current lazily in each thread).
+_thread = _threading.local()
+# CUDA_ERROR_INVALID_CONTEXT: no context current in the calling thread.
+_INVALID_CONTEXT = 201
 
 
 def _driver():
@@ -153,6 +159,9 @@ def _ensure_context():
     global _context
     lib = _driver()
     if _context is not None:
+        if not getattr(_thread, "current", False):
+            _check(lib.cuCtxSetCurrent(_context), "cuCtxSetCurrent")
+            _thread.current = True
         return lib
     _check(lib.cuInit(0), "cuInit")
     count = _ctypes.c_int()
@@ -166,6 +175,7 @@ def _ensure_context():
            "cuDevicePrimaryCtxRetain")
     _check(lib.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
     _context = ctx
+    _thread.current = True
     return lib
 
 
@@ -645,10 +655,14 @@ class Kernel:
         with packer.lock:
             params = packer.pack(read.values)
             maps = self._encode_maps(read.views, params, packer.count)
-            _check(_lib.cuLaunchKernel(self._fn, grid[0], grid[1], grid[2],
-                                       block[0], block[1], block[2], shared,
-                                       stream, params, None),
-                   "cuLaunchKernel(%s)" % self.name)
+            args = (self._fn, grid[0], grid[1], grid[2], block[0], block[1],
+                    block[2], shared, stream, params, None)
+            result = _lib.cuLaunchKernel(*args)
+            if result == _INVALID_CONTEXT:
+                # A thread where the context is not current yet.
+                _ensure_context()
+                result = _lib.cuLaunchKernel(*args)
+            _check(result, "cuLaunchKernel(%s)" % self.name)
             del maps
 
     def __call__(self, grid, block, args, shared=0, stream=None):

@@ -82,6 +82,9 @@ class FakeDriver:
         self.devices, self.launches, self.calls = {}, [], []
         self.modules, self.loaded, self.texts = {}, [], []
         self.compute = True
+        # Threads where the context was made current (None: not checked:
+        # every thread has it).
+        self.current = None
 
     # Memory.
     def register(self, array, device=0):
@@ -136,6 +139,10 @@ class FakeDriver:
 
     def cuLaunchKernel(self, fn, gx, gy, gz, bx, by, bz, shared, stream,
                        params, extra):
+        import threading
+        if self.current is not None and \
+                threading.get_ident() not in self.current:
+            return 201  # CUDA_ERROR_INVALID_CONTEXT
         n = len(params)
         slots = [ctypes.c_int64.from_address(params[i]).value
                  for i in range(n)]
@@ -169,6 +176,12 @@ class FakeDriver:
         return 0
 
     # The context and the device.
+    def cuCtxSetCurrent(self, context):
+        import threading
+        if self.current is not None:
+            self.current.add(threading.get_ident())
+        return 0
+
     def cuDeviceGet(self, device, ordinal):
         device._obj.value = ordinal
         return 0

@@ -364,3 +364,28 @@ def test_a_memref_no_array_passes_is_named(driver):
             "parameter 'm' is a memref of i1, which no Python array passes "
             "(bf16, f16, f32, f64, i16, i32, i64, i8)")):
         launcher(k)(a, b)
+
+
+def test_a_launch_from_another_thread_makes_the_context_current(driver):
+    """A context is current per thread: a launch from a thread where it is
+    not yet makes it current there, and launches."""
+    import threading
+    from layout_opt import cuda as c
+    a, b = transpose_arrays(driver)
+    run = launcher(kernels.tile_transpose_f32)
+    run(fake_cuda.HostCAI(a), fake_cuda.HostCAI(b))      # loads the module
+    driver.current = {threading.get_ident()}
+    errors = []
+
+    def other():
+        try:
+            b[...] = 0
+            run(fake_cuda.HostCAI(a), fake_cuda.HostCAI(b))
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    assert errors == [] and (b == a.T).all()
+    assert len(driver.current) == 2 and len(driver.launches) == 2
+    assert c._thread.current
