@@ -18,8 +18,11 @@ them) and calls cuLaunchKernel on the launch's stream:
 
 An array whose v3 `stream` is another stream is ordered before the launch
 as the protocol asks (an event recorded on its stream, which the launch
-stream waits for: no host synchronization). NumPy arrays are copied to the
-GPU and back (Launcher only; the call then waits for the launch stream).
+stream waits for: no host synchronization). Work after the launch is the
+caller's to order: on the launch stream it follows the kernel (torch's
+and CuPy's own operations, by the rules above, go on that stream unless
+`stream=` named another). NumPy arrays are copied to the GPU and back
+(Launcher only; the call then waits for the launch stream).
 """
 
 import collections as _collections
@@ -133,7 +136,8 @@ def _where(param, index):
 
 
 # The value types of a memref argument of each rank: allocated and aligned
-# pointers, offset, sizes, strides.
+# pointers, offset, sizes, strides (ranks 0 to 8; PyTorch's limit is 25,
+# layout_opt's tiles have at most 3 dimensions).
 _MEMREF_KINDS = [("ptr", "ptr") + ("i64",) * (1 + 2 * r) for r in range(9)]
 
 
@@ -260,6 +264,11 @@ class Arguments(_collections.namedtuple(
 def _read_array(view, param, arg, index, allow_host, values, kinds):
     """Checks an array argument and appends its memref's values."""
     strides = check_array(view, param, arg, index)
+    if len(view.shape) >= len(_MEMREF_KINDS):
+        raise ValueError("%s has %d dimensions; memref arguments from "
+                         "Python have at most %d" % (
+                             _where(param, index), len(view.shape),
+                             len(_MEMREF_KINDS) - 1))
     if view.host is not None and not allow_host:
         raise TypeError("%s is a NumPy array, on the host: launches take "
                         "device arrays (copy it with DeviceArray.from_host, "

@@ -303,6 +303,11 @@ def test_kernel_arguments_read_every_kind_of_array(driver):
     assert cuda.kernel_arguments([fake_cuda.HostCAI(a), 2]) == \
         want + [("i64", 2)]
     assert cuda.kernel_arguments([fake_cuda.HostDLPack(a)]) == want
+    many = np.zeros((1,) * 9, np.float32)
+    driver.register(many)
+    with pytest.raises(ValueError, match="^argument 1 has 9 dimensions; "
+                       "memref arguments from Python have at most 8$"):
+        cuda.kernel_arguments([2, fake_cuda.HostCAI(many)])
 
 
 def test_device_array_has_the_cuda_array_interface(driver):
