@@ -387,6 +387,11 @@ class Launcher:
                 args = [c if c is not None else a
                         for c, a in zip(copies, args)]
                 read = read_arguments(args, read.stream, sig.params)
+                # A copy from pageable memory may still be in flight when
+                # cuMemcpyHtoD returns; the launch stream may not wait for
+                # the legacy stream (a non-blocking stream of PyTorch's).
+                _cuda._check(_cuda._lib.cuStreamSynchronize(0),
+                             "cuStreamSynchronize")
                 break
         kernel = self.kernel
         grid = sig.grid(read.views[sig._grid_index].shape)

@@ -262,7 +262,8 @@ def test_numpy_arrays_are_copied_there_and_back(driver):
     slots = driver.launches[0][5]
     assert slots[0] != a.ctypes.data            # a device copy
     assert fake_cuda.f32_slot(slots[14]) == 0.25
-    assert driver.calls[-1] == ("sync", 0)      # waited before copying back
+    # The copies done before the launch, which waits before copying back.
+    assert driver.calls == [("sync", 0), ("launch", 0), ("sync", 0)]
     # The device copies are freed.
     assert len(driver.devices) == 0
 
