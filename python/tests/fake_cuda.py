@@ -230,6 +230,9 @@ class HostCAI:
         return d
 
 
+# dlpack.h's structs, written here again on purpose: the producer of the
+# tests does not share layout_opt/_arrays.py's definitions, so a field out
+# of place there reads wrong values here instead of agreeing with itself.
 class _DLDevice(ctypes.Structure):
     _fields_ = [("device_type", ctypes.c_int32),
                 ("device_id", ctypes.c_int32)]
