@@ -17,7 +17,8 @@ compiler extension's own bytes (a rebuilt compiler is a new key). A second
 process compiling the same kernel reads the entry instead. Entries are
 written to a temporary name and renamed, so a reader never sees half of
 one; an entry that does not read back is compiled again and replaced,
-with a warning saying so.
+with a warning saying so. Nothing is evicted: removing the directory
+empties the cache.
 """
 
 import base64 as _base64
