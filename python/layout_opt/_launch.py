@@ -245,13 +245,21 @@ def _untyped_scalar(a):
                     "or a float (f32), got %s" % type(a).__name__)
 
 
+def _memref(view, strides, values, kinds):
+    """Appends the memref of a C-contiguous `view` to `values` and its
+    types to `kinds`: allocated and aligned pointer, offset 0, sizes, and
+    `strides` (row-major, in elements)."""
+    values += (view.pointer, view.pointer, 0)
+    values += view.shape
+    values += strides
+    kinds += _MEMREF_KINDS[len(view.shape)]
+
+
 def memref_values(view):
-    """The typed values of a memref argument (allocated and aligned
-    pointer, offset 0, sizes, row-major strides) for a C-contiguous
-    `view`."""
-    values = [view.pointer, view.pointer, 0] + list(view.shape) + \
-        list(_arrays.row_major_strides(view.shape))
-    return list(zip(_MEMREF_KINDS[len(view.shape)], values))
+    """The typed values of a memref argument for a C-contiguous `view`."""
+    values, kinds = [], []
+    _memref(view, _arrays.row_major_strides(view.shape), values, kinds)
+    return list(zip(kinds, values))
 
 
 class Arguments(_collections.namedtuple(
@@ -274,10 +282,7 @@ def _read_array(view, param, arg, index, allow_host, values, kinds):
                         "device arrays (copy it with DeviceArray.from_host, "
                         "or call the kernel, which copies NumPy arrays)"
                         % _where(param, index))
-    values += (view.pointer, view.pointer, 0)
-    values += view.shape
-    values += strides
-    kinds += _MEMREF_KINDS[len(view.shape)]
+    _memref(view, strides, values, kinds)
 
 
 def read_arguments(args, stream=None, params=None, allow_host=False):
