@@ -573,6 +573,19 @@ BENCH_TILES = {
 }
 
 
+# sm_90a: each configuration reads the input as an NHWC memref (the A
+# tiles are TMA im2col boxes); the last session's best configuration per
+# layer also with a 1-D input (A by cp.async), named <...>_flat, to compare
+# the two in one run.
+BENCH_FLAT = {
+    "sm_90a": {"r50_3x3_56": ((128, 64, 64), 128),
+               "r50_3x3_28": ((64, 128, 64), 128),
+               "r50_3x3_14": ((64, 128, 64), 128, 4),
+               "r50_3x3_7": ((64, 128, 64), 128, 4),
+               "r50_1x1_56": ((64, 128, 64), 128, 2)},
+}
+
+
 def bench_cases(chip="sm_90"):
     if chip not in BENCH_TILES:
         raise SystemExit(f"gen-conv.py: no bench tiles for chip '{chip}' "
@@ -580,12 +593,15 @@ def bench_cases(chip="sm_90"):
     out = []
     for name, hw, c, k, f in BENCH_LAYERS:
         pad = 1 if f == 3 else 0
-        configs = BENCH_TILES[chip][name]
-        for tile, threads, *stages in configs:
+        configs = [(c, chip == "sm_90a") for c in BENCH_TILES[chip][name]]
+        if name in BENCH_FLAT.get(chip, {}):
+            configs.append((BENCH_FLAT[chip][name], False))
+        for (tile, threads, *stages), nhwc in configs:
             label = name
             if len(configs) > 1:
                 label += f"_{tile[0]}x{tile[1]}x{tile[2]}w{threads}"
                 label += f"s{stages[0]}" if stages else ""
+                label += "" if nhwc or chip != "sm_90a" else "_flat"
             # Stages over 48 KiB need dynamic shared memory.
             count = stages[0] if stages else 3
             big = count * (tile[0] + tile[1]) * tile[2] * 2 > 48 * 1024
@@ -595,7 +611,7 @@ def bench_cases(chip="sm_90"):
                                             f"{stages[0]} : i64"}
                             if stages else {},
                             func_attrs={"layout.dynamic_shared_memory": None}
-                            if big else {}))
+                            if big else {}, nhwc_arg=nhwc))
     return out
 
 
@@ -608,13 +624,14 @@ def bench(chip="sm_90"):
 
 
 def bench_shapes(chip="sm_90"):
-    # One line per kernel: name N H W C K Y X stride pad Ho Wo M Ngemm Kgemm BM BN threads
+    # One line per kernel: name N H W C K Y X stride pad Ho Wo M Ngemm Kgemm
+    # BM BN threads, and the input's rank (1, or 4: an NHWC memref).
     lines = []
     for cv in bench_cases(chip):
         lines.append(" ".join(map(str, [
             cv.name, cv.n, cv.h, cv.w, cv.c, cv.k, cv.y, cv.x, cv.stride[0],
             cv.pad[0], cv.ho, cv.wo, cv.gemm_m, cv.gemm_n, cv.gemm_k,
-            cv.tile[0], cv.tile[1], cv.threads])))
+            cv.tile[0], cv.tile[1], cv.threads, 4 if cv.nhwc_arg else 1])))
     return "\n".join(lines) + "\n"
 
 

@@ -68,6 +68,9 @@ namespace rt = mlir::layout::runtime;
 // One line of shapes.txt (gen-conv.py bench-shapes).
 struct Dims {
   int64_t n, h, w, c, k, y, x, stride, pad, ho, wo, M, N, K, bm, bn, threads;
+  // The conv kernel's input: 1 (a 1-D memref) or 4 (N x H x W x C, whose
+  // im2col tensor map the kernel may take).
+  int64_t inputRank = 1;
 };
 struct Layer : Dims {
   std::string name;
@@ -86,8 +89,11 @@ static std::vector<Layer> readShapes(const std::string &path) {
     Layer l;
     if (s >> l.name >> l.n >> l.h >> l.w >> l.c >> l.k >> l.y >> l.x >>
         l.stride >> l.pad >> l.ho >> l.wo >> l.M >> l.N >> l.K >> l.bm >>
-        l.bn >> l.threads)
+        l.bn >> l.threads) {
+      if (!(s >> l.inputRank))
+        l.inputRank = 1;
       out.push_back(l);
+    }
   }
   return out;
 }
@@ -136,14 +142,18 @@ __global__ void im2col(const __half *in, __half *a, Dims l) {
 // 2-D (allocated, aligned, offset, sizes, strides), int64 scalars.
 struct MemRef {
   void *ptr;
-  int64_t offset = 0, sizes[2], strides[2];
+  int64_t offset = 0, sizes[4], strides[4];
   int rank;
   static MemRef of1(void *p, int64_t n) {
-    MemRef m{p, 0, {n, 0}, {1, 0}, 1};
+    MemRef m{p, 0, {n}, {1}, 1};
     return m;
   }
   static MemRef of2(void *p, int64_t rows, int64_t cols) {
     MemRef m{p, 0, {rows, cols}, {cols, 1}, 2};
+    return m;
+  }
+  static MemRef of4(void *p, int64_t n, int64_t h, int64_t w, int64_t c) {
+    MemRef m{p, 0, {n, h, w, c}, {h * w * c, w * c, c, 1}, 4};
     return m;
   }
   rt::MemRefArgument view() const {
@@ -322,8 +332,9 @@ int main(int argc, char **argv) {
     // (Dims: the kernels take the layer's sizes by value.)
     checkCuda(cudaDeviceSynchronize(), "reference");
 
-    MemRef mIn = MemRef::of1(in, inElems), mA = MemRef::of2(a, l.M, l.K),
-           mW = MemRef::of2(wt, l.N, l.K),
+    MemRef mIn = l.inputRank == 4 ? MemRef::of4(in, l.n, l.h, l.w, l.c)
+                                  : MemRef::of1(in, inElems),
+           mA = MemRef::of2(a, l.M, l.K), mW = MemRef::of2(wt, l.N, l.K),
            mConv = MemRef::of2(outConv, l.M, l.N),
            mGemm = MemRef::of2(outGemm, l.M, l.N);
     Launch launchConv(conv, l, mIn, mW, mConv),
@@ -463,9 +474,14 @@ int main(int argc, char **argv) {
         tConv, tfConv, tfGemm, 100.0 * tfConv / tfGemm, dnnCols,
         ok ? "ok" : "FAIL", (long long)(cConv.bad + cGemm.bad + cDnn.bad),
         outElems, cConv.maxRel, cGemm.maxRel, cDnn.maxRel);
-    fprintf(stderr, "%s: conv %d registers, %u dynamic shared; GEMM %d, %u\n",
-            l.name.c_str(), conv.regs, conv.dynamicSmem, gemm.regs,
-            gemm.dynamicSmem);
+    int im2colMaps = 0;
+    for (const rt::TensorMapSpec &spec : conv.tensorMaps)
+      im2colMaps += spec.im2col;
+    fprintf(stderr,
+            "%s: conv %d registers, %u dynamic shared, %zu tensor maps (%d "
+            "im2col); GEMM %d, %u\n",
+            l.name.c_str(), conv.regs, conv.dynamicSmem, conv.tensorMaps.size(),
+            im2colMaps, gemm.regs, gemm.dynamicSmem);
     fflush(stdout);
     for (void *p : {(void *)in, (void *)wt, (void *)a, (void *)outConv,
                     (void *)outGemm, (void *)outDnn, (void *)ref})

@@ -168,6 +168,16 @@ struct Arg {
 // expanded, then the kernel's tensor maps, each encoded here from the
 // memref it covers, or zeros where the kernel will not use it). Not
 // copyable: `params` points into it.
+// The device's multiprocessors (persistent kernels launch one block each).
+static int numSMs() {
+  static int n = [] {
+    int v = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0));
+    return v;
+  }();
+  return n;
+}
+
 struct Launch {
   const Kernel &k;
   unsigned gx, gy;
@@ -177,6 +187,12 @@ struct Launch {
   Launch(const Kernel &k, int64_t rows, int64_t cols, std::vector<Arg> a)
       : k(k), gx((unsigned)((cols + k.bn - 1) / k.bn)),
         gy((unsigned)((rows + k.bm - 1) / k.bm)), args(std::move(a)) {
+    // A persistent kernel (its name says so) loops over the tiles itself:
+    // one block per SM, at most one per tile.
+    if (k.name.find("_persistent") != std::string::npos) {
+      gx = std::min<unsigned>(gx * gy, (unsigned)numSMs());
+      gy = 1;
+    }
     std::vector<rt::MemRefArgument> views(args.size());
     std::vector<const rt::MemRefArgument *> memrefs(args.size(), nullptr);
     for (size_t i = 0; i < args.size(); ++i) {
@@ -720,7 +736,8 @@ int main(int argc, char **argv) {
       {"gemm_f16_wg256", 128, 256, false, nullptr},
       {"gemm_f16_wg128_s4", 128, 128, false, nullptr},
       {"gemm_f16_wg256_s4", 128, 256, false, nullptr},
-      {"gemm_f16_wg128_b2", 128, 128, false, nullptr}};
+      {"gemm_f16_wg128_b2", 128, 128, false, nullptr},
+      {"gemm_f16_wg256_persistent", 128, 256, false, nullptr}};
   // The packing kernel, where the cubin has it.
   if (!loadKernel(mod, pad))
     pad.fn = nullptr;

@@ -122,11 +122,15 @@ def _driver():
             c.c_void_p, c.c_int, c.c_uint, c.c_void_p, u64p, u64p,
             c.POINTER(c.c_uint32), c.POINTER(c.c_uint32), c.c_int, c.c_int,
             c.c_int, c.c_int],
+        "cuTensorMapEncodeIm2col": [
+            c.c_void_p, c.c_int, c.c_uint, c.c_void_p, u64p, u64p,
+            c.POINTER(c.c_int), c.POINTER(c.c_int), c.c_uint32, c.c_uint32,
+            c.POINTER(c.c_uint32), c.c_int, c.c_int, c.c_int, c.c_int],
     }
     for name, args in sigs.items():
-        # Drivers before CUDA 12 lack cuTensorMapEncodeTiled, which only
+        # Drivers before CUDA 12 lack the tensor-map encoders, which only
         # TMA kernels need (_encode_tensor_map says so).
-        if name == "cuTensorMapEncodeTiled" and not hasattr(lib, name):
+        if name.startswith("cuTensorMapEncode") and not hasattr(lib, name):
             continue
         fn = getattr(lib, name)
         fn.argtypes = args
@@ -322,10 +326,14 @@ _CUDA_ERROR_NOT_FOUND = 500
 
 class TensorMapSpec(_collections.namedtuple(
         "TensorMapSpec", "argument rank data_type element_bytes swizzle "
-        "oob_fill l2_promotion box")):
+        "oob_fill l2_promotion box im2col lower_corner upper_corner "
+        "traversal", defaults=(False, (), (), ()))):
     """One map a kernel needs: its 16 words of `<kernel>_tensor_maps`
     decoded (docs/tensor-maps.md). `argument` is the kernel argument whose
-    memref it covers; `box` has `rank` entries, innermost first."""
+    memref it covers; `box` has `rank` entries, innermost first (im2col:
+    channels per pixel, pixels per column). An im2col map also has its
+    bounding-box corners (rank - 2 each, innermost first) and traversal
+    strides (rank, innermost first)."""
 
 
 class MemRefArgument(_collections.namedtuple(
@@ -336,13 +344,15 @@ class MemRefArgument(_collections.namedtuple(
 
 class TensorMapEncoding(_collections.namedtuple(
         "TensorMapEncoding", "usable global_address global_dim "
-        "global_strides box_dim element_strides")):
+        "global_strides box_dim element_strides im2col",
+        defaults=(False,))):
     """cuTensorMapEncodeTiled's arguments for one map, innermost dimension
-    first; usable False and every value 0 or empty where the map is not
-    usable (128 zero bytes are passed for it)."""
+    first (for an im2col map, cuTensorMapEncodeIm2col's: the spec gives its
+    corners and box); usable False and every value 0 or empty where the map
+    is not usable (128 zero bytes are passed for it)."""
 
 
-_NOT_USABLE = TensorMapEncoding(False, 0, (), (), (), ())
+_NOT_USABLE = TensorMapEncoding(False, 0, (), (), (), (), False)
 
 
 def _decode_tensor_map_spec(w, i):
@@ -365,14 +375,19 @@ def _decode_tensor_map_spec(w, i):
         if value > top:
             raise ValueError(at + "%s %d, expected %s" % (
                 what, value, "0 or 1" if top == 1 else "0 to 3"))
+    if w[12] > 1:
+        raise ValueError(at + "mode %d, expected 0 (tiled) or 1 (im2col)"
+                         % w[12])
+    box_rank = 2 if w[12] else rank
     for j in range(_MAX_RANK):
-        b = w[7 + j]
-        if j < rank and not 1 <= b <= 256:
-            raise ValueError(at + "box[%d] = %d, the TMA takes 1 to 256"
-                             % (j, b))
-        if j >= rank and b != 0:
-            raise ValueError(at + "box[%d] = %d past rank %d, expected 0"
-                             % (j, b, rank))
+        b, most = w[7 + j], 1024 if w[12] and j == 1 else 256
+        if j < box_rank and not 1 <= b <= most:
+            raise ValueError(at + "box[%d] = %d, the TMA takes 1 to %d"
+                             % (j, b, most))
+        if j >= box_rank and b != 0:
+            raise ValueError(at + "box[%d] = %d past %s, expected 0" % (
+                j, b, "the im2col box's 2 dimensions" if w[12]
+                else "rank %d" % rank))
     inner = w[7] * nbytes
     if inner % 16:
         raise ValueError(at + "the box's inner dimension is %d bytes, not a "
@@ -381,12 +396,53 @@ def _decode_tensor_map_spec(w, i):
     if span and inner > span:
         raise ValueError(at + "the box's inner dimension is %d bytes, more "
                          "than the %d-byte swizzle span" % (inner, span))
-    for j in range(12, 16):
+    if w[12]:
+        return _decode_im2col_words(w, at, rank, nbytes)
+    for j in range(13, 16):
         if w[j]:
             raise ValueError(at + "reserved word %d is %d, expected 0"
                              % (j, w[j]))
     return TensorMapSpec(w[0], rank, w[2], nbytes, w[4], w[5], w[6],
                          tuple(w[7:7 + rank]))
+
+
+def _decode_im2col_words(w, at, rank, nbytes):
+    """The TensorMapSpec of an im2col map (word 12 = 1): corners in words
+    13 and 14 (16-bit fields, innermost first), traversal strides in word
+    15 (a byte each), as TensorMapSpec.h decodes them."""
+    if rank < 3:
+        raise ValueError(at + "an im2col map of rank %d, the TMA takes 3 to 5"
+                         % rank)
+    limit = {3: 32768, 4: 128, 5: 16}[rank]
+    corners = ([], [])
+    for j in range(3):
+        for k in range(2):
+            c = (w[13 + k] >> (16 * j)) & 0xFFFF
+            c = c - 0x10000 if c & 0x8000 else c
+            if (c != 0) if j >= rank - 2 else not -limit <= c < limit:
+                raise ValueError(at + "im2col corner %d (word %d, field %d), "
+                                 "a rank-%d map takes -%d to %d"
+                                 % (c, 13 + k, j, rank, limit, limit - 1))
+            if j < rank - 2:
+                corners[k].append(c)
+    if (w[13] | w[14]) >> 48:
+        raise ValueError(at + "im2col corner words have bits past the 3 "
+                         "fields")
+    traversal = []
+    for j in range(_MAX_RANK):
+        t = (w[15] >> (8 * j)) & 0xFF
+        if (not 1 <= t <= 8) if j < rank else t != 0:
+            raise ValueError(at + "traversal stride %d of dimension %d, "
+                             "expected 1 to 8 within the rank, 0 past it"
+                             % (t, j))
+        if j < rank:
+            traversal.append(t)
+    if w[15] >> 40:
+        raise ValueError(at + "the traversal word has bits past the 5 "
+                         "strides")
+    return TensorMapSpec(w[0], rank, w[2], nbytes, w[4], w[5], w[6],
+                         tuple(w[7:9]), True, tuple(corners[0]),
+                         tuple(corners[1]), tuple(traversal))
 
 
 def decode_tensor_map_specs(words):
@@ -445,7 +501,8 @@ def plan_tensor_map(spec, memref):
     return TensorMapEncoding(
         True, address, tuple(reversed(sizes)),
         tuple(s * nbytes for s in reversed(strides[:-1])),
-        tuple(spec.box), (1,) * rank)
+        tuple(spec.box), tuple(spec.traversal) if spec.im2col else (1,) * rank,
+        spec.im2col)
 
 
 def find_tensor_map_argument(spec, index, arguments):
@@ -488,18 +545,28 @@ def _encode_tensor_map(spec, index, arguments):
     if not plan.usable:
         return storage
     lib = _driver()
-    if getattr(lib, "cuTensorMapEncodeTiled", None) is None:
-        raise CudaError("the CUDA driver has no cuTensorMapEncodeTiled "
-                        "(CUDA 12 or later is needed for TMA kernels)")
+    name = "cuTensorMapEncodeIm2col" if plan.im2col else \
+        "cuTensorMapEncodeTiled"
+    if getattr(lib, name, None) is None:
+        raise CudaError("the CUDA driver has no %s (CUDA 12 or later is "
+                        "needed for TMA kernels)" % name)
     u64s, u32s = _ctypes.c_uint64 * _MAX_RANK, _ctypes.c_uint32 * _MAX_RANK
-    result = lib.cuTensorMapEncodeTiled(
-        storage.address, spec.data_type, spec.rank, plan.global_address,
-        u64s(*plan.global_dim), u64s(*plan.global_strides),
-        u32s(*plan.box_dim), u32s(*plan.element_strides), 0, spec.swizzle,
-        spec.l2_promotion, spec.oob_fill)
+    ints = _ctypes.c_int * 3
+    common = (storage.address, spec.data_type, spec.rank,
+              plan.global_address, u64s(*plan.global_dim),
+              u64s(*plan.global_strides))
+    tail = (u32s(*plan.element_strides), 0, spec.swizzle, spec.l2_promotion,
+            spec.oob_fill)
+    if plan.im2col:
+        result = lib.cuTensorMapEncodeIm2col(
+            *common, ints(*spec.lower_corner), ints(*spec.upper_corner),
+            spec.box[0], spec.box[1], *tail)
+    else:
+        result = lib.cuTensorMapEncodeTiled(*common, u32s(*plan.box_dim),
+                                            *tail)
     if result != 0:
-        raise CudaError("argument %d: cuTensorMapEncodeTiled failed: %s"
-                        % (spec.argument, _error_name(result)))
+        raise CudaError("argument %d: %s failed: %s"
+                        % (spec.argument, name, _error_name(result)))
     return storage
 
 

@@ -4,6 +4,7 @@ harness passes: bench/transpose/harness.cu). The launches themselves run
 on the lent GPU machine (bench/transpose/python-launch.py)."""
 
 import inspect
+import re
 
 import numpy as np
 import pytest
@@ -159,6 +160,36 @@ def test_tensor_map_row_major_is_usable():
     assert (e.global_dim, e.global_strides) == ((8, 3, 2), (48, 400))
     e = cuda.plan_tensor_map(spec(0, [16], 7, 4), memref(0x40, 0, [100], [1]))
     assert e == cuda.TensorMapEncoding(True, 0x40, (100,), (), (16,), (1,))
+
+
+def test_tensor_map_im2col_words():
+    # The same map as TensorMapSpecTest.Im2colWords: 32 x 7 x 7 x 512 f16,
+    # corners W -1, H -1 (lower) and W -2, H -1 (upper) as 16-bit fields,
+    # traversal strides C 1, W 1, H 2, N 1 a byte each.
+    w = map_words(2, [64, 64])
+    w[1], w[12], w[13], w[14], w[15] = 4, 1, 0xffffffff, 0xfffffffe, \
+        0x01020101
+    [s] = cuda.decode_tensor_map_specs(global_words(w))
+    assert s == cuda.TensorMapSpec(2, 4, 6, 2, 3, 0, 2, (64, 64), True,
+                                   (-1, -1), (-2, -1), (1, 1, 2, 1))
+    e = cuda.plan_tensor_map(s, memref(0x10000, 0, [32, 7, 7, 512],
+                                       [7 * 7 * 512, 7 * 512, 512, 1]))
+    assert e == cuda.TensorMapEncoding(
+        True, 0x10000, (512, 7, 7, 32), (1024, 7 * 1024, 7 * 7 * 1024),
+        (64, 64), (1, 1, 2, 1), True)
+    for word, value, message in (
+            (13, 0x00c8ffff, "-128 to 127"),
+            (15, 0x01000101, "traversal stride 0"),
+            (13, 0xffffffff | 1 << 32, "corner 1 (word 13, field 2)"),
+            (12, 2, "mode 2")):
+        bad = list(w)
+        bad[word] = value
+        with pytest.raises(ValueError, match=re.escape(message)):
+            cuda.decode_tensor_map_specs(global_words(bad))
+    bad = list(w)
+    bad[1], bad[15] = 2, 0x0101
+    with pytest.raises(ValueError, match="im2col map of rank 2"):
+        cuda.decode_tensor_map_specs(global_words(bad))
 
 
 def test_tensor_map_unaligned_is_not_usable():
@@ -324,3 +355,37 @@ def test_dynamic_shared_bytes_are_read_allowed_and_passed(monkeypatch):
     with pytest.raises(ValueError, match="^k_dynamic_shared_bytes: 8 bytes, "
                        "not a 32-bit count$"):
         kernel._read_dynamic_shared_bytes()
+
+
+class FakeEncoder:
+    """cuTensorMapEncodeIm2col on no GPU: records what the launcher asks."""
+
+    def __init__(self):
+        self.calls = []
+
+    def cuTensorMapEncodeIm2col(self, storage, data_type, rank, address,
+                                dims, strides, lower, upper, channels,
+                                pixels, element_strides, interleave, swizzle,
+                                l2, oob):
+        self.calls.append((data_type, rank, address, list(dims)[:rank],
+                           list(strides)[:rank - 1], list(lower)[:rank - 2],
+                           list(upper)[:rank - 2], channels, pixels,
+                           list(element_strides)[:rank], swizzle))
+        return 0
+
+
+def test_prepare_encodes_an_im2col_map(monkeypatch):
+    # The NHWC input of a 3x3 convolution: its im2col map is encoded with
+    # the corners, box and traversal strides the kernel exported.
+    encoder = FakeEncoder()
+    monkeypatch.setattr(cuda, "_lib", encoder)
+    kernel = cuda.Kernel.__new__(cuda.Kernel)
+    kernel.tensor_maps = [cuda.TensorMapSpec(
+        0, 4, 6, 2, 3, 0, 2, (64, 64), True, (-1, -1), (-2, -1),
+        (1, 1, 2, 1))]
+    x = FakeDeviceArray((32, 7, 7, 512), 0x20000)
+    params = kernel.prepare([x])
+    assert len(params) == 11 + 1
+    assert encoder.calls == [(6, 4, 0x20000, [512, 7, 7, 32],
+                              [1024, 7 * 1024, 7 * 7 * 1024], [-1, -1],
+                              [-2, -1], 64, 64, [1, 1, 2, 1], 3)]

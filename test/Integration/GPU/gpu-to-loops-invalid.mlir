@@ -186,3 +186,20 @@ gpu.module @k {
   }
 }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+gpu.module @k {
+  gpu.func @shuffle_width(%m: memref<64xf32>, %w: i32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    %x = memref.load %m[%tid] : memref<64xf32>
+    %o = arith.constant 1 : i32
+    // expected-error @+1 {{has no emulation: gpu.shuffle needs a constant width from 1 to 64}}
+    %r, %v = gpu.shuffle xor %x, %o, %w : f32
+    memref.store %r, %m[%tid] : memref<64xf32>
+    gpu.return
+  }
+}
+}

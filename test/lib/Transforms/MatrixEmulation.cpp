@@ -60,7 +60,7 @@ bool test::isMatrixInstruction(Operation *op) {
 }
 
 bool test::isWaveCollective(Operation *op) {
-  return isMatrixInstruction(op) || isa<nvgpu::LdMatrixOp>(op);
+  return isMatrixInstruction(op) || isa<nvgpu::LdMatrixOp, gpu::ShuffleOp>(op);
 }
 
 namespace {
@@ -251,6 +251,8 @@ static LogicalResult checkLdMatrix(nvgpu::LdMatrixOp op) {
 }
 
 std::optional<int64_t> test::waveSizeOf(Operation *op) {
+  if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op))
+    return shuffleWidth(shuffle);
   if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(op)) {
     if (failed(checkLdMatrix(ldmatrix)))
       return std::nullopt;

@@ -30,6 +30,7 @@
 
 #include "layout/Evaluator/MatrixInstructions.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
@@ -50,11 +51,11 @@ Value roundMantissa(OpBuilder &b, Location loc, Value x, int64_t bits,
 /// Whether `op` is a wave-level matrix instruction.
 bool isMatrixInstruction(Operation *op);
 /// Whether `op` runs once per wave, not per thread, because its lanes
-/// exchange data: a matrix instruction or nvgpu.ldmatrix.
+/// exchange data: a matrix instruction, nvgpu.ldmatrix or gpu.shuffle.
 bool isWaveCollective(Operation *op);
 /// The lanes of the wave that runs wave-collective `op` (32 for
-/// nvgpu.ldmatrix), or std::nullopt after a diagnostic at `op` (an op the
-/// emulation does not cover).
+/// nvgpu.ldmatrix, the width of gpu.shuffle), or std::nullopt after a
+/// diagnostic at `op` (an op the emulation does not cover).
 std::optional<int64_t> waveSizeOf(Operation *op);
 
 /// The table entry `op` issues, or nullptr after a diagnostic at `op` (an
@@ -110,6 +111,19 @@ void emulateWarpgroupMma(OpBuilder &b, Location loc, Operation *op,
 /// (the indices) of a lane; lanes 8 numTiles and up are not asked.
 void emulateLdMatrix(OpBuilder &b, Location loc, nvgpu::LdMatrixOp op,
                      LaneOperand laneOperand, LaneResult laneResult);
+
+/// The lanes of one emulated gpu.shuffle (its constant width), or
+/// std::nullopt after a diagnostic at `op` (ShuffleEmulation.cpp).
+std::optional<int64_t> shuffleWidth(gpu::ShuffleOp op);
+/// Receives one lane's two results of a shuffle.
+using ShuffleResultAt =
+    function_ref<void(OpBuilder &, Value lane, Value result, Value valid)>;
+/// Emits one group of `width` lanes' gpu.shuffle `op` on the host: a loop
+/// over the lanes, each reading operand 0 (the value) of its source lane
+/// through `operandAt` (operand 1 is the offset).
+void emulateShuffle(OpBuilder &b, Location loc, gpu::ShuffleOp op,
+                    int64_t width, LaneOperandAt operandAt,
+                    ShuffleResultAt resultAt);
 
 } // namespace test
 } // namespace layout

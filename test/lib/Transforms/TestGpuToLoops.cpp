@@ -272,22 +272,33 @@ LogicalResult KernelToLoops::emitWavePiece(OpBuilder &b, Operation *op) {
     emulateLdMatrix(b, loc, ldmatrix, laneOperand, laneResult);
     return success();
   }
+  auto laneAt = [&](OpBuilder &lb, Value lane) -> Value {
+    return arith::AddIOp::create(lb, loc, first, lane);
+  };
+  auto operandAt = [&](OpBuilder &lb, unsigned operand, Value lane) -> Value {
+    Value v = op->getOperand(operand);
+    if (!plan.storageOf(v))
+      return hostUniform(lb, v, uniform);
+    return memref::LoadOp::create(lb, loc, bufferOf(v), laneAt(lb, lane));
+  };
+  auto storeAt = [&](OpBuilder &lb, Value lane, Value r, Value v) {
+    if (plan.keptValues().contains(r))
+      memref::StoreOp::create(lb, loc, v, keptBuffer.lookup(r),
+                              laneAt(lb, lane));
+  };
+  if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
+    emulateShuffle(b, loc, shuffle, *waveSize, operandAt,
+                   [&](OpBuilder &lb, Value lane, Value r, Value valid) {
+                     storeAt(lb, lane, shuffle.getShuffleResult(), r);
+                     storeAt(lb, lane, shuffle.getValid(), valid);
+                   });
+    return success();
+  }
   const MatrixInstruction *inst = matrixInstructionOf(op);
   OpBuilder atEntry = OpBuilder::atBlockBegin(entry);
   if (inst->family == MatrixFamily::Wgmma) {
-    auto laneAt = [&](OpBuilder &lb, Value lane) -> Value {
-      return arith::AddIOp::create(lb, loc, first, lane);
-    };
-    auto operandAt = [&](OpBuilder &lb, unsigned operand, Value lane) -> Value {
-      Value v = op->getOperand(operand);
-      if (!plan.storageOf(v))
-        return hostUniform(lb, v, uniform);
-      return memref::LoadOp::create(lb, loc, bufferOf(v), laneAt(lb, lane));
-    };
     auto resultAt = [&](OpBuilder &lb, Value lane, Value d) {
-      if (plan.keptValues().contains(result))
-        memref::StoreOp::create(lb, loc, d, keptBuffer.lookup(result),
-                                laneAt(lb, lane));
+      storeAt(lb, lane, result, d);
     };
     emulateWarpgroupMma(b, loc, op, *inst,
                         allocateMatrixTiles(atEntry, loc, *inst), operandAt,
