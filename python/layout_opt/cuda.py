@@ -36,9 +36,9 @@ decode_tensor_map_specs, plan_tensor_map and find_tensor_map_argument
 restate the C++ launcher's rule (layout/Runtime/TensorMapSpec.h) and need
 no GPU.
 
-This module and the ones it imports (_arrays, _launch, _code) only use
-ctypes and NumPy: `import layout_opt.cuda` works where the package's C++
-extension cannot be imported.
+This module and the ones it imports (_arrays, _launch, _code,
+_device_array) only use ctypes and NumPy: `import layout_opt.cuda` works
+where the package's C++ extension cannot be imported.
 """
 
 import collections as _collections
@@ -51,6 +51,7 @@ import numpy as _np
 from . import _arrays
 from . import _launch
 from ._code import load_code_object as _load_code_object
+from ._device_array import DeviceArray, copy_back as _copy_back
 
 
 class CudaError(RuntimeError):
@@ -215,70 +216,6 @@ def chip():
                "cuDeviceGetAttribute")
         cc.append(v.value)
     return "sm_%d%d" % tuple(cc)
-
-
-class DeviceArray:
-    """A C-contiguous array in GPU memory: its shape, dtype and address."""
-
-    def __init__(self, shape, dtype):
-        lib = _ensure_context()
-        self.shape = tuple(int(n) for n in shape)
-        self.dtype = _np.dtype(dtype)
-        self.nbytes = int(_np.prod(self.shape, dtype=_np.int64)) * \
-            self.dtype.itemsize
-        ptr = _ctypes.c_uint64()
-        _check(lib.cuMemAlloc_v2(_ctypes.byref(ptr), max(self.nbytes, 1)),
-               "cuMemAlloc")
-        self.ptr = ptr.value
-
-    @classmethod
-    def from_host(cls, array):
-        """A device copy of a NumPy array."""
-        array = _np.ascontiguousarray(array)
-        d = cls(array.shape, array.dtype)
-        _check(_lib.cuMemcpyHtoD_v2(d.ptr, array.ctypes.data, d.nbytes),
-               "cuMemcpyHtoD")
-        return d
-
-    def copy_to(self, array):
-        """Copies this array into the C-contiguous NumPy array `array`."""
-        if array.shape != self.shape or array.dtype != self.dtype or \
-                not array.flags.c_contiguous:
-            raise ValueError("copy_to needs a C-contiguous %s array of shape "
-                             "%s" % (self.dtype, self.shape))
-        _check(_lib.cuMemcpyDtoH_v2(array.ctypes.data, self.ptr, self.nbytes),
-               "cuMemcpyDtoH")
-        return array
-
-    def to_host(self):
-        """A NumPy copy of this array."""
-        return self.copy_to(_np.empty(self.shape, self.dtype))
-
-    @property
-    def __cuda_array_interface__(self):
-        """The array as CUDA Array Interface v3 describes it (no stream:
-        its copies are synchronous), so other libraries read it in place
-        (cupy.asarray, torch.as_tensor)."""
-        return {"shape": self.shape, "typestr": self.dtype.str,
-                "data": (self.ptr, False), "version": 3, "strides": None,
-                "stream": None}
-
-    def _memref_view(self):
-        return _arrays.ArrayView(self.ptr, self.shape, None, self.dtype.name,
-                                 None, _launch._DEVICE, None, False,
-                                 "DeviceArray")
-
-    def free(self):
-        """Releases the GPU memory (also when the array is collected)."""
-        if self.ptr and _lib is not None:
-            _lib.cuMemFree_v2(self.ptr)
-        self.ptr = 0
-
-    def __del__(self):
-        try:
-            self.free()
-        except Exception:
-            pass
 
 
 def memref_arguments(shape, address):
@@ -777,14 +714,6 @@ def synchronize():
     """Waits for every launch to finish (and reports its error)."""
     lib = _ensure_context()
     _check(lib.cuCtxSynchronize(), "cuCtxSynchronize")
-
-
-def _copy_back(device, array):
-    """Copies DeviceArray `device` into the NumPy array it was copied from."""
-    if array.flags.c_contiguous:
-        device.copy_to(array)
-    else:
-        array[...] = device.to_host()
 
 
 def run(cubin, name, grid, block, args, shared=0):

@@ -218,5 +218,6 @@ def test_a_saved_kernel_launches_without_the_compiler_extension(tmp_path):
         code.binary[:4],)
     # Nothing of the compiler was imported.
     assert out[2] == str(["layout_opt", "layout_opt._arrays",
-                          "layout_opt._code", "layout_opt._launch",
-                          "layout_opt._version", "layout_opt.cuda"])
+                          "layout_opt._code", "layout_opt._device_array",
+                          "layout_opt._launch", "layout_opt._version",
+                          "layout_opt.cuda"])
