@@ -61,7 +61,8 @@ def build(out):
     convs = [dict(name=c.name, n=c.n, h=c.h, w=c.w, c=c.c, k=c.k, y=c.y,
                   x=c.x, stride=list(c.stride), dilation=list(c.dilation),
                   pad=list(c.pad), ho=c.ho, wo=c.wo, tile=list(c.tile),
-                  threads=c.threads) for c in gen.EXAMPLES]
+                  threads=c.threads, nhwc_arg=c.nhwc_arg)
+             for c in gen.EXAMPLES]
     with open(os.path.join(out, "conv.json"), "w") as f:
         json.dump(convs, f, indent=1)
     print("conv.sm_90.cubin: %d bytes, %d kernels" % (len(cubin), len(convs)))
@@ -153,7 +154,9 @@ def conv_checks(cuda, out, report, library):
         kyxc = torch.rand(cv["k"], cv["y"], cv["x"], cv["c"], device="cuda",
                           generator=gen).half() * 2 - 1
         m = cv["n"] * cv["ho"] * cv["wo"]
-        x, _ = as_library(library, nhwc.reshape(-1))
+        # The kernel's input: the NHWC memref, or it collapsed to 1-D.
+        x, _ = as_library(library, nhwc if cv["nhwc_arg"]
+                          else nhwc.reshape(-1))
         w, _ = as_library(library, kyxc.reshape(cv["k"], -1))
         o, o_t = as_library(library, torch.zeros(
             (m, cv["k"]), dtype=torch.float16, device="cuda"))
