@@ -58,3 +58,10 @@ if os.path.isdir(os.path.join(config.layout_obj_root, "python", "layout_opt")):
 for var in ["CXXFLAGS", "LDFLAGS"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
+
+# The Python package's compile cache (layout_opt/_code.py): one empty
+# directory per lit run, in the build tree, never the user's
+# ~/.cache/layout_opt.
+_cache = os.path.join(config.layout_obj_root, "test", "layout_opt-cache")
+shutil.rmtree(_cache, ignore_errors=True)
+config.environment["LAYOUT_OPT_CACHE_DIR"] = _cache

@@ -17,7 +17,6 @@ f32 sums). Shapes: rows of 16-byte multiples (the TMA loop) and odd ones
 Exit status 0 when every check passes, 3 otherwise.
 """
 
-import importlib.util
 import os
 import sys
 
@@ -43,12 +42,9 @@ def build(out):
 
 
 def load_cuda():
-    spec = importlib.util.spec_from_file_location(
-        "layout_opt_cuda",
-        os.path.join(ROOT, "python", "layout_opt", "cuda.py"))
-    cuda = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cuda)
-    return cuda
+    sys.path.insert(0, os.path.join(ROOT, "bench", "python"))
+    import common
+    return common.source_cuda()
 
 
 def run(out):
@@ -97,12 +93,7 @@ def kernel_block(name):
     return 256
 
 
-def main(argv):
-    if len(argv) != 3 or argv[1] not in ("build", "run"):
-        sys.stderr.write(__doc__)
-        return 2
-    return build(argv[2]) if argv[1] == "build" else run(argv[2])
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.path.insert(0, os.path.join(ROOT, "bench", "python"))
+    import common
+    sys.exit(common.main(sys.argv, __doc__, build, run))

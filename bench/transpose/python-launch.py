@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The tile-program transpose launched from Python (issue 20) on the GPU
-machine: layout_opt.cuda (ctypes over the CUDA driver, loaded from its file
-alone: the package's C++ extension is not built there) loads
+machine: layout_opt.cuda (ctypes over the CUDA driver, loaded from the
+sources: the package's C++ extension is not built there) loads
 out/python/tiles.sm_90.cubin, which build-kernels.sh compiled through the
 Python package (layout_opt.Module.parse, .run, .compile), launches
 tile_transpose_f32 on NumPy arrays, checks every element against NumPy's
@@ -22,7 +22,6 @@ layout_opt.code_object_resources read from each cubin (resources.json).
     python3 bench/transpose/python-launch.py bench/transpose/out
 """
 
-import importlib.util
 import json
 import os
 import sys
@@ -30,11 +29,10 @@ import sys
 import numpy as np
 
 here = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "layout_opt_cuda",
-    os.path.join(here, "..", "..", "python", "layout_opt", "cuda.py"))
-cuda = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cuda)
+sys.path.insert(0, os.path.join(here, "..", "python"))
+import common  # noqa: E402
+
+cuda = common.source_cuda()
 
 
 def main():

@@ -14,10 +14,19 @@ Kernel arguments follow MLIR's GPU calling convention (the one
 -layout-to-nvvm produces): a memref argument is its descriptor, spread
 into (allocated pointer, aligned pointer, offset, sizes..., strides...)
 with sizes and strides in elements; an `index` is an int64 and an `f32` a
-C float. `run` passes NumPy arrays that way (copied to the GPU and back),
-Python ints as index values and Python floats as f32 values; `Kernel`
-launches with device arrays already on the GPU and times launches with
-CUDA events (as bench/common/timing.h does in C++).
+C float. `Kernel.launch` takes device arrays in place, nothing copied:
+torch tensors, CuPy arrays, anything with `__cuda_array_interface__` or a
+CUDA `__dlpack__`, and DeviceArray; it launches on `stream=`, else on
+torch's current stream for torch tensors (layout_opt/_launch.py says
+which stream, and how array streams are ordered). `run` copies NumPy
+arrays to the GPU and back; Python ints pass as index values and floats
+as f32 values. `Kernel.time` times launches with CUDA events (as
+bench/common/timing.h does in C++).
+
+`load(path)` reads a code object saved by a tile kernel
+(`kernel.compile(chip).save(path)`) and returns a Launcher, which checks
+each argument against the kernel's parameters and launches on the grid of
+its partition; it needs no compiler.
 
 A kernel that loads tiles with the TMA (sm_90a) exports
 `<kernel>_tensor_maps`; `Kernel` reads it, and each launch encodes those
@@ -27,15 +36,22 @@ decode_tensor_map_specs, plan_tensor_map and find_tensor_map_argument
 restate the C++ launcher's rule (layout/Runtime/TensorMapSpec.h) and need
 no GPU.
 
-This module only uses ctypes and NumPy, so it can also be loaded from its
-file alone on a machine where the package's C++ extension is not built.
+This module and the ones it imports (_arrays, _launch, _code,
+_device_array) only use ctypes and NumPy: `import layout_opt.cuda` works
+where the package's C++ extension cannot be imported.
 """
 
 import collections as _collections
 import ctypes as _ctypes
 import struct as _struct
+import threading as _threading
 
 import numpy as _np
+
+from . import _arrays
+from . import _launch
+from ._code import load_code_object as _load_code_object
+from ._device_array import DeviceArray, copy_back as _copy_back
 
 
 class CudaError(RuntimeError):
@@ -45,6 +61,11 @@ class CudaError(RuntimeError):
 _lib = None
 _context = None
 _load_error = None
+# Whether _context is current in this thread (a context is current per
+# thread; PyTorch's runtime makes it current lazily in each thread).
+_thread = _threading.local()
+# CUDA_ERROR_INVALID_CONTEXT: no context current in the calling thread.
+_INVALID_CONTEXT = 201
 
 
 def _driver():
@@ -71,6 +92,10 @@ def _driver():
         "cuDevicePrimaryCtxRetain": [c.POINTER(c.c_void_p), c.c_int],
         "cuCtxSetCurrent": [c.c_void_p],
         "cuCtxSynchronize": [],
+        "cuStreamSynchronize": [c.c_void_p],
+        "cuStreamWaitEvent": [c.c_void_p, c.c_void_p, c.c_uint],
+        "cuPointerGetAttribute": [c.c_void_p, c.c_int, c.c_uint64],
+        "cuDeviceGetAttribute": [c.POINTER(c.c_int), c.c_int, c.c_int],
         "cuModuleLoadData": [c.POINTER(c.c_void_p), c.c_void_p],
         "cuModuleUnload": [c.c_void_p],
         "cuModuleGetFunction": [c.POINTER(c.c_void_p), c.c_void_p,
@@ -139,6 +164,9 @@ def _ensure_context():
     global _context
     lib = _driver()
     if _context is not None:
+        if not getattr(_thread, "current", False):
+            _check(lib.cuCtxSetCurrent(_context), "cuCtxSetCurrent")
+            _thread.current = True
         return lib
     _check(lib.cuInit(0), "cuInit")
     count = _ctypes.c_int()
@@ -152,6 +180,7 @@ def _ensure_context():
            "cuDevicePrimaryCtxRetain")
     _check(lib.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
     _context = ctx
+    _thread.current = True
     return lib
 
 
@@ -189,93 +218,23 @@ def chip():
     return "sm_%d%d" % tuple(cc)
 
 
-class DeviceArray:
-    """A C-contiguous array in GPU memory: its shape, dtype and address."""
-
-    def __init__(self, shape, dtype):
-        lib = _ensure_context()
-        self.shape = tuple(int(n) for n in shape)
-        self.dtype = _np.dtype(dtype)
-        self.nbytes = int(_np.prod(self.shape, dtype=_np.int64)) * \
-            self.dtype.itemsize
-        ptr = _ctypes.c_uint64()
-        _check(lib.cuMemAlloc_v2(_ctypes.byref(ptr), max(self.nbytes, 1)),
-               "cuMemAlloc")
-        self.ptr = ptr.value
-
-    @classmethod
-    def from_host(cls, array):
-        """A device copy of a NumPy array."""
-        array = _np.ascontiguousarray(array)
-        d = cls(array.shape, array.dtype)
-        _check(_lib.cuMemcpyHtoD_v2(d.ptr, array.ctypes.data, d.nbytes),
-               "cuMemcpyHtoD")
-        return d
-
-    def copy_to(self, array):
-        """Copies this array into the C-contiguous NumPy array `array`."""
-        if array.shape != self.shape or array.dtype != self.dtype or \
-                not array.flags.c_contiguous:
-            raise ValueError("copy_to needs a C-contiguous %s array of shape "
-                             "%s" % (self.dtype, self.shape))
-        _check(_lib.cuMemcpyDtoH_v2(array.ctypes.data, self.ptr, self.nbytes),
-               "cuMemcpyDtoH")
-        return array
-
-    def to_host(self):
-        """A NumPy copy of this array."""
-        return self.copy_to(_np.empty(self.shape, self.dtype))
-
-    def free(self):
-        """Releases the GPU memory (also when the array is collected)."""
-        if self.ptr and _lib is not None:
-            _lib.cuMemFree_v2(self.ptr)
-        self.ptr = 0
-
-    def __del__(self):
-        try:
-            self.free()
-        except Exception:
-            pass
-
-
 def memref_arguments(shape, address):
     """The values a memref argument of `shape` at `address` is spread into:
     allocated pointer, aligned pointer, offset 0, the sizes and the
     row-major strides (in elements)."""
-    strides = _row_major_strides(shape)
-    return [("ptr", address), ("ptr", address), ("i64", 0)] + \
-        [("i64", int(n)) for n in shape] + [("i64", s) for s in strides]
-
-
-def _row_major_strides(shape):
-    strides = []
-    step = 1
-    for n in reversed(shape):
-        strides.insert(0, step)
-        step *= int(n)
-    return strides
+    return _launch.memref_values(_arrays.ArrayView(
+        address, tuple(shape), None, "", None, None, None, False, ""))
 
 
 def kernel_arguments(args):
     """The typed values (("ptr" | "i64" | "f32", value), ...) of a launch's
-    arguments: DeviceArrays as memref descriptors, ints as index values,
-    floats as f32 values."""
-    values = []
-    for a in args:
-        if isinstance(a, DeviceArray):
-            values += memref_arguments(a.shape, a.ptr)
-        elif isinstance(a, (bool, _np.bool_)):
-            raise TypeError("a bool is not a kernel argument (pass an int)")
-        elif isinstance(a, (int, _np.integer)):
-            values.append(("i64", int(a)))
-        elif isinstance(a, (float, _np.floating)):
-            values.append(("f32", float(a)))
-        else:
-            raise TypeError("a kernel argument must be a DeviceArray, an int "
-                            "(index) or a float (f32), got %s"
-                            % type(a).__name__)
-    return values
+    arguments: device arrays (DeviceArray, torch tensors, CuPy arrays, any
+    `__cuda_array_interface__` or CUDA `__dlpack__`) as memref
+    descriptors, ints as index values, floats as f32 values. Raises,
+    naming the argument, for arrays that are not C-contiguous, on another
+    device or on the host."""
+    read = _launch.read_arguments(list(args))
+    return list(zip(read.kinds, read.values))
 
 
 def _triple(v, what):
@@ -496,11 +455,12 @@ def find_tensor_map_argument(spec, index, arguments):
     return arguments[spec.argument]
 
 
-def _memref_argument(a):
-    """A DeviceArray argument as a MemRefArgument (None for a scalar)."""
-    if not isinstance(a, DeviceArray):
+def _memref_argument(view):
+    """An argument's ArrayView as a MemRefArgument (None for a scalar)."""
+    if view is None:
         return None
-    return MemRefArgument(a.ptr, 0, a.shape, _row_major_strides(a.shape))
+    return MemRefArgument(view.pointer, 0, view.shape,
+                          _arrays.row_major_strides(view.shape))
 
 
 class _TensorMapStorage:
@@ -552,7 +512,10 @@ class Kernel:
 
     def __init__(self, cubin, name):
         lib = _ensure_context()
-        self._cubin = _ctypes.create_string_buffer(bytes(cubin), len(cubin))
+        # One byte more: a NUL after the image, which PTX text needs (the
+        # driver compiles PTX when it loads it).
+        self._cubin = _ctypes.create_string_buffer(bytes(cubin),
+                                                   len(cubin) + 1)
         module = _ctypes.c_void_p()
         _check(lib.cuModuleLoadData(_ctypes.byref(module), self._cubin),
                "cuModuleLoadData")
@@ -573,6 +536,7 @@ class Kernel:
         # the static limit (0: none). Every launch passes at least this,
         # and the kernel is allowed it where it is above the default 48 KiB.
         self.dynamic_shared_bytes = self._read_dynamic_shared_bytes()
+        self._packers, self._events = {}, []
 
     def _read_dynamic_shared_bytes(self):
         raw = self._read_global("_dynamic_shared_bytes")
@@ -642,42 +606,72 @@ class Kernel:
         memref argument it covers (zeros where the kernel will not use it;
         ValueError or CudaError naming the argument where it cannot be
         encoded)."""
-        args = list(args)
-        holders = []
-        for kind, v in kernel_arguments(args):
-            if kind == "ptr":
-                holders.append(_ctypes.c_void_p(v))
-            elif kind == "i64":
-                holders.append(_ctypes.c_int64(v))
-            else:
-                holders.append(_ctypes.c_float(v))
-        addresses = [_ctypes.cast(_ctypes.pointer(h), _ctypes.c_void_p)
-                     for h in holders]
-        memrefs = [_memref_argument(a) for a in args]
-        for i, spec in enumerate(self.tensor_maps):
-            storage = _encode_tensor_map(spec, i, memrefs)
-            holders.append(storage)
-            addresses.append(_ctypes.c_void_p(storage.address))
-        params = (_ctypes.c_void_p * len(addresses))(*addresses)
-        # The values must outlive the array that points at them.
-        params.holders = holders
+        read = _launch.read_arguments(list(args))
+        packer = _launch.Packer(read.kinds, len(self.tensor_maps))
+        params = packer.pack(read.values)
+        # The values and maps must outlive the array that points at them.
+        params.holders = [packer, self._encode_maps(read.views, params,
+                                                    packer.count)]
         return params
 
-    def launch(self, grid, block, args, shared=0, params=None):
-        """Launches on the default stream (asynchronous); `params` from
-        prepare(args) saves marshalling them again. `shared`: dynamic
-        shared memory bytes (at least the kernel's dynamic_shared_bytes)."""
-        grid, block = _triple(grid, "grid"), _triple(block, "block")
-        if params is None:
-            params = self.prepare(args)
-        shared = max(int(shared), self.dynamic_shared_bytes)
-        _check(_lib.cuLaunchKernel(self._fn, *grid, *block, shared, None,
-                                   params, None),
-               "cuLaunchKernel(%s)" % self.name)
+    def _encode_maps(self, views, params, first):
+        """Encodes the kernel's tensor maps from the arguments' ArrayViews
+        into params[first:]; returns their storage (keep it alive)."""
+        if not self.tensor_maps:
+            return []
+        memrefs = [_memref_argument(v) for v in views]
+        storages = [_encode_tensor_map(spec, i, memrefs)
+                    for i, spec in enumerate(self.tensor_maps)]
+        for i, storage in enumerate(storages):
+            params[first + i] = storage.address
+        return storages
 
-    def __call__(self, grid, block, args, shared=0):
+    def launch(self, grid, block, args, shared=0, params=None, stream=None):
+        """Launches (asynchronously) on device arrays, in place: `args` as
+        kernel_arguments takes them. The stream: `stream=` (a handle, a
+        torch.cuda.Stream, a CuPy stream), else torch's current stream
+        when an argument is a torch tensor, else the arrays' CUDA Array
+        Interface stream, else the legacy default stream. `params` from
+        prepare(args) saves marshalling them again (then `stream=` or the
+        default stream). `shared`: dynamic shared memory bytes (at least
+        the kernel's dynamic_shared_bytes)."""
+        grid, block = _triple(grid, "grid"), _triple(block, "block")
+        shared = max(int(shared), self.dynamic_shared_bytes)
+        if params is not None:
+            handle = 0 if stream is None else _arrays.stream_handle(stream)
+            _check(_lib.cuLaunchKernel(self._fn, *grid, *block, shared,
+                                       handle, params, None),
+                   "cuLaunchKernel(%s)" % self.name)
+            return
+        self._launch_values(grid, block, shared,
+                            _launch.read_arguments(args, stream))
+
+    def _launch_values(self, grid, block, shared, read):
+        """cuLaunchKernel on read.stream with read_arguments' values,
+        packed by this signature's Packer (made on its first launch)."""
+        kinds = tuple(read.kinds)
+        packer = self._packers.get(kinds)
+        if packer is None:
+            packer = self._packers[kinds] = _launch.Packer(
+                kinds, len(self.tensor_maps))
+        stream = read.stream
+        _launch.order_after_array_streams(read.views, stream, self._events)
+        with packer.lock:
+            params = packer.pack(read.values)
+            maps = self._encode_maps(read.views, params, packer.count)
+            args = (self._fn, grid[0], grid[1], grid[2], block[0], block[1],
+                    block[2], shared, stream, params, None)
+            result = _lib.cuLaunchKernel(*args)
+            if result == _INVALID_CONTEXT:
+                # A thread where the context is not current yet.
+                _ensure_context()
+                result = _lib.cuLaunchKernel(*args)
+            _check(result, "cuLaunchKernel(%s)" % self.name)
+            del maps
+
+    def __call__(self, grid, block, args, shared=0, stream=None):
         """Launches and waits for the kernel to finish."""
-        self.launch(grid, block, args, shared)
+        self.launch(grid, block, args, shared, stream=stream)
         synchronize()
 
     def time(self, grid, block, args, shared=0, warm=3, runs=20):
@@ -734,12 +728,22 @@ def run(cubin, name, grid, block, args, shared=0):
         kernel(grid, block, device, shared)
         for a, d in zip(args, device):
             if isinstance(a, _np.ndarray):
-                if a.flags.c_contiguous:
-                    d.copy_to(a)
-                else:
-                    a[...] = d.to_host()
+                _copy_back(d, a)
     finally:
         for d in device:
             if isinstance(d, DeviceArray):
                 d.free()
     return args
+
+
+def load(path):
+    """The kernel a tile kernel saved at `path`
+    (`kernel.compile(chip).save(path)`), as a Launcher: `launcher(*args,
+    stream=None)` checks the arguments against the kernel's parameters
+    and launches on the grid of its partition. Pure Python: the compiler
+    extension is not needed. The code object is loaded on the GPU at the
+    first launch."""
+    return Launcher(_load_code_object(path))
+
+
+Launcher = _launch.Launcher

@@ -11,7 +11,7 @@
 
     print(transpose.ir)                         # the gpu.func tile program
     code = transpose.compile(chip="gfx942")     # .binary and .resources
-    transpose(a, b)                             # NumPy arrays, on a CUDA GPU
+    transpose(a, b)                             # torch / CuPy / NumPy arrays
 
 The decorated function is traced (run once on placeholders) each time the
 kernel is built: for `.ir` (then cached), `build()`, `lower()` and
@@ -38,17 +38,16 @@ import re as _re
 
 import numpy as _np
 
+from . import _code
+from . import _launch
 from . import ir as _ir
+from ._code import CodeObject
 from ._layout_opt import Module as _Module
 from ._layout_opt import chips_with_f32_inputs as _chips_with_f32_inputs
 from ._layout_opt import code_object_resources as _code_object_resources
-from ._layout_opt import partition_index_space as _partition_index_space
 
 _FLOAT_WIDTHS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 _INT_TYPES = {"i1", "i8", "i16", "i32", "i64", "index"}
-_NUMPY = {"f16": _np.float16, "f32": _np.float32, "f64": _np.float64,
-          "i8": _np.int8, "i16": _np.int16, "i32": _np.int32,
-          "i64": _np.int64}
 # CuTe-style operand maps of a matrix multiply: C[m, n] += A[m, k] * B[k, n].
 _MATMUL_MAPS = ("[affine_map<(m, n, k) -> (m, k)>, "
                 "affine_map<(m, n, k) -> (k, n)>, "
@@ -83,15 +82,6 @@ def _extents(value, what, example, none_ok=False):
         else:
             out.append(int(v))
     return tuple(out)
-
-
-def _describe_array(arg):
-    """What a kernel argument is, for errors: 'a 2-D float64 array of shape
-    (4, 4)', or its Python type."""
-    if isinstance(arg, _np.ndarray):
-        return "a %d-D %s array of shape %s" % (arg.ndim, arg.dtype.name,
-                                               arg.shape)
-    return "%r (%s)" % (arg, type(arg).__name__)
 
 
 def _shape_text(shape):
@@ -596,24 +586,6 @@ def fori_loop(lower, upper, body, init):
 
 # --- Kernels ---------------------------------------------------------------------
 
-class CodeObject:
-    """A compiled kernel: `binary` (bytes: an AMDGPU code object, a cubin,
-    or PTX / assembly text with format="isa"), and `resources`, the
-    kernel's resource use read from the code object (see
-    layout_opt.code_object_resources)."""
-
-    def __init__(self, binary, target, chip, kernel):
-        self.binary = binary
-        self.target = target
-        self.chip = chip
-        self.kernel = kernel
-        self.resources = _code_object_resources(binary).get(kernel, {})
-
-    def __repr__(self):
-        return "CodeObject(%s %s, %d bytes, %s)" % (
-            self.kernel, self.chip, len(self.binary), self.resources)
-
-
 def target_of(chip):
     """'rocdl' for gfx chips, 'nvvm' for sm_ chips."""
     if chip.startswith("gfx"):
@@ -646,6 +618,7 @@ class Kernel:
                              "'%s' (%s)" % (grid, self.name, ", ".join(names)))
         self.grid_from = grid
         self._text = None
+        self._code, self._launchers = {}, {}
 
     def build(self):
         """A new layout_opt.Module holding the kernel's tile program."""
@@ -706,75 +679,80 @@ class Kernel:
     def compile(self, chip, format="bin"):
         """The CodeObject for `chip` (gfx942, sm_90, ...): -layout-to-rocdl /
         -layout-to-nvvm, which run the tile passes themselves (lower()'s
-        passes; the pipelines swizzle by default)."""
-        target = target_of(chip)
-        binary = self.build().compile(target, chip, format)
-        return CodeObject(binary, target, chip, self.name)
+        passes; the pipelines swizzle by default). Kept in memory and in
+        the compile cache on disk (layout_opt/_code.py: keyed by the IR,
+        the chip, the format, the package and the compiler), so a second
+        process compiles nothing; `.save(path)` writes it for
+        layout_opt.cuda.load."""
+        code = self._code.get((chip, format))
+        if code is None:
+            target = target_of(chip)
+            key = _code.cache_key(self.ir, chip, target, format,
+                                  self.signature())
+            code = _code.cached_compile(
+                key, lambda: self._compile(chip, target, format))
+            self._code[(chip, format)] = code
+        return code
+
+    def _compile(self, chip, target, format):
+        binary = _compile_module(self.build(), target, chip, format)
+        return CodeObject(binary, target, chip, self.name,
+                          _code_object_resources(binary).get(self.name, {}),
+                          self.signature(), format)
+
+    def signature(self):
+        """What the compiled kernel takes (layout_opt._launch.Signature):
+        its parameters, block and grid partition."""
+        return _launch.Signature(self.name, [
+            (n, a.dtype, a.shape, a.tile) if isinstance(a, Partition)
+            else (n, a.dtype, None, None) for n, a in self.params],
+            self.block, self.grid_from)
 
     def grid(self, *args):
         """The launch grid for these arguments (arrays or shapes): the
         index space of the `grid` partition, its last dimension on x."""
         for (name, a), arg in zip(self.params, args):
             if name == self.grid_from:
-                shape = getattr(arg, "shape", arg)
-                counts = list(_partition_index_space(
-                    [int(d) for d in shape], list(a.tile)))
-                counts.reverse()
-                if len(counts) > 3:
-                    raise ValueError("a grid has at most 3 dimensions; %s "
-                                     "has %d" % (name, len(counts)))
-                return tuple(counts) + (1,) * (3 - len(counts))
+                return self.signature().grid(getattr(arg, "shape", arg))
         raise ValueError("'%s' takes %d arguments, got %d"
                          % (self.name, len(self.params), len(args)))
 
-    def __call__(self, *args, chip=None):
-        """Runs the kernel on NumPy arrays on the CUDA GPU (see
-        layout_opt.cuda.run), compiled for `chip` (the GPU's own, sm_XY,
-        when not given); arrays passed for partitions are updated in
-        place. Raises layout_opt.cuda.CudaError where there is no GPU."""
+    def __call__(self, *args, chip=None, stream=None):
+        """Runs the kernel on the CUDA GPU, compiled for `chip` (the GPU's
+        own, sm_XY, when not given; once, then from memory or the compile
+        cache). Device arrays (torch tensors, CuPy arrays, DeviceArray,
+        `__cuda_array_interface__` / CUDA `__dlpack__` objects) are used in
+        place and the launch is asynchronous on `stream=`, or torch's
+        current stream for torch tensors (layout_opt.cuda.Launcher); NumPy
+        arrays are copied to the GPU and back. Arguments are checked
+        against the parameters first. Raises layout_opt.cuda.CudaError
+        where there is no GPU."""
+        launcher = self._launchers.get(chip)
+        if launcher is None:
+            launcher = self._launcher(chip, args, stream)
+        return launcher(*args, stream=stream)
+
+    def _launcher(self, chip, args, stream):
         from . import cuda
-        if len(args) != len(self.params):
-            raise TypeError("'%s' takes %d arguments, got %d"
-                            % (self.name, len(self.params), len(args)))
-        call = []
-        for (name, a), arg in zip(self.params, args):
-            if isinstance(a, Partition):
-                want = _NUMPY.get(a.dtype)
-                if want is None:
-                    raise TypeError("NumPy has no %s arrays (parameter '%s')"
-                                    % (a.dtype, name))
-                if not isinstance(arg, _np.ndarray) or arg.dtype != want or \
-                        arg.ndim != len(a.tile):
-                    raise TypeError("parameter '%s' takes a %d-D %s array, "
-                                    "got %s" % (name, len(a.tile),
-                                                _np.dtype(want).name,
-                                                _describe_array(arg)))
-                if not arg.flags.c_contiguous:
-                    raise ValueError("parameter '%s' takes a C-contiguous "
-                                     "array" % name)
-                for d, s in zip(a.shape, arg.shape):
-                    if d is not None and d != s:
-                        raise ValueError("parameter '%s' takes a %s array of "
-                                         "shape %s, got %s"
-                                         % (name, _np.dtype(want).name,
-                                            a.shape, _describe_array(arg)))
-                call.append(arg)
-            elif a.dtype == "index":
-                call.append(int(arg))
-            elif a.dtype == "f32":
-                call.append(float(arg))
-            else:
-                raise TypeError("parameter '%s' (%s) cannot be passed from "
-                                "Python" % (name, a.dtype))
         if chip is not None and target_of(chip) != "nvvm":
             raise ValueError("a kernel runs from Python on a CUDA GPU: chip "
                              "must be sm_..., got %r" % chip)
+        sig = self.signature()
+        if len(args) != len(sig.params):
+            raise TypeError("'%s' takes %d arguments, got %d"
+                            % (self.name, len(sig.params), len(args)))
+        # The arguments are checked before a GPU or a compile is needed.
+        _launch.read_arguments(args, stream, sig.params, allow_host=True)
         cuda._ensure_context()
-        chip = chip or cuda.chip()
-        if getattr(self, "_cubin", (None, None))[0] != chip:
-            self._cubin = (chip, self.compile(chip).binary)
-        cuda.run(self._cubin[1], self.name, self.grid(*args), self.block,
-                 call)
+        launcher = cuda.Launcher(self.compile(chip or cuda.chip()))
+        self._launchers[chip] = launcher
+        return launcher
+
+
+def _compile_module(module, target, chip, format):
+    """The compiler's entry point: `module` lowered and compiled (the
+    compile cache's tests count its calls)."""
+    return module.compile(target, chip, format)
 
 
 def kernel(block, grid, name=None):

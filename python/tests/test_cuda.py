@@ -325,7 +325,7 @@ def loaded_kernel(monkeypatch, globals_):
     monkeypatch.setattr(cuda, "_lib", driver)
     kernel = cuda.Kernel.__new__(cuda.Kernel)
     kernel.name, kernel._fn, kernel._module = "k", None, None
-    kernel.tensor_maps = []
+    kernel.tensor_maps, kernel._packers, kernel._events = [], {}, []
     return kernel, driver
 
 
