@@ -27,6 +27,7 @@ and CuPy's own operations, by the rules above, go on that stream unless
 
 import collections as _collections
 import ctypes as _ctypes
+import sys as _sys
 import json as _json
 import operator as _operator
 import struct as _struct
@@ -363,6 +364,7 @@ class Launcher:
         self.code = code
         self.signature = code.signature
         self._kernel = None
+        self._memo = None
 
     @property
     def kernel(self):
@@ -381,6 +383,9 @@ class Launcher:
         if len(args) != len(sig.params):
             raise TypeError("'%s' takes %d arguments, got %d"
                             % (sig.name, len(sig.params), len(args)))
+        if stream is None and self._memo is not None and \
+                self._memo.launch(self.kernel, sig, args):
+            return
         read = read_arguments(args, stream, sig.params, allow_host=True)
         hosts = None
         for v in read.views:
@@ -402,6 +407,8 @@ class Launcher:
         grid = sig.grid(read.views[sig._grid_index].shape)
         kernel._launch_values(grid, sig.block, kernel.dynamic_shared_bytes,
                               read)
+        if hosts is None and stream is None:
+            self._memo = _TorchMemo.of(args, read, grid, kernel)
         if hosts is not None:
             _cuda._check(_cuda._lib.cuStreamSynchronize(read.stream),
                          "cuStreamSynchronize")
@@ -409,6 +416,59 @@ class Launcher:
                 if c is not None:
                     _cuda._copy_back(c, h)
                     c.free()
+
+
+class _TorchMemo:
+    """The last launch of a Launcher on torch CUDA tensors alone, read and
+    checked: a later call on tensors of the same types, dtypes, shapes,
+    strides and device passes every check the same way, so it launches
+    with the same values but the tensors' pointers, on torch's current
+    stream, without reading the arguments again (issue 41, item 4: the
+    per-call path is the key's comparison and cuLaunchKernel)."""
+
+    __slots__ = ("types", "key", "values", "pointers", "kinds", "grid",
+                 "torch")
+
+    @staticmethod
+    def _key(args):
+        return tuple((a.dtype, a.shape, a.stride(), a.get_device())
+                     for a in args)
+
+    @classmethod
+    def of(cls, args, read, grid, kernel):
+        """The memo of a launch just made, or None where the fast path
+        would not repeat it (not all torch CUDA tensors, tensor maps)."""
+        torch = _sys.modules.get("torch")
+        if torch is None or kernel.tensor_maps or not args or not all(
+                isinstance(a, torch.Tensor) and a.is_cuda for a in args):
+            return None
+        memo = cls()
+        memo.types = tuple(type(a) for a in args)
+        memo.key = cls._key(args)
+        memo.values = list(read.values)
+        memo.kinds = tuple(read.kinds)
+        # Each tensor's memref starts with its two pointers.
+        memo.pointers = []
+        at = 0
+        for view in read.views:
+            memo.pointers.append(at)
+            at += 3 + 2 * len(view.shape)
+        memo.grid, memo.torch = grid, torch
+        return memo
+
+    def launch(self, kernel, sig, args):
+        """Launches `args` as the memo's launch went, where they match
+        it; returns whether it did."""
+        if tuple(type(a) for a in args) != self.types or \
+                self._key(args) != self.key:
+            return False
+        values = list(self.values)
+        for at, a in zip(self.pointers, args):
+            values[at] = values[at + 1] = a.data_ptr()
+        kernel._launch_packed(
+            self.grid, sig.block, kernel.dynamic_shared_bytes, self.kinds,
+            values, _arrays.torch_current_stream(self.torch, _DEVICE))
+        return True
 
 
 # Last: cuda imports this module, and its functions are used here only at

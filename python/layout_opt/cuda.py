@@ -649,16 +649,23 @@ class Kernel:
     def _launch_values(self, grid, block, shared, read):
         """cuLaunchKernel on read.stream with read_arguments' values,
         packed by this signature's Packer (made on its first launch)."""
-        kinds = tuple(read.kinds)
+        stream = read.stream
+        _launch.order_after_array_streams(read.views, stream, self._events)
+        self._launch_packed(grid, block, shared, tuple(read.kinds),
+                            read.values, stream, read.views)
+
+    def _launch_packed(self, grid, block, shared, kinds, values, stream,
+                       views=()):
+        """cuLaunchKernel on `stream` with `values` of `kinds`, packed by
+        this signature's Packer (made on its first launch), the tensor maps
+        encoded from `views`."""
         packer = self._packers.get(kinds)
         if packer is None:
             packer = self._packers[kinds] = _launch.Packer(
                 kinds, len(self.tensor_maps))
-        stream = read.stream
-        _launch.order_after_array_streams(read.views, stream, self._events)
         with packer.lock:
-            params = packer.pack(read.values)
-            maps = self._encode_maps(read.views, params, packer.count)
+            params = packer.pack(values)
+            maps = self._encode_maps(views, params, packer.count)
             args = (self._fn, grid[0], grid[1], grid[2], block[0], block[1],
                     block[2], shared, stream, params, None)
             result = _lib.cuLaunchKernel(*args)

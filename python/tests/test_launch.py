@@ -254,6 +254,38 @@ def test_torch_tensors_go_on_torchs_current_stream(driver, monkeypatch):
     assert len(driver.launches) == refused_after
 
 
+def test_repeated_torch_launches_skip_the_reading_not_the_checks(
+        driver, monkeypatch):
+    # The second call on tensors like the first's (same dtypes, shapes,
+    # strides, device) launches from the memo: new pointers, torch's
+    # stream of the moment, the same result. Anything else is read and
+    # checked again: a transposed (non-contiguous) view, another dtype.
+    torch = fake_cuda.install_fake_torch(monkeypatch, current_stream=0x7777)
+    run = launcher(kernels.tile_transpose_f32)
+    a, b = transpose_arrays(driver)
+    run(torch.Tensor(a), torch.Tensor(b))
+    assert run._memo is not None
+    a2, b2 = transpose_arrays(driver)
+    torch.stream = 0x5555
+    read = []
+    original = lo._launch.read_arguments
+    monkeypatch.setattr(lo._launch, "read_arguments",
+                        lambda *x, **k: read.append(x) or
+                        pytest.fail("read again"))
+    run(torch.Tensor(a2), torch.Tensor(b2))
+    assert (b2 == a2.T).all() and not read
+    assert driver.launches[-1][4] == 0x5555
+    monkeypatch.setattr(lo._launch, "read_arguments", original)
+    before = len(driver.launches)
+    c = np.zeros((130, 70), np.float32)
+    driver.register(c)
+    with pytest.raises(ValueError, match="takes a C-contiguous array"):
+        run(torch.Tensor(a), torch.Tensor(c.T.copy().T))
+    with pytest.raises(TypeError, match="got a 2-D bfloat16 array"):
+        run(torch.Tensor(a), torch.Tensor(np.zeros((130, 70), np.uint16)))
+    assert len(driver.launches) == before
+
+
 def test_numpy_arrays_are_copied_there_and_back(driver):
     a = RNG.standard_normal((70, 130)).astype(np.float32)
     b = np.zeros((130, 70), np.float16)
