@@ -31,9 +31,11 @@ llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// Whether `rows` x `cols` is whole tiles of `inst`'s `operand` tile.
-llvm::Error checkTiling(const MatrixInstruction &inst, MatrixOperand operand,
-                        int64_t rows, int64_t cols) {
+} // namespace
+
+llvm::Error layout::checkFragmentTiling(const MatrixInstruction &inst,
+                                        MatrixOperand operand, int64_t rows,
+                                        int64_t cols) {
   auto [r, c] = inst.tileShape(operand);
   if (rows < 1 || cols < 1 || rows % r || cols % c)
     return fail(llvm::Twine("the ") + llvm::Twine(rows) + "x" +
@@ -42,8 +44,6 @@ llvm::Error checkTiling(const MatrixInstruction &inst, MatrixOperand operand,
                 stringifyMatrixOperand(operand));
   return llvm::Error::success();
 }
-
-} // namespace
 
 llvm::Expected<FragmentConversion> layout::planFragmentConversion(
     const MatrixInstruction &producer, const MatrixInstruction &consumer,
@@ -54,9 +54,10 @@ llvm::Expected<FragmentConversion> layout::planFragmentConversion(
     return fail(llvm::Twine(producer.mnemonic) + " runs on " +
                 llvm::Twine(producer.waveSize) + " lanes, " +
                 consumer.mnemonic + " on " + llvm::Twine(consumer.waveSize));
-  if (llvm::Error e = checkTiling(producer, MatrixOperand::C, rows, cols))
+  if (llvm::Error e =
+          checkFragmentTiling(producer, MatrixOperand::C, rows, cols))
     return std::move(e);
-  if (llvm::Error e = checkTiling(consumer, operand, rows, cols))
+  if (llvm::Error e = checkFragmentTiling(consumer, operand, rows, cols))
     return std::move(e);
   FragmentConversion r;
   if (consumer.operandsInWorkgroupMemory()) {

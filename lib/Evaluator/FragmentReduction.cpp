@@ -25,12 +25,9 @@ layout::planFragmentReduction(const MatrixInstruction &inst,
                               int64_t cols) {
   if (axis != 0 && axis != 1)
     return fail("axis " + llvm::Twine(axis) + " of a 2-D tile");
+  if (llvm::Error e = checkFragmentTiling(inst, operand, rows, cols))
+    return std::move(e);
   auto [r, c] = inst.tileShape(operand);
-  if (rows < 1 || cols < 1 || rows % r || cols % c)
-    return fail(llvm::Twine("the ") + llvm::Twine(rows) + "x" +
-                llvm::Twine(cols) + " tile is not whole " + llvm::Twine(r) +
-                "x" + llvm::Twine(c) + " tiles of " + inst.mnemonic + "'s " +
-                stringifyMatrixOperand(operand));
   int64_t tileCols = cols / c, tiles = (rows / r) * tileCols;
   int64_t elements = inst.elementsPerLane(operand), lanes = inst.waveSize;
   auto coordOf = [&](int64_t lane, int64_t t, int64_t i) {

@@ -15,6 +15,8 @@
 
 #include "layout/Evaluator/FragmentConversion.h"
 
+#include "TestUtils.h"
+
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -23,11 +25,7 @@ using namespace mlir::layout;
 namespace {
 
 const MatrixInstruction &byName(llvm::StringRef mnemonic) {
-  for (const MatrixInstruction &inst : getMatrixInstructions())
-    if (inst.mnemonic == mnemonic)
-      return inst;
-  ADD_FAILURE() << "no instruction " << mnemonic.str();
-  return getMatrixInstructions().front();
+  return matrixInstructionNamed(mnemonic);
 }
 
 FragmentConversion plan(const MatrixInstruction &producer,

@@ -13,6 +13,8 @@
 
 #include "layout/Evaluator/FragmentReduction.h"
 
+#include "TestUtils.h"
+
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -21,11 +23,7 @@ using namespace mlir::layout;
 namespace {
 
 const MatrixInstruction &byName(llvm::StringRef mnemonic) {
-  for (const MatrixInstruction &inst : getMatrixInstructions())
-    if (inst.mnemonic == mnemonic)
-      return inst;
-  ADD_FAILURE() << "no instruction " << mnemonic.str();
-  return getMatrixInstructions().front();
+  return matrixInstructionNamed(mnemonic);
 }
 
 FragmentReduction plan(const MatrixInstruction &inst, MatrixOperand operand,

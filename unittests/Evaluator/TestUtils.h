@@ -8,6 +8,7 @@
 #define LAYOUT_UNITTESTS_EVALUATOR_TESTUTILS_H
 
 #include "layout/Evaluator/Descriptor.h"
+#include "layout/Evaluator/MatrixInstructions.h"
 
 #include "gtest/gtest.h"
 
@@ -22,6 +23,17 @@ inline Descriptor unwrap(llvm::Expected<Descriptor> d) {
     return *Descriptor::packed({1});
   }
   return std::move(*d);
+}
+
+/// The table's instruction of `mnemonic`, or a test failure (and the
+/// table's first instruction).
+inline const MatrixInstruction &
+matrixInstructionNamed(llvm::StringRef mnemonic) {
+  for (const MatrixInstruction &inst : getMatrixInstructions())
+    if (inst.mnemonic == mnemonic)
+      return inst;
+  ADD_FAILURE() << "no instruction " << mnemonic.str();
+  return getMatrixInstructions().front();
 }
 
 } // namespace layout

@@ -86,6 +86,12 @@ struct FragmentConversion {
   }
 };
 
+/// Whether `rows` x `cols` is whole tiles of `inst`'s `operand` tile (an
+/// error naming both otherwise).
+llvm::Error checkFragmentTiling(const MatrixInstruction &inst,
+                                MatrixOperand operand, int64_t rows,
+                                int64_t cols);
+
 /// How the `rows` x `cols` tile that `producer` leaves in C fragments (its
 /// instruction tiles row-major over the tile) becomes `consumer`'s
 /// `operand` fragments (A: rows = M, cols = K; B: rows = K, cols = N).
