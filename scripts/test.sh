@@ -9,11 +9,6 @@ cd "$root"
 bash scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 BUILD_DIR="${BUILD_DIR:-$root/build}"
 LIT=/usr/lib/llvm-22/bin/lit
-# lit starts the slowest tests first when it knows their times: a fresh
-# build has none, so it gets those of a run on the 2-core machine
-# (test/lit-test-times.txt; a later run's own times replace them).
-times="$BUILD_DIR/test/.lit_test_times.txt"
-[ -f "$times" ] || cp "$root/test/lit-test-times.txt" "$times"
 log="$(mktemp)"
 # Every test has a time limit (lit's --timeout needs python3-psutil): a test
 # that hangs fails as "Timed Out" instead of stalling the run.
