@@ -33,6 +33,16 @@ llvm::Error fail(const llvm::Twine &message) {
 
 } // namespace
 
+MatrixCoord layout::fragmentTileCoord(const MatrixInstruction &inst,
+                                      MatrixOperand operand, int64_t cols,
+                                      int64_t lane, int64_t tile,
+                                      int64_t element) {
+  auto [r, c] = inst.tileShape(operand);
+  MatrixCoord at = operandCoord(inst, operand, lane, element);
+  int64_t tileCols = cols / c;
+  return {(tile / tileCols) * r + at.row, (tile % tileCols) * c + at.col};
+}
+
 llvm::Error layout::checkFragmentTiling(const MatrixInstruction &inst,
                                         MatrixOperand operand, int64_t rows,
                                         int64_t cols) {
@@ -74,10 +84,9 @@ llvm::Expected<FragmentConversion> layout::planFragmentConversion(
   for (int64_t t = 0, e = (rows / m) * producerCols; t < e; ++t)
     for (int64_t lane = 0; lane < producer.waveSize; ++lane)
       for (int64_t i = 0; i < cElements; ++i) {
-        MatrixCoord at = operandCoord(producer, MatrixOperand::C, lane, i);
-        int64_t row = (t / producerCols) * m + at.row;
-        int64_t col = (t % producerCols) * n + at.col;
-        holder[row * cols + col] = {lane, t, i};
+        MatrixCoord at =
+            fragmentTileCoord(producer, MatrixOperand::C, cols, lane, t, i);
+        holder[at.row * cols + at.col] = {lane, t, i};
       }
   // Where each operand slot finds its value.
   auto [orows, ocols] = consumer.tileShape(operand);
@@ -89,10 +98,8 @@ llvm::Expected<FragmentConversion> layout::planFragmentConversion(
   for (int64_t lane = 0; lane < consumer.waveSize; ++lane)
     for (int64_t t = 0; t < r.operandTiles; ++t)
       for (int64_t i = 0; i < r.operandElements; ++i) {
-        MatrixCoord at = operandCoord(consumer, operand, lane, i);
-        int64_t row = (t / operandCols) * orows + at.row;
-        int64_t col = (t % operandCols) * ocols + at.col;
-        FragmentSlot from = holder.lookup(row * cols + col);
+        MatrixCoord at = fragmentTileCoord(consumer, operand, cols, lane, t, i);
+        FragmentSlot from = holder.lookup(at.row * cols + at.col);
         r.sources[(lane * r.operandTiles + t) * r.operandElements + i] = from;
         sameLane &= from.lane == lane;
       }

@@ -31,9 +31,7 @@ layout::planFragmentReduction(const MatrixInstruction &inst,
   int64_t tileCols = cols / c, tiles = (rows / r) * tileCols;
   int64_t elements = inst.elementsPerLane(operand), lanes = inst.waveSize;
   auto coordOf = [&](int64_t lane, int64_t t, int64_t i) {
-    MatrixCoord at = operandCoord(inst, operand, lane, i);
-    return MatrixCoord{(t / tileCols) * r + at.row,
-                       (t % tileCols) * c + at.col};
+    return fragmentTileCoord(inst, operand, cols, lane, t, i);
   };
   auto keptOf = [&](const MatrixCoord &at) {
     return axis == 1 ? at.row : at.col;

@@ -15,27 +15,6 @@
 using namespace mlir;
 using namespace mlir::layout;
 
-std::optional<std::array<int64_t, 4>> Im2colGeometry::input(int64_t m,
-                                                            int64_t k) const {
-  int64_t ow = m % output[1], oh = (m / output[1]) % output[0];
-  int64_t in = m / (output[1] * output[0]);
-  int64_t ch = k % c, fx = (k / c) % filter[1], fy = k / (c * filter[1]);
-  int64_t y = oh * stride[0] + fy * dilation[0] - pad[0];
-  int64_t x = ow * stride[1] + fx * dilation[1] - pad[1];
-  if (y < 0 || y >= h || x < 0 || x >= w)
-    return std::nullopt;
-  return std::array<int64_t, 4>{in, y, x, ch};
-}
-
-std::array<int64_t, 2> Im2colGeometry::lowerCorner() const {
-  return {-pad[0], -pad[1]};
-}
-
-std::array<int64_t, 2> Im2colGeometry::upperCorner() const {
-  return {(output[0] - 1) * stride[0] - pad[0] - (h - 1),
-          (output[1] - 1) * stride[1] - pad[1] - (w - 1)};
-}
-
 namespace {
 /// im2colBoxOperands on numbers.
 struct IntOps {
@@ -46,6 +25,29 @@ struct IntOps {
   }
 };
 } // namespace
+
+std::optional<std::array<int64_t, 4>> Im2colGeometry::input(int64_t m,
+                                                            int64_t k) const {
+  // The pixel the filter origin of row m, shifted by column k's filter
+  // offsets, reads (the box rule's own formula).
+  IntOps ops;
+  std::array<int64_t, 4> at;
+  std::array<int64_t, 2> offsets;
+  im2colBoxOperands<int64_t>(*this, m, k, ops, at, offsets);
+  int64_t y = at[1] + offsets[0], x = at[2] + offsets[1];
+  if (y < 0 || y >= h || x < 0 || x >= w)
+    return std::nullopt;
+  return std::array<int64_t, 4>{at[0], y, x, at[3]};
+}
+
+std::array<int64_t, 2> Im2colGeometry::lowerCorner() const {
+  return {-pad[0], -pad[1]};
+}
+
+std::array<int64_t, 2> Im2colGeometry::upperCorner() const {
+  return {(output[0] - 1) * stride[0] - pad[0] - (h - 1),
+          (output[1] - 1) * stride[1] - pad[1] - (w - 1)};
+}
 
 std::array<int64_t, 3> Im2colGeometry::corner(int64_t m) const {
   IntOps ops;
@@ -180,17 +182,15 @@ llvm::Error Reader::entry(const StageEntry &e, llvm::ArrayRef<Role> top,
   }
 }
 
-/// Whether `g` reproduces `d` at (m, k): the same validity, and the same
-/// offset where valid.
-bool agrees(const Descriptor &d, const Im2colGeometry &g, int64_t m,
-            int64_t k) {
+/// Whether `g` reproduces `d` at (m, k): the same validity, and where
+/// valid the offset `base` (d's packed NHWC base) gives g's input element.
+bool agrees(const Descriptor &d, const Descriptor &base,
+            const Im2colGeometry &g, int64_t m, int64_t k) {
   Evaluation e = d.evaluate({m, k});
   std::optional<std::array<int64_t, 4>> at = g.input(m, k);
   if (!at)
     return !e.valid;
-  int64_t offset =
-      (((*at)[0] * g.h + (*at)[1]) * g.w + (*at)[2]) * g.c + (*at)[3];
-  return e.valid && e.offset == offset;
+  return e.valid && e.offset == base.offset(*at);
 }
 
 } // namespace
@@ -227,6 +227,9 @@ llvm::Expected<Im2colGeometry> layout::matchIm2col(const Descriptor &d) {
   // padding and the merges' carries meet: the first and last rows of an
   // image and of the GEMM, each filter position's first and last channel.
   const Im2colGeometry &g = r.g;
+  llvm::Expected<Descriptor> packedBase = Descriptor::packed(base);
+  if (!packedBase)
+    return packedBase.takeError();
   int64_t image = g.output[0] * g.output[1];
   llvm::SmallVector<int64_t> ms;
   for (int64_t m : {int64_t(0), g.output[1] - 1, g.output[1], image - 1, image,
@@ -238,7 +241,7 @@ llvm::Expected<Im2colGeometry> layout::matchIm2col(const Descriptor &d) {
   for (int64_t m : ms)
     for (int64_t f = 0; f < g.filter[0] * g.filter[1]; ++f)
       for (int64_t ch : {int64_t(0), g.c - 1})
-        if (!agrees(d, g, m, f * g.c + ch))
+        if (!agrees(d, *packedBase, g, m, f * g.c + ch))
           return mismatch("its numbers do not reproduce it at (" +
                           std::to_string(m) + ", " +
                           std::to_string(f * g.c + ch) + ")");

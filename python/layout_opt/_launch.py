@@ -452,7 +452,7 @@ class _TorchMemo:
         at = 0
         for view in read.views:
             memo.pointers.append(at)
-            at += 3 + 2 * len(view.shape)
+            at += len(_MEMREF_KINDS[len(view.shape)])
         memo.grid, memo.torch = grid, torch
         return memo
 

@@ -86,6 +86,13 @@ struct FragmentConversion {
   }
 };
 
+/// The (row, column) in a tile `cols` wide, made of `inst`'s `operand`
+/// tiles row-major, of lane `lane`'s element `element` of instruction tile
+/// `tile` (operandCoord moved to the tile's place).
+MatrixCoord fragmentTileCoord(const MatrixInstruction &inst,
+                              MatrixOperand operand, int64_t cols, int64_t lane,
+                              int64_t tile, int64_t element);
+
 /// Whether `rows` x `cols` is whole tiles of `inst`'s `operand` tile (an
 /// error naming both otherwise).
 llvm::Error checkFragmentTiling(const MatrixInstruction &inst,
