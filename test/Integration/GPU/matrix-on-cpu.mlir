@@ -18,6 +18,7 @@
 // CHECK: mfma 16x16x16 bf16: 0 mismatches of 256
 // CHECK: mfma 32x32x16 f16 (gfx950): 0 mismatches of 1024
 // CHECK: wmma 16x16x16 f16 (gfx11): 0 mismatches of 256
+// CHECK: wmma 16x16x16 f16, lanes 0 and 16 disagree on A: 16 NaN in row 0, 0 elsewhere
 // CHECK: mma.sync m16n8k16 f16: 0 mismatches of 128
 
 module attributes {gpu.container_module} {
@@ -222,6 +223,54 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // The same, but lane 16 holds row 0 of A plus one, so its copy
+  // disagrees with lane 0's: the emulation reads such an element as NaN,
+  // which makes row 0 of D NaN.
+  gpu.func @wmma_disagreeing_copies(%a: memref<16x16xf16>, %b: memref<16x16xf16>,
+                              %c: memref<16x16xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %l = gpu.thread_id x
+    %i = arith.remui %l, %c16 : index
+    %h = arith.divui %l, %c16 : index
+    %za = arith.constant dense<0.0> : vector<16xf16>
+    %zc = arith.constant dense<0.0> : vector<8xf32>
+    %one = arith.constant 1.0 : f16
+    %is16 = arith.cmpi eq, %l, %c16 : index
+    %av = scf.for %e = %c0 to %c16 step %c1 iter_args(%v = %za) -> (vector<16xf16>) {
+      %x0 = memref.load %a[%i, %e] : memref<16x16xf16>
+      %x1 = arith.addf %x0, %one : f16
+      %x = arith.select %is16, %x1, %x0 : f16
+      %v2 = vector.insert %x, %v [%e] : f16 into vector<16xf16>
+      scf.yield %v2 : vector<16xf16>
+    }
+    %bv = scf.for %e = %c0 to %c16 step %c1 iter_args(%v = %za) -> (vector<16xf16>) {
+      %x = memref.load %b[%e, %i] : memref<16x16xf16>
+      %v2 = vector.insert %x, %v [%e] : f16 into vector<16xf16>
+      scf.yield %v2 : vector<16xf16>
+    }
+    %cv = scf.for %e = %c0 to %c8 step %c1 iter_args(%v = %zc) -> (vector<8xf32>) {
+      %e2 = arith.muli %e, %c2 : index
+      %row = arith.addi %e2, %h : index
+      %x = memref.load %c[%row, %i] : memref<16x16xf32>
+      %v2 = vector.insert %x, %v [%e] : f32 into vector<8xf32>
+      scf.yield %v2 : vector<8xf32>
+    }
+    %d = amdgpu.wmma 16x16x16 %av * %bv + %cv
+       : vector<16xf16>, vector<16xf16>, vector<8xf32>
+    scf.for %e = %c0 to %c8 step %c1 {
+      %e2 = arith.muli %e, %c2 : index
+      %row = arith.addi %e2, %h : index
+      %x = vector.extract %d[%e] : f32 from vector<8xf32>
+      memref.store %x, %c[%row, %i] : memref<16x16xf32>
+    }
+    gpu.return
+  }
+
   // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (PTX ISA), g = l/4,
   // t = l%4. A vector<4x2xf16>, register r, half v: row g + 8(r%2),
   // col 2t + v + 8(r/2). B vector<2x2xf16>: k = 2t + v + 8r, n = g.
@@ -300,6 +349,7 @@ func.func private @mfma_32x32x8_f16_host(memref<32x8xf16>, memref<8x64xf16>, mem
 func.func private @mfma_16x16x16_bf16_host(memref<16x16xbf16>, memref<16x16xbf16>, memref<16x16xf32>, index, index, index)
 func.func private @mfma_32x32x16_f16_host(memref<32x16xf16>, memref<16x32xf16>, memref<32x32xf32>, index, index, index)
 func.func private @wmma_16x16x16_f16_host(memref<16x16xf16>, memref<16x16xf16>, memref<16x16xf32>, index, index, index)
+func.func private @wmma_disagreeing_copies_host(memref<16x16xf16>, memref<16x16xf16>, memref<16x16xf32>, index, index, index)
 func.func private @mma_sync_m16n8k16_f16_host(memref<16x16xf16>, memref<16x8xf16>, memref<16x8xf32>, index, index, index)
 
 /// Small integers: A[i][k] = (7i + 3k) mod 9 - 4, B[k][j] = (5k + 11j) mod 7
@@ -425,6 +475,34 @@ func.func @report(%got: memref<?x?xf32>, %want: memref<?x?xf32>) {
   return
 }
 
+/// Prints "<what>: N NaN in row 0, M elsewhere" for `got`.
+func.func @report_nan(%got: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = memref.dim %got, %c0 : memref<?x?xf32>
+  %cols = memref.dim %got, %c1 : memref<?x?xf32>
+  %nan:2 = scf.for %i = %c0 to %rows step %c1 iter_args(%n0 = %c0, %n1 = %c0) -> (index, index) {
+    %r:2 = scf.for %j = %c0 to %cols step %c1 iter_args(%m0 = %n0, %m1 = %n1) -> (index, index) {
+      %x = memref.load %got[%i, %j] : memref<?x?xf32>
+      %isnan = arith.cmpf uno, %x, %x : f32
+      %one = arith.select %isnan, %c1, %c0 : index
+      %row0 = arith.cmpi eq, %i, %c0 : index
+      %in0 = arith.select %row0, %one, %c0 : index
+      %out0 = arith.select %row0, %c0, %one : index
+      %m0n = arith.addi %m0, %in0 : index
+      %m1n = arith.addi %m1, %out0 : index
+      scf.yield %m0n, %m1n : index, index
+    }
+    scf.yield %r#0, %r#1 : index, index
+  }
+  vector.print str ": "
+  vector.print %nan#0 : index punctuation <no_punctuation>
+  vector.print str " NaN in row 0, "
+  vector.print %nan#1 : index punctuation <no_punctuation>
+  vector.print str " elsewhere\n"
+  return
+}
+
 func.func @main() {
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
@@ -487,6 +565,11 @@ func.func @main() {
       : (memref<16x16xf16>, memref<16x16xf16>, memref<16x16xf32>, index, index, index) -> ()
   vector.print str "wmma 16x16x16 f16 (gfx11)"
   call @report(%c4m, %d4) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+  call @wmma_disagreeing_copies_host(%a4h, %b4h, %c4s, %c1, %c1, %c1)
+      : (memref<16x16xf16>, memref<16x16xf16>, memref<16x16xf32>, index, index, index) -> ()
+  vector.print str "wmma 16x16x16 f16, lanes 0 and 16 disagree on A"
+  %c4d = memref.cast %c4s : memref<16x16xf32> to memref<?x?xf32>
+  call @report_nan(%c4d) : (memref<?x?xf32>) -> ()
 
   %a5, %b5, %c5m, %d5 = call @operands(%c16, %c8, %c16) : (index, index, index)
       -> (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>)

@@ -110,39 +110,103 @@ Value allocTile(OpBuilder &b, Location loc, std::pair<int64_t, int64_t> shape) {
       b, loc, MemRefType::get({shape.first, shape.second}, b.getF32Type()));
 }
 
-/// Writes every lane's elements of `operand` into `tile` at the (row, col)
-/// the layout gives them; a second holder of an element (a replicated
-/// layout) must agree with the first, else the element becomes NaN.
+/// `body(builder, iv)` in an scf.for from 0 to `n`.
+void forEach(OpBuilder &b, Location loc, int64_t n,
+             function_ref<void(OpBuilder &, Value)> body) {
+  scf::ForOp::create(b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, n),
+                     indexConstant(b, loc, 1), ValueRange{},
+                     [&](OpBuilder &fb, Location, Value iv, ValueRange) {
+                       body(fb, iv);
+                       scf::YieldOp::create(fb, loc);
+                     });
+}
+
+/// The (row, col) of the tile (`cols` columns) that lane `lane`'s element
+/// `e` holds, by the table's register layout `layout` (materialized).
+std::pair<Value, Value> tileCoord(OpBuilder &b, Location loc, Value layout,
+                                  Value lane, Value e, int64_t cols) {
+  Value off = OffsetOp::create(b, loc, layout, ValueRange{lane, e});
+  Value n = indexConstant(b, loc, cols);
+  return {arith::DivUIOp::create(b, loc, off, n),
+          arith::RemUIOp::create(b, loc, off, n)};
+}
+
+/// Writes every lane's elements of `operand` (operand number `index` of the
+/// op) into the f32 `tile` at the (row, col) the table's layout gives
+/// them, in loops over the lanes and registers. Where the layout
+/// replicates elements (gfx11 WMMA's half-waves), a second pass compares
+/// every holder with the value written: an element whose holders disagree
+/// becomes NaN.
 void gather(OpBuilder &b, Location loc, const MatrixInstruction &inst,
             MatrixOperand operand, unsigned index, Value tile,
-            LaneOperand laneOperand) {
-  llvm::DenseSet<std::pair<int64_t, int64_t>> seen;
-  Value nan = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
-  for (int64_t lane = 0; lane < inst.waveSize; ++lane) {
-    Value regs = flatten(b, loc, laneOperand(b, index, lane));
-    for (int64_t e = 0, n = inst.elementsPerLane(operand); e < n; ++e) {
-      MatrixCoord at = operandCoord(inst, operand, lane, e);
-      Value x = vector::ExtractOp::create(b, loc, regs, e);
-      if (x.getType() != b.getF32Type())
-        x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
-      else if (operand != MatrixOperand::C) {
-        // f32 registers (tf32, xf32, f32): what the instruction makes of
-        // them (inputPrecision).
-        MatrixInputPrecision p = inputPrecision(inst.inputKind);
-        x = test::roundMantissa(b, loc, x, p.mantissaBits, p.rounding);
-      }
-      SmallVector<Value> idx{indexConstant(b, loc, at.row),
-                             indexConstant(b, loc, at.col)};
-      if (!seen.insert({at.row, at.col}).second) {
-        Value first = memref::LoadOp::create(b, loc, tile, idx);
-        Value same =
-            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, first, x);
-        x = arith::SelectOp::create(b, loc, same, first, nan);
-      }
-      memref::StoreOp::create(b, loc, x, tile, idx);
-    }
-  }
+            LaneOperandAt laneOperand) {
+  Value layout = buildDescriptor(b, loc, inst.layout(operand));
+  int64_t cols = inst.tileShape(operand).second;
+  auto eachElement =
+      [&](function_ref<void(OpBuilder &, Value x, ValueRange at)> body) {
+        forEach(b, loc, inst.waveSize, [&](OpBuilder &lb, Value lane) {
+          Value regs = flatten(lb, loc, laneOperand(lb, index, lane));
+          forEach(lb, loc, inst.elementsPerLane(operand),
+                  [&](OpBuilder &eb, Value e) {
+                    auto [r, c] = tileCoord(eb, loc, layout, lane, e, cols);
+                    Value x = vector::ExtractOp::create(eb, loc, regs,
+                                                        OpFoldResult(e));
+                    if (x.getType() != eb.getF32Type()) {
+                      x = arith::ExtFOp::create(eb, loc, eb.getF32Type(), x);
+                    } else if (operand != MatrixOperand::C) {
+                      // f32 registers (tf32, xf32, f32): what the
+                      // instruction makes of them (inputPrecision).
+                      MatrixInputPrecision p = inputPrecision(inst.inputKind);
+                      x = test::roundMantissa(eb, loc, x, p.mantissaBits,
+                                              p.rounding);
+                    }
+                    body(eb, x, ValueRange{r, c});
+                  });
+        });
+      };
+  eachElement([&](OpBuilder &eb, Value x, ValueRange at) {
+    memref::StoreOp::create(eb, loc, x, tile, at);
+  });
+  if (inst.replication(operand) == 1)
+    return;
+  eachElement([&](OpBuilder &eb, Value x, ValueRange at) {
+    Value nan = arith::ConstantOp::create(
+        eb, loc, eb.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+    Value written = memref::LoadOp::create(eb, loc, tile, at);
+    Value same =
+        arith::CmpFOp::create(eb, loc, arith::CmpFPredicate::OEQ, written, x);
+    memref::StoreOp::create(
+        eb, loc, arith::SelectOp::create(eb, loc, same, written, nan), tile,
+        at);
+  });
+}
+
+/// Gives every lane its D registers (`type`) from the f32 tile `c` through
+/// the table's C layout, in loops over the lanes and registers.
+void scatter(OpBuilder &b, Location loc, const MatrixInstruction &inst, Value c,
+             VectorType type, LaneResultAt laneResult) {
+  Value layout = buildDescriptor(b, loc, inst.c);
+  auto flat = VectorType::get({type.getNumElements()}, b.getF32Type());
+  forEach(b, loc, inst.waveSize, [&](OpBuilder &lb, Value lane) {
+    Value zeros = arith::ConstantOp::create(
+        lb, loc, flat, DenseElementsAttr::get(flat, lb.getF32FloatAttr(0)));
+    auto fill = scf::ForOp::create(
+        lb, loc, indexConstant(lb, loc, 0),
+        indexConstant(lb, loc, inst.cElementsPerLane),
+        indexConstant(lb, loc, 1), ValueRange{zeros},
+        [&](OpBuilder &eb, Location, Value e, ValueRange acc) {
+          auto [r, col] = tileCoord(eb, loc, layout, lane, e, inst.n);
+          Value x = memref::LoadOp::create(eb, loc, c, ValueRange{r, col});
+          scf::YieldOp::create(
+              eb, loc,
+              vector::InsertOp::create(eb, loc, x, acc[0], OpFoldResult(e))
+                  .getResult());
+        });
+    Value d = fill.getResult(0);
+    if (type.getRank() != 1)
+      d = vector::ShapeCastOp::create(lb, loc, type, d);
+    laneResult(lb, lane, d);
+  });
 }
 
 /// c[i][j] += sum_k a[i][k] * b[k][j] in f32.
@@ -176,6 +240,8 @@ void multiplyAccumulate(OpBuilder &b, Location loc,
 }
 
 } // namespace
+
+/// The table's wgmma of `op`'s N and element type, or nullptr after a
 
 /// The table's wgmma of `op`'s N and element type, or nullptr after a
 /// diagnostic.
@@ -264,36 +330,41 @@ std::optional<int64_t> test::waveSizeOf(Operation *op) {
 }
 
 void test::emulateLdMatrix(OpBuilder &b, Location loc, nvgpu::LdMatrixOp op,
-                           LaneOperand laneOperand, LaneResult laneResult) {
+                           LaneOperandAt laneOperand, LaneResultAt laneResult) {
   int64_t numTiles = op.getNumTiles();
   bool transpose = op.getTranspose();
   unsigned rank = op.getIndices().size();
-  Value memref = laneOperand(b, 0, 0);
-  // The row addresses the instruction reads: lanes 8j .. 8j + 7 give
-  // matrix j's rows 0 .. 7.
-  SmallVector<SmallVector<Value>> rowAt(8 * numTiles);
-  for (int64_t lane = 0; lane < 8 * numTiles; ++lane)
-    for (unsigned d = 0; d < rank; ++d)
-      rowAt[lane].push_back(laneOperand(b, 1 + d, lane));
-  // Element `p` of row `r` of matrix `j`.
-  auto element = [&](int64_t j, int64_t r, int64_t p) -> Value {
-    SmallVector<Value> at = rowAt[8 * j + r];
-    at.back() =
-        arith::AddIOp::create(b, loc, at.back(), indexConstant(b, loc, p));
-    return memref::LoadOp::create(b, loc, memref, at);
-  };
+  Value memref = laneOperand(b, 0, indexConstant(b, loc, 0));
   VectorType type = op.getType();
   auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
-  for (int64_t lane = 0; lane < 32; ++lane) {
-    int64_t group = lane / 4, inGroup = lane % 4;
+  forEach(b, loc, 32, [&](OpBuilder &lb, Value lane) {
+    auto c = [&](int64_t v) { return indexConstant(lb, loc, v); };
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(lb, loc, x, y);
+    };
+    Value group = arith::DivUIOp::create(lb, loc, lane, c(4));
+    Value pair = arith::MulIOp::create(
+        lb, loc, arith::RemUIOp::create(lb, loc, lane, c(4)), c(2));
+    // Element `p` of row `r` of matrix `j`: the row's address is lane
+    // 8j + r's indices (lanes 8j .. 8j + 7 give matrix j's rows 0 .. 7).
+    auto element = [&](int64_t j, Value r, Value p) -> Value {
+      Value rowLane = add(c(8 * j), r);
+      SmallVector<Value> at;
+      for (unsigned d = 0; d < rank; ++d)
+        at.push_back(laneOperand(lb, 1 + d, rowLane));
+      at.back() = add(at.back(), p);
+      return memref::LoadOp::create(lb, loc, memref, at);
+    };
     SmallVector<Value> elements;
     for (int64_t j = 0; j < numTiles; ++j)
-      for (int64_t v = 0; v < 2; ++v)
-        elements.push_back(transpose ? element(j, 2 * inGroup + v, group)
-                                     : element(j, group, 2 * inGroup + v));
-    Value regs = vector::FromElementsOp::create(b, loc, flat, elements);
-    laneResult(b, lane, vector::ShapeCastOp::create(b, loc, type, regs));
-  }
+      for (int64_t v = 0; v < 2; ++v) {
+        Value inPair = add(pair, c(v));
+        elements.push_back(transpose ? element(j, inPair, group)
+                                     : element(j, group, inPair));
+      }
+    Value regs = vector::FromElementsOp::create(lb, loc, flat, elements);
+    laneResult(lb, lane, vector::ShapeCastOp::create(lb, loc, type, regs));
+  });
 }
 
 MatrixTiles test::allocateMatrixTiles(OpBuilder &b, Location loc,
@@ -305,29 +376,15 @@ MatrixTiles test::allocateMatrixTiles(OpBuilder &b, Location loc,
 
 void test::emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
                                     const MatrixInstruction &inst,
-                                    MatrixTiles tiles, LaneOperand laneOperand,
-                                    LaneResult laneResult) {
-  Value a = tiles.a, bt = tiles.b, c = tiles.c;
-  gather(b, loc, inst, MatrixOperand::A, 0, a, laneOperand);
-  gather(b, loc, inst, MatrixOperand::B, 1, bt, laneOperand);
-  gather(b, loc, inst, MatrixOperand::C, 2, c, laneOperand);
-  multiplyAccumulate(b, loc, inst, a, bt, c);
-  auto resultType = cast<VectorType>(op->getResult(0).getType());
-  auto flat = VectorType::get({resultType.getNumElements()}, b.getF32Type());
-  for (int64_t lane = 0; lane < inst.waveSize; ++lane) {
-    SmallVector<Value> elements;
-    for (int64_t e = 0; e < inst.cElementsPerLane; ++e) {
-      MatrixCoord at = operandCoord(inst, MatrixOperand::C, lane, e);
-      elements.push_back(
-          memref::LoadOp::create(b, loc, c,
-                                 ValueRange{indexConstant(b, loc, at.row),
-                                            indexConstant(b, loc, at.col)}));
-    }
-    Value d = vector::FromElementsOp::create(b, loc, flat, elements);
-    if (resultType.getRank() != 1)
-      d = vector::ShapeCastOp::create(b, loc, resultType, d);
-    laneResult(b, lane, d);
-  }
+                                    MatrixTiles tiles,
+                                    LaneOperandAt laneOperand,
+                                    LaneResultAt laneResult) {
+  gather(b, loc, inst, MatrixOperand::A, 0, tiles.a, laneOperand);
+  gather(b, loc, inst, MatrixOperand::B, 1, tiles.b, laneOperand);
+  gather(b, loc, inst, MatrixOperand::C, 2, tiles.c, laneOperand);
+  multiplyAccumulate(b, loc, inst, tiles.a, tiles.b, tiles.c);
+  scatter(b, loc, inst, tiles.c, cast<VectorType>(op->getResult(0).getType()),
+          laneResult);
 }
 
 //===----------------------------------------------------------------------===//
@@ -335,17 +392,6 @@ void test::emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// `body(builder, iv)` in an scf.for from 0 to `n`.
-void forEach(OpBuilder &b, Location loc, int64_t n,
-             function_ref<void(OpBuilder &, Value)> body) {
-  scf::ForOp::create(b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, n),
-                     indexConstant(b, loc, 1), ValueRange{},
-                     [&](OpBuilder &fb, Location, Value iv, ValueRange) {
-                       body(fb, iv);
-                       scf::YieldOp::create(fb, loc);
-                     });
-}
 
 /// Reads an operand tile (rows x cols, the instruction's A or B) from its
 /// workgroup buffer through its descriptor into the f32 host `tile`:
@@ -364,16 +410,6 @@ void readOperand(OpBuilder &b, Location loc, Value buffer, Value desc,
       memref::StoreOp::create(cb, loc, x, tile, ValueRange{r, c});
     });
   });
-}
-
-/// The (row, col) of C that lane `lane`'s element `e` holds, by the
-/// table's layout `layout` (materialized) of a tile of `cols` columns.
-std::pair<Value, Value> cCoord(OpBuilder &b, Location loc, Value layout,
-                               Value lane, Value e, int64_t cols) {
-  Value off = OffsetOp::create(b, loc, layout, ValueRange{lane, e});
-  Value n = indexConstant(b, loc, cols);
-  return {arith::DivUIOp::create(b, loc, off, n),
-          arith::RemUIOp::create(b, loc, off, n)};
 }
 
 } // namespace
@@ -398,34 +434,8 @@ void test::emulateWarpgroupMma(OpBuilder &b, Location loc, Operation *op,
   readOperand(b, loc, laneOperand(b, bBuf, lane0),
               laneOperand(b, bBuf + 1, lane0), origin(bBuf + 2, rankB),
               mma.getBDims(), inst.k, inst.n, tiles.b);
-  Value layoutC = buildDescriptor(b, loc, inst.c);
-  // C from the lanes.
-  forEach(b, loc, inst.waveSize, [&](OpBuilder &lb, Value lane) {
-    Value regs = laneOperand(lb, 0, lane);
-    forEach(lb, loc, inst.cElementsPerLane, [&](OpBuilder &eb, Value e) {
-      auto [r, c] = cCoord(eb, loc, layoutC, lane, e, inst.n);
-      Value x = vector::ExtractOp::create(eb, loc, regs, OpFoldResult(e));
-      memref::StoreOp::create(eb, loc, x, tiles.c, ValueRange{r, c});
-    });
-  });
+  gather(b, loc, inst, MatrixOperand::C, 0, tiles.c, laneOperand);
   multiplyAccumulate(b, loc, inst, tiles.a, tiles.b, tiles.c);
-  // D to the lanes.
-  auto type = cast<VectorType>(mma.getResult().getType());
-  forEach(b, loc, inst.waveSize, [&](OpBuilder &lb, Value lane) {
-    Value zeros = arith::ConstantOp::create(
-        lb, loc, type, DenseElementsAttr::get(type, lb.getF32FloatAttr(0)));
-    auto fill = scf::ForOp::create(
-        lb, loc, indexConstant(lb, loc, 0),
-        indexConstant(lb, loc, inst.cElementsPerLane),
-        indexConstant(lb, loc, 1), ValueRange{zeros},
-        [&](OpBuilder &eb, Location, Value e, ValueRange acc) {
-          auto [r, c] = cCoord(eb, loc, layoutC, lane, e, inst.n);
-          Value x = memref::LoadOp::create(eb, loc, tiles.c, ValueRange{r, c});
-          scf::YieldOp::create(
-              eb, loc,
-              vector::InsertOp::create(eb, loc, x, acc[0], OpFoldResult(e))
-                  .getResult());
-        });
-    laneResult(lb, lane, fill.getResult(0));
-  });
+  scatter(b, loc, inst, tiles.c, cast<VectorType>(mma.getResult().getType()),
+          laneResult);
 }

@@ -63,14 +63,13 @@ std::optional<int64_t> waveSizeOf(Operation *op);
 const MatrixInstruction *matrixInstructionOf(Operation *op);
 
 /// Gives one lane's value of operand `operand` (0: A, 1: B, 2: C) of the
-/// emulated op.
-using LaneOperand =
-    function_ref<Value(OpBuilder &, unsigned operand, int64_t lane)>;
-/// Receives one lane's result.
-using LaneResult = function_ref<void(OpBuilder &, int64_t lane, Value)>;
-/// The same for a lane number computed at run time (a loop over lanes).
+/// emulated op; the lane is a number computed at run time (the emulations
+/// loop over the lanes, so that their code does not grow with the wave).
+/// A block-uniform operand must be materialized before the first call
+/// (calls come from inside the emulations' loops).
 using LaneOperandAt =
     function_ref<Value(OpBuilder &, unsigned operand, Value lane)>;
+/// Receives one lane's result.
 using LaneResultAt = function_ref<void(OpBuilder &, Value lane, Value)>;
 
 /// Host f32 tiles for A, B and C of one instruction, reused by every
@@ -90,7 +89,8 @@ MatrixTiles allocateMatrixTiles(OpBuilder &b, Location loc,
 /// element reads as NaN.
 void emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
                               const MatrixInstruction &inst, MatrixTiles tiles,
-                              LaneOperand laneOperand, LaneResult laneResult);
+                              LaneOperandAt laneOperand,
+                              LaneResultAt laneResult);
 
 /// Emits one warpgroup's layout.warpgroup_mma `op` (an instruction `inst`
 /// of family Wgmma) on the host with loops over the lanes and elements:
@@ -110,7 +110,7 @@ void emulateWarpgroupMma(OpBuilder &b, Location loc, Operation *op,
 /// M_j[2(l%4)+1][l/4]). `laneOperand` gives operand 0 (the memref) and 1...
 /// (the indices) of a lane; lanes 8 numTiles and up are not asked.
 void emulateLdMatrix(OpBuilder &b, Location loc, nvgpu::LdMatrixOp op,
-                     LaneOperand laneOperand, LaneResult laneResult);
+                     LaneOperandAt laneOperand, LaneResultAt laneResult);
 
 /// The lanes of one emulated gpu.shuffle (its constant width), or
 /// std::nullopt after a diagnostic at `op` (ShuffleEmulation.cpp).

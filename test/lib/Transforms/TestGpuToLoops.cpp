@@ -44,6 +44,7 @@
 #include "GpuToLoopsPlan.h"
 #include "MatrixEmulation.h"
 
+#include "layout/Dialect/Layout/IR/LayoutDialect.h"
 #include "layout/Dialect/Layout/Utils/WorkgroupBuffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -247,31 +248,12 @@ LogicalResult KernelToLoops::emitWavePiece(OpBuilder &b, Operation *op) {
       arith::ConstantIndexOp::create(b, loc, *waveSize));
   b.setInsertionPointToStart(waves.getBody());
   Value first = waves.getInductionVar();
-  auto laneId = [&](OpBuilder &lb, int64_t lane) -> Value {
-    return arith::AddIOp::create(lb, loc, first,
-                                 arith::ConstantIndexOp::create(lb, loc, lane));
-  };
   // Block-uniform operands (buffers, descriptors, constants) are computed
-  // in this piece, at their first use, which comes before any loop the
-  // emulations open.
+  // in this piece, before the loops the emulations open.
   IRMapping uniform = base;
-  auto laneOperand = [&](OpBuilder &lb, unsigned operand,
-                         int64_t lane) -> Value {
-    Value v = op->getOperand(operand);
+  for (Value v : op->getOperands())
     if (!plan.storageOf(v))
-      return hostUniform(lb, v, uniform);
-    return memref::LoadOp::create(lb, loc, bufferOf(v), laneId(lb, lane));
-  };
-  Value result = op->getResult(0);
-  auto laneResult = [&](OpBuilder &lb, int64_t lane, Value d) {
-    if (plan.keptValues().contains(result))
-      memref::StoreOp::create(lb, loc, d, keptBuffer.lookup(result),
-                              laneId(lb, lane));
-  };
-  if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(op)) {
-    emulateLdMatrix(b, loc, ldmatrix, laneOperand, laneResult);
-    return success();
-  }
+      hostUniform(b, v, uniform);
   auto laneAt = [&](OpBuilder &lb, Value lane) -> Value {
     return arith::AddIOp::create(lb, loc, first, lane);
   };
@@ -286,6 +268,14 @@ LogicalResult KernelToLoops::emitWavePiece(OpBuilder &b, Operation *op) {
       memref::StoreOp::create(lb, loc, v, keptBuffer.lookup(r),
                               laneAt(lb, lane));
   };
+  Value result = op->getResult(0);
+  auto resultAt = [&](OpBuilder &lb, Value lane, Value d) {
+    storeAt(lb, lane, result, d);
+  };
+  if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(op)) {
+    emulateLdMatrix(b, loc, ldmatrix, operandAt, resultAt);
+    return success();
+  }
   if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
     emulateShuffle(b, loc, shuffle, *waveSize, operandAt,
                    [&](OpBuilder &lb, Value lane, Value r, Value valid) {
@@ -296,18 +286,11 @@ LogicalResult KernelToLoops::emitWavePiece(OpBuilder &b, Operation *op) {
   }
   const MatrixInstruction *inst = matrixInstructionOf(op);
   OpBuilder atEntry = OpBuilder::atBlockBegin(entry);
-  if (inst->family == MatrixFamily::Wgmma) {
-    auto resultAt = [&](OpBuilder &lb, Value lane, Value d) {
-      storeAt(lb, lane, result, d);
-    };
-    emulateWarpgroupMma(b, loc, op, *inst,
-                        allocateMatrixTiles(atEntry, loc, *inst), operandAt,
-                        resultAt);
-    return success();
-  }
-  emulateMatrixInstruction(b, loc, op, *inst,
-                           allocateMatrixTiles(atEntry, loc, *inst),
-                           laneOperand, laneResult);
+  MatrixTiles tiles = allocateMatrixTiles(atEntry, loc, *inst);
+  if (inst->family == MatrixFamily::Wgmma)
+    emulateWarpgroupMma(b, loc, op, *inst, tiles, operandAt, resultAt);
+  else
+    emulateMatrixInstruction(b, loc, op, *inst, tiles, operandAt, resultAt);
   return success();
 }
 
@@ -506,7 +489,7 @@ struct TestGpuToLoopsPass final
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<func::FuncDialect, memref::MemRefDialect, scf::SCFDialect,
                     arith::ArithDialect, vector::VectorDialect,
-                    cf::ControlFlowDialect>();
+                    cf::ControlFlowDialect, LayoutDialect>();
   }
 
   void runOnOperation() override {
