@@ -14,6 +14,7 @@
 #include "Contraction.h"
 #include "ContractionPipeline.h"
 #include "ContractionPlan.h"
+#include "FragmentProgram.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -23,14 +24,13 @@ using namespace mlir;
 using namespace mlir::layout;
 using namespace mlir::layout::tiles;
 
-namespace {
-
 //===----------------------------------------------------------------------===//
 // Recognition
 //===----------------------------------------------------------------------===//
 
-/// The dimension positions of a matmul's maps (m, n, k), or failure.
-LogicalResult matmulDims(vector::ContractionOp contract, ContractionTree &t) {
+LogicalResult tiles::matchMatmulDims(vector::ContractionOp contract,
+                                     int64_t &aM, int64_t &aK, int64_t &bK,
+                                     int64_t &bN) {
   SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
   auto iterators = contract.getIteratorTypesArray();
   if (iterators.size() != 3 || maps[2].getNumResults() != 2 ||
@@ -60,11 +60,22 @@ LogicalResult matmulDims(vector::ContractionOp contract, ContractionTree &t) {
     }
     return false;
   };
-  if (!positions(maps[0], m, k, t.aM, t.aK) ||
-      !positions(maps[1], k, n, t.bK, t.bN))
+  if (!positions(maps[0], m, k, aM, aK) || !positions(maps[1], k, n, bK, bN))
     return failure();
   return success();
 }
+
+Leaf tiles::stagedLeafOf(LoadOp load) {
+  Leaf leaf;
+  leaf.load = load;
+  leaf.side = GlobalSide::of(load);
+  for (int64_t k = 0, e = load.getType().getRank(); k < e; ++k)
+    leaf.perm.push_back(k);
+  leaf.staged = true;
+  return leaf;
+}
+
+namespace {
 
 /// A cooperative load feeding the contraction as `what`.
 FailureOr<Leaf> operandLeaf(vector::ContractionOp contract, Value v,
@@ -76,13 +87,7 @@ FailureOr<Leaf> operandLeaf(vector::ContractionOp contract, Value v,
            << "in a tile program: its " << what
            << " must be a cooperative, non-atomic layout.load in the loop "
               "body, used only here";
-  Leaf leaf;
-  leaf.load = load;
-  leaf.side = GlobalSide::of(load);
-  for (int64_t k = 0, e = load.getType().getRank(); k < e; ++k)
-    leaf.perm.push_back(k);
-  leaf.staged = true;
-  return leaf;
+  return stagedLeafOf(load);
 }
 
 /// Matches the loop, accumulator, operands and epilogue of `contract`.
@@ -91,7 +96,7 @@ FailureOr<ContractionTree> matchContraction(vector::ContractionOp contract,
   ContractionTree t;
   t.contract = contract;
   if (contract.getKind() != vector::CombiningKind::ADD ||
-      failed(matmulDims(contract, t)))
+      failed(matchMatmulDims(contract, t.aM, t.aK, t.bK, t.bN)))
     return contract.emitOpError()
            << "in a tile program must be a matrix multiply: maps (m, k) or "
               "(k, m), (k, n) or (n, k), (m, n), iterators parallel, "
@@ -225,6 +230,8 @@ tiles::distributeContractions(gpu::GPUFuncOp func, ArrayRef<int64_t> block,
                               const CooperativeTileOptions &options) {
   SmallVector<vector::ContractionOp> contracts;
   func.walk([&](vector::ContractionOp c) { contracts.push_back(c); });
+  // Loops of several contractions are fragment programs (FragmentProgram.h),
+  // compiled before this room.
   for (vector::ContractionOp contract : contracts) {
     FailureOr<ContractionTree> tree = matchContraction(contract, uniform);
     if (failed(tree) || failed(matchEpilogue(*tree, uniform)))

@@ -43,10 +43,17 @@
 #include "layout/Transforms/CooperativeTiles.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir {
 namespace layout {
 namespace tiles {
+
+/// The positions of m and k in a matmul contraction's A tile and of k and n
+/// in its B tile (maps (m, k) or (k, m), (k, n) or (n, k), (m, n);
+/// iterators parallel, parallel, reduction), or failure.
+LogicalResult matchMatmulDims(vector::ContractionOp contract, int64_t &aM,
+                              int64_t &aK, int64_t &bK, int64_t &bN);
 
 /// Distributes every tile contraction of `func` (a kernel with a known
 /// block size) onto `options.chip`'s matrix instructions. A contraction

@@ -45,8 +45,6 @@ Type tiles::operandValueType(const MatrixInstruction &inst,
   return operandType(inst, operand, elementType);
 }
 
-namespace {
-
 /// One lane's fragment of A or B from its `elements` (the register layout's
 /// order), as the instruction takes it: a vector of the op's shape, or the
 /// scalar of the f32 MFMAs. For tf32 mma.sync each element is first
@@ -57,8 +55,9 @@ namespace {
 /// zeroes the low 13 bits; what mma.sync does with those bits then does not
 /// matter (inputPrecision, MatrixInstructions.cpp). The xf32 MFMA rounds
 /// its f32 inputs itself.
-Value fragmentOf(OpBuilder &b, Location loc, const MatrixInstruction &inst,
-                 MatrixOperand operand, Type et, SmallVector<Value> elements) {
+Value tiles::fragmentOf(OpBuilder &b, Location loc,
+                        const MatrixInstruction &inst, MatrixOperand operand,
+                        Type et, SmallVector<Value> elements) {
   if (inst.inputKind == MatrixElementKind::TF32)
     for (Value &x : elements) {
       Value tf32 = NVVM::ConvertFloatToTF32Op::create(
@@ -71,6 +70,8 @@ Value fragmentOf(OpBuilder &b, Location loc, const MatrixInstruction &inst,
   return vector::FromElementsOp::create(b, loc, cast<VectorType>(type),
                                         elements);
 }
+
+namespace {
 
 /// A register layout as IR (its packed base and its stages).
 Value materializeLayout(OpBuilder &b, Location loc, const Descriptor &d) {
@@ -125,16 +126,18 @@ SmallVector<int64_t> layoutRuns(const MatrixInstruction &inst,
   return runs;
 }
 
-/// The (row, col) that `layout` (a register or row-address layout of the
-/// table) maps `top` to in its row-major `cols`-column tile, in IR: the
-/// layout's offset split as operandCoord splits it.
-std::pair<Value, Value> tileCoordAt(OpBuilder &b, Location loc, Value layout,
-                                    ValueRange top, int64_t cols) {
+} // namespace
+
+std::pair<Value, Value> tiles::tileCoordAt(OpBuilder &b, Location loc,
+                                           Value layout, ValueRange top,
+                                           int64_t cols) {
   Value off = OffsetOp::create(b, loc, layout, top);
   Value c = indexConstant(b, loc, cols);
   return {arith::DivUIOp::create(b, loc, off, c),
           arith::RemUIOp::create(b, loc, off, c)};
 }
+
+namespace {
 
 /// How `operand` is read with ldmatrix, or nullptr: the instruction has an
 /// ldmatrix form for its buffer's order (mma.sync's A and B from K-fastest
@@ -143,6 +146,8 @@ const LdMatrixLoad *ldmatrixLoad(const Plan &plan, const OperandLeaves &t,
                                  MatrixOperand operand) {
   const MatrixInstruction &inst = *plan.inst;
   bool isA = operand == MatrixOperand::A;
+  if (!(isA ? t.a : t.b))
+    return nullptr; // a fragment program's operand in registers
   const Leaf &leaf = isA ? *t.a : *t.b;
   if (leaf.bufDims.size() != 2)
     return nullptr;

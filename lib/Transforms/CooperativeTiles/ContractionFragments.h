@@ -63,6 +63,18 @@ VectorType operandType(const MatrixInstruction &inst, MatrixOperand operand,
 Type operandValueType(const MatrixInstruction &inst, MatrixOperand operand,
                       Type elementType);
 
+/// The operand fragment of `inst` (its MLIR op's type for `operand`) made
+/// of `elements` in register order (tf32 elements converted as mma.sync
+/// takes them).
+Value fragmentOf(OpBuilder &b, Location loc, const MatrixInstruction &inst,
+                 MatrixOperand operand, Type et, SmallVector<Value> elements);
+
+/// The (row, col) that `layout` (a register or row-address layout of the
+/// table, materialized) maps `top` to in its row-major `cols`-column tile,
+/// in IR: the layout's offset split as operandCoord splits it.
+std::pair<Value, Value> tileCoordAt(OpBuilder &b, Location loc, Value layout,
+                                    ValueRange top, int64_t cols);
+
 /// A lane's fragments of A or B for several instruction tiles: [tile][s],
 /// s the K step within a packed group.
 using OperandFragments = SmallVector<SmallVector<Value>>;

@@ -39,21 +39,18 @@ SmallVector<Value> PipelinedOperand::at(Value iv) const {
   return r;
 }
 
-namespace {
-
-//===----------------------------------------------------------------------===//
-// The instruction and the waves
-//===----------------------------------------------------------------------===//
-
-/// Whether instructions of `kind` take A and B of element type `t`: f16,
-/// bf16, or f32 for the kinds that hold f32 in their registers (tf32, xf32,
-/// f32; MatrixInstructions.h).
-bool takesInputs(MatrixElementKind kind, Type t) {
+bool tiles::takesInputs(MatrixElementKind kind, Type t) {
   if (t.isF32())
     return takesF32Inputs(kind);
   return (t.isF16() && kind == MatrixElementKind::F16) ||
          (t.isBF16() && kind == MatrixElementKind::BF16);
 }
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The instruction and the waves
+//===----------------------------------------------------------------------===//
 
 /// Fills `plan.wavesM/N`, `tm`, `tn` for `waves` waves and instruction
 /// `inst` (with `waveTile` if given); false if no grid divides.

@@ -184,6 +184,15 @@ constexpr llvm::StringLiteral kPipelineStagesAttr = "layout.pipeline_stages";
 /// for on the contraction; "cp.async" keeps TMA off where it would apply).
 constexpr llvm::StringLiteral kOperandCopiesAttr = "layout.operand_copies";
 
+/// A staged leaf over cooperative `load`'s whole tile (its buffer order and
+/// staging are planned later).
+Leaf stagedLeafOf(LoadOp load);
+
+/// Whether instructions of `kind` take A and B of element type `t`: f16,
+/// bf16, or f32 for the kinds that hold f32 in their registers (tf32, xf32,
+/// f32; MatrixInstructions.h).
+bool takesInputs(MatrixElementKind kind, Type t);
+
 /// Writes `plan`'s decisions on `op` (an emitted K loop) as the attributes
 /// above, so that what the plan chose is visible in the IR (lit tests).
 void recordPlan(Operation *op, const Plan &plan);

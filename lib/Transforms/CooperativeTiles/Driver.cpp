@@ -6,13 +6,15 @@
 //
 // distributeCooperativeTiles (CooperativeTiles.h), the entry point of
 // -layout-tile-shared-memory: the block-size checks, then the rooms in
-// order: contractions (Contraction.h), reductions (Reduction.h), and the
+// order: fragment programs (FragmentProgram.h), contractions
+// (Contraction.h), reductions (Reduction.h), and the
 // cooperative stores that remain (Distribute.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Contraction.h"
 #include "Distribute.h"
+#include "FragmentProgram.h"
 #include "Reduction.h"
 
 #include "layout/Transforms/BankConflicts.h"
@@ -53,10 +55,12 @@ LogicalResult mlir::layout::distributeCooperativeTiles(
     return func.emitOpError() << problem;
   SmallVector<int64_t, 3> block(known->begin(), known->end());
   BlockUniformity uniform;
-  // Contractions first: they consume their loads and stores. Then
-  // reductions become cooperative stores and loads of workgroup buffers.
-  // Last the cooperative stores, with every load they consume.
-  if (failed(distributeContractions(func, block, uniform, options)) ||
+  // Fragment programs first, then the contractions: they consume their
+  // loads and stores. Then reductions become cooperative stores and loads
+  // of workgroup buffers. Last the cooperative stores, with every load they
+  // consume.
+  if (failed(distributeFragmentPrograms(func, block, uniform, options)) ||
+      failed(distributeContractions(func, block, uniform, options)) ||
       failed(lowerTileReductions(func, block, uniform, options)))
     return failure();
   return tiles::distributeTileStores(func, block, uniform, options);

@@ -1,0 +1,453 @@
+//===- FragmentEmit.cpp - Fragment programs: the per-lane code ------------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The emission of a planned fragment program (FragmentProgram.h): a new
+// loop whose iter_args are each lane's registers of the carried tiles and
+// row vectors; per iteration the staged tiles through their workgroup
+// buffers (global loads, barrier, writes, barrier), then the program's ops
+// in order on each lane's values; after the loop the stores of the lanes'
+// elements. The per-op rules are the file comment of FragmentProgram.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContractionFragments.h"
+#include "FragmentProgram.h"
+
+#include "layout/Dialect/Layout/Utils/TileAccess.h"
+#include "layout/Transforms/Remarks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+namespace {
+
+/// One lane's value of a program value: Matrix, its C fragments (row-major
+/// over the wave tile); Slice, one vector of its rows' values; Scalar, the
+/// value.
+struct LaneValue {
+  FragmentKind kind = FragmentKind::Scalar;
+  SmallVector<Value> parts;
+};
+
+struct Emitter {
+  FragmentProgram &p;
+  Location loc;
+  const MatrixInstruction &inst;
+  std::vector<FragmentContext> contexts;
+  DenseMap<Value, LaneValue> values;
+  IRMapping scalars;
+  Value tid;
+  int64_t threads;
+
+  const FragmentContext &cx() const { return contexts.front(); }
+  /// The C fragment type with elements `et`.
+  VectorType fragmentType(Type et) const {
+    return VectorType::get(operandType(inst, MatrixOperand::C, et).getShape(),
+                           et);
+  }
+  VectorType sliceType(Type et) const {
+    return VectorType::get({int64_t(p.rows.groups.size())}, et);
+  }
+  /// C fragments of a BM x cols tile per lane.
+  int64_t fragmentsOf(int64_t cols) const {
+    return (p.tm / inst.m) * (cols / inst.n);
+  }
+  int64_t fragmentsOf(Value tile) const {
+    return fragmentsOf(cast<VectorType>(tile.getType()).getDimSize(1));
+  }
+
+  Value scalar(Value v) const { return scalars.lookupOrDefault(v); }
+  Value elementAt(OpBuilder &b, Value fragment, int64_t e) const;
+  Value splatAs(OpBuilder &b, Value v, VectorType type) const;
+  /// `v`'s part `i` as a value of `type` (the user's kind).
+  Value partOf(OpBuilder &b, Value v, int64_t i, VectorType type) const;
+
+  void emitElementwise(OpBuilder &b, Operation *op);
+  void emitReduction(OpBuilder &b, vector::MultiDimReductionOp op);
+  void emitBroadcast(OpBuilder &b, vector::BroadcastOp op);
+  void emitContraction(OpBuilder &b, const FragmentSite &site);
+  LogicalResult emitStore(OpBuilder &b, StoreOp store);
+  LogicalResult emitOp(OpBuilder &b, Operation *op);
+  void remark(const FragmentSite &site) const;
+};
+
+Value Emitter::elementAt(OpBuilder &b, Value fragment, int64_t e) const {
+  auto type = cast<VectorType>(fragment.getType());
+  return vector::ExtractOp::create(
+      b, loc, fragment, delinearize(e, computeStrides(type.getShape())));
+}
+
+Value Emitter::splatAs(OpBuilder &b, Value v, VectorType type) const {
+  if (auto cst = v.getDefiningOp<arith::ConstantOp>()) {
+    auto dense = cast<DenseElementsAttr>(cst.getValue());
+    return arith::ConstantOp::create(
+        b, loc, type,
+        DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
+  }
+  auto broadcast = v.getDefiningOp<vector::BroadcastOp>();
+  return vector::BroadcastOp::create(b, loc, type,
+                                     scalar(broadcast.getSource()));
+}
+
+Value Emitter::partOf(OpBuilder &b, Value v, int64_t i, VectorType type) const {
+  auto it = values.find(v);
+  if (it == values.end())
+    return splatAs(b, v, type);
+  return it->second.parts[i];
+}
+
+void Emitter::emitElementwise(OpBuilder &b, Operation *op) {
+  Value result = op->getResult(0);
+  FragmentKind kind = p.kinds.lookup(result);
+  Type et = getElementTypeOrSelf(result.getType());
+  int64_t n = kind == FragmentKind::Matrix ? fragmentsOf(result) : 1;
+  LaneValue out{kind, {}};
+  for (int64_t i = 0; i < n; ++i) {
+    IRMapping map;
+    for (Value operand : op->getOperands()) {
+      Type oet = getElementTypeOrSelf(operand.getType());
+      VectorType type =
+          kind == FragmentKind::Matrix ? fragmentType(oet) : sliceType(oet);
+      map.map(operand, partOf(b, operand, i, type));
+    }
+    Operation *clone = b.clone(*op, map);
+    clone->getResult(0).setType(kind == FragmentKind::Matrix ? fragmentType(et)
+                                                             : sliceType(et));
+    out.parts.push_back(clone->getResult(0));
+  }
+  values[result] = std::move(out);
+}
+
+void Emitter::emitReduction(OpBuilder &b, vector::MultiDimReductionOp op) {
+  int64_t cols = op.getSourceVectorType().getDimSize(1);
+  const FragmentReduction &r = p.reductionOf(cols);
+  SmallVector<Value> source = values.lookup(op.getSource()).parts;
+  Type et = op.getSourceVectorType().getElementType();
+  Value acc = partOf(b, op.getAcc(), 0, sliceType(et));
+  Value width =
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(inst.waveSize));
+  SmallVector<Value> rows;
+  for (auto [g, group] : llvm::enumerate(r.groups)) {
+    // The lane's registers of the row, then the lanes that share it.
+    Value x;
+    for (FragmentRegister reg : group) {
+      Value y = elementAt(b, source[reg.tile], reg.element);
+      x = x ? vector::makeArithReduction(b, loc, op.getKind(), x, y) : y;
+    }
+    for (int64_t mask : r.masks) {
+      Value offset =
+          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(mask));
+      Value other = gpu::ShuffleOp::create(b, loc, x, offset, width,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      x = vector::makeArithReduction(b, loc, op.getKind(), x, other);
+    }
+    // The accumulator last: every lane of the row holds it.
+    Value a = vector::ExtractOp::create(b, loc, acc, int64_t(g));
+    rows.push_back(vector::makeArithReduction(b, loc, op.getKind(), x, a));
+  }
+  values[op.getResult()] = {
+      FragmentKind::Slice,
+      {vector::FromElementsOp::create(b, loc, sliceType(et), rows)}};
+}
+
+void Emitter::emitBroadcast(OpBuilder &b, vector::BroadcastOp op) {
+  int64_t cols = op.getResultVectorType().getDimSize(1);
+  const FragmentReduction &r = p.reductionOf(cols);
+  Value slice = values.lookup(op.getSource()).parts.front();
+  Type et = op.getResultVectorType().getElementType();
+  int64_t count = inst.cElementsPerLane;
+  // Register (tile, element) holds the value of its row's group.
+  SmallVector<int64_t> groupOf(fragmentsOf(cols) * count, -1);
+  for (auto [g, group] : llvm::enumerate(r.groups))
+    for (FragmentRegister reg : group)
+      groupOf[reg.tile * count + reg.element] = g;
+  SmallVector<Value> rowValues;
+  for (int64_t g = 0, e = r.groups.size(); g < e; ++g)
+    rowValues.push_back(vector::ExtractOp::create(b, loc, slice, g));
+  LaneValue out{FragmentKind::Matrix, {}};
+  for (int64_t t = 0, e = fragmentsOf(cols); t < e; ++t) {
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < count; ++i)
+      elements.push_back(rowValues[groupOf[t * count + i]]);
+    out.parts.push_back(
+        vector::FromElementsOp::create(b, loc, fragmentType(et), elements));
+  }
+  values[op.getResult()] = std::move(out);
+}
+
+void Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
+  const Plan &plan = site.plan;
+  const FragmentContext &c = contexts[&site - p.sites.data()];
+  vector::ContractionOp contract = site.contract;
+  Value accValue = contract.getAcc();
+  SmallVector<Value> accs;
+  for (int64_t i = 0, n = plan.rm * plan.rn; i < n; ++i)
+    accs.push_back(partOf(b, accValue, i, fragmentType(b.getF32Type())));
+  int64_t aElements = inst.aElementsPerLane;
+  for (int64_t s = 0; s < plan.ks; ++s) {
+    Value k0 = indexConstant(b, loc, s * inst.k);
+    OperandFragments as;
+    if (site.a >= 0) {
+      as = readOperandFragments(b, loc, c, MatrixOperand::A, plan.rm, c.waveRow,
+                                inst.m, k0, 1);
+    } else {
+      // A re-view of the producer's C fragments (FragmentProgram.cpp
+      // checked that it is the same in every lane).
+      SmallVector<Value> producer = values.lookup(contract.getLhs()).parts;
+      for (int64_t i = 0; i < plan.rm; ++i) {
+        int64_t tile = i * plan.ks + s;
+        SmallVector<Value> elements;
+        for (int64_t e = 0; e < aElements; ++e) {
+          FragmentRegister from = site.aSources[tile * aElements + e];
+          elements.push_back(elementAt(b, producer[from.tile], from.element));
+        }
+        as.push_back({fragmentOf(b, loc, inst, MatrixOperand::A, p.elementType,
+                                 std::move(elements))});
+      }
+    }
+    OperandFragments bs = readOperandFragments(
+        b, loc, c, MatrixOperand::B, plan.rn, c.waveCol, inst.n, k0, 1);
+    multiplyFragments(b, loc, inst, as, bs, accs, 1);
+  }
+  values[contract.getResult()] = {FragmentKind::Matrix, accs};
+}
+
+LogicalResult Emitter::emitStore(OpBuilder &b, StoreOp store) {
+  std::string why;
+  FailureOr<TileAccess> access =
+      traceAccess(b, store, store.getPartition(), store.getIndices(),
+                  /*atomic=*/false, why);
+  if (failed(access))
+    return store.emitOpError() << "cannot be distributed: " << why;
+  const LaneValue &v = values.lookup(store.getValue());
+  int64_t rank = access->type.getRank();
+  auto put = [&](OpBuilder &sb, Value row, Value col, Value x) {
+    SmallVector<Value> at{row};
+    if (rank == 2)
+      at.push_back(col);
+    storeElement(sb, loc, *access, tileElementCoord(sb, loc, *access, at),
+                 store.getMasked(), x);
+  };
+  int64_t count = inst.cElementsPerLane;
+  if (v.kind == FragmentKind::Matrix) {
+    int64_t perRow = v.parts.size() / (p.tm / inst.m);
+    for (auto [t, fragment] : llvm::enumerate(v.parts)) {
+      Value row0 = arith::AddIOp::create(
+          b, loc, cx().waveRow,
+          indexConstant(b, loc, (int64_t(t) / perRow) * inst.m));
+      Value col0 = indexConstant(b, loc, (int64_t(t) % perRow) * inst.n);
+      for (int64_t e = 0; e < count; ++e) {
+        auto [r, c] =
+            tileCoordAt(b, loc, cx().layoutC,
+                        {cx().lane, indexConstant(b, loc, e)}, inst.n);
+        put(b, arith::AddIOp::create(b, loc, row0, r),
+            arith::AddIOp::create(b, loc, col0, c), elementAt(b, fragment, e));
+      }
+    }
+    return success();
+  }
+  // A row vector: the lanes that share a row hold it alike; the first of
+  // them (no mask bit set) writes it.
+  int64_t bits = 0;
+  for (int64_t mask : p.rows.masks)
+    bits |= mask;
+  Value mine = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, cx().lane, indexConstant(b, loc, bits)),
+      indexConstant(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, mine, /*withElse=*/false);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  Value zero = indexConstant(tb, loc, 0);
+  for (auto [g, group] : llvm::enumerate(p.rows.groups)) {
+    FragmentRegister first = group.front();
+    auto [r, c] =
+        tileCoordAt(tb, loc, cx().layoutC,
+                    {cx().lane, indexConstant(tb, loc, first.element)}, inst.n);
+    Value row = arith::AddIOp::create(
+        tb, loc, cx().waveRow,
+        arith::AddIOp::create(tb, loc, r,
+                              indexConstant(tb, loc, first.tile * inst.m)));
+    put(tb, row, zero, vector::ExtractOp::create(tb, loc, v.parts.front(), g));
+  }
+  return success();
+}
+
+LogicalResult Emitter::emitOp(OpBuilder &b, Operation *op) {
+  if (auto store = dyn_cast<StoreOp>(op))
+    return emitStore(b, store);
+  if (isa<LoadOp>(op) || op->getNumResults() == 0)
+    return success();
+  Value result = op->getResult(0);
+  switch (p.kinds.lookup(result)) {
+  case FragmentKind::Scalar:
+    b.clone(*op, scalars);
+    return success();
+  case FragmentKind::Splat:
+  case FragmentKind::Staged:
+    return success(); // materialized at each use / staged per iteration
+  case FragmentKind::Matrix:
+  case FragmentKind::Slice:
+    break;
+  }
+  if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    for (const FragmentSite &site : p.sites)
+      if (site.contract == contract)
+        emitContraction(b, site);
+  } else if (auto reduce = dyn_cast<vector::MultiDimReductionOp>(op)) {
+    emitReduction(b, reduce);
+  } else if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
+    emitBroadcast(b, broadcast);
+  } else if (auto cast = dyn_cast<vector::ShapeCastOp>(op)) {
+    values[result] = values.lookup(cast.getSource());
+  } else {
+    emitElementwise(b, op);
+  }
+  return success();
+}
+
+void Emitter::remark(const FragmentSite &site) const {
+  const Plan &plan = site.plan;
+  vector::ContractionOp contract = site.contract;
+  std::string a = site.a >= 0 ? "staged through workgroup memory"
+                              : "a re-view of the accumulator's registers "
+                                "(0 shuffles, no workgroup memory)";
+  emitLayoutRemark(
+      contract.getLoc(), "FragmentContraction", "layout-tiles",
+      contract->getParentOfType<gpu::GPUFuncOp>().getName(),
+      llvm::formatv("in a fragment program: {0} ({1}), {2} waves of {3}x{4} "
+                    "tiles; A {5}",
+                    inst.mnemonic, inst.shapeString(), p.waves, plan.tm,
+                    plan.tn, a),
+      {{"Instruction", inst.mnemonic.str()},
+       {"A", site.a >= 0 ? "staged" : "re-view"}},
+      p.remarks);
+}
+
+/// The lane's values of the loop's initial iter_args.
+SmallVector<Value> initialParts(OpBuilder &b, Emitter &e) {
+  SmallVector<Value> inits;
+  for (auto [arg, init] :
+       llvm::zip_equal(e.p.loop.getRegionIterArgs(), e.p.loop.getInitArgs())) {
+    FragmentKind kind = e.p.kinds.lookup(arg);
+    Type et = getElementTypeOrSelf(arg.getType());
+    if (kind == FragmentKind::Scalar)
+      inits.push_back(init);
+    else if (kind == FragmentKind::Slice)
+      inits.push_back(e.splatAs(b, init, e.sliceType(et)));
+    else
+      inits.append(e.fragmentsOf(arg), e.splatAs(b, init, e.fragmentType(et)));
+  }
+  return inits;
+}
+
+/// Gives the lane values of `kinds`-shaped `parts` to `targets` in order.
+void bindParts(Emitter &e, ValueRange targets, ValueRange parts) {
+  for (Value target : targets) {
+    FragmentKind kind = e.p.kinds.lookup(target);
+    int64_t n = kind == FragmentKind::Matrix ? e.fragmentsOf(target) : 1;
+    if (kind == FragmentKind::Scalar)
+      e.scalars.map(target, parts.front());
+    else
+      e.values[target] = {kind, SmallVector<Value>(parts.take_front(n))};
+    parts = parts.drop_front(n);
+  }
+}
+
+} // namespace
+
+LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
+                                         gpu::GPUFuncOp func,
+                                         ArrayRef<int64_t> block) {
+  scf::ForOp old = p.loop;
+  Location loc = old.getLoc();
+  OpBuilder b(old);
+  Emitter e{p, loc, *p.inst, {}, {}, {}, {}, block[0] * block[1] * block[2]};
+  e.tid = linearThreadId(b, loc, block);
+  for (FragmentSite &site : p.sites) {
+    OperandLeaves leaves{site.a >= 0 ? &p.leaves[site.a] : nullptr,
+                         &p.leaves[site.b],
+                         site.aM,
+                         site.aK,
+                         site.bK,
+                         site.bN};
+    e.contexts.push_back(
+        FragmentContext::create(b, loc, site.plan, leaves, e.tid));
+    e.remark(site);
+  }
+  for (Leaf &leaf : p.leaves)
+    allocateStagingBuffer(func, leaf, b, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, old.getLowerBound(), old.getUpperBound(), old.getStep(),
+      initialParts(b, e), nullptr, old.getUnsignedCmp());
+  loop->setAttr(kMatrixInstructionAttr,
+                b.getDenseI64ArrayAttr({p.inst->m, p.inst->n, p.inst->k}));
+  Block *body = loop.getBody();
+  if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
+    body->back().erase();
+  OpBuilder ib = OpBuilder::atBlockEnd(body);
+  e.scalars.map(old.getInductionVar(), loop.getInductionVar());
+  bindParts(e, old.getRegionIterArgs(), loop.getRegionIterArgs());
+  // The scalars first (the staged tiles' indices), then the staged tiles:
+  // global loads, every thread done with the previous tiles, writes,
+  // barrier.
+  for (Operation &op : old.getBody()->without_terminator())
+    if (op.getNumResults() &&
+        p.kinds.lookup(op.getResult(0)) == FragmentKind::Scalar)
+      ib.clone(op, e.scalars);
+  SmallVector<SmallVector<Value>> staged;
+  for (auto [leaf, staging] : llvm::zip_equal(p.leaves, p.staging)) {
+    SmallVector<Value> indices;
+    for (Value v : leaf.load.getIndices())
+      indices.push_back(e.scalar(v));
+    FailureOr<SmallVector<Value>> regs =
+        loadStagedTile(ib, loc, leaf, indices, staging, e.tid, e.threads);
+    if (failed(regs))
+      return failure();
+    staged.push_back(*regs);
+  }
+  gpu::BarrierOp::create(ib, loc);
+  for (auto [leaf, staging, regs] :
+       llvm::zip_equal(p.leaves, p.staging, staged))
+    storeStagedTile(ib, loc, leaf, staging, e.tid, e.threads, regs, Value());
+  gpu::BarrierOp::create(ib, loc);
+  for (Operation &op : old.getBody()->without_terminator())
+    if (!op.getNumResults() ||
+        p.kinds.lookup(op.getResult(0)) != FragmentKind::Scalar)
+      if (failed(e.emitOp(ib, &op)))
+        return failure();
+  SmallVector<Value> yielded;
+  for (auto [arg, v] :
+       llvm::zip_equal(old.getRegionIterArgs(),
+                       old.getBody()->getTerminator()->getOperands())) {
+    FragmentKind kind = p.kinds.lookup(arg);
+    Type et = getElementTypeOrSelf(arg.getType());
+    if (kind == FragmentKind::Scalar)
+      yielded.push_back(e.scalar(v));
+    else if (kind == FragmentKind::Slice)
+      yielded.push_back(e.partOf(ib, v, 0, e.sliceType(et)));
+    else
+      for (int64_t i = 0, n = e.fragmentsOf(arg); i < n; ++i)
+        yielded.push_back(e.partOf(ib, v, i, e.fragmentType(et)));
+  }
+  scf::YieldOp::create(ib, loc, yielded);
+  bindParts(e, old.getResults(), loop.getResults());
+  for (Operation *op : p.after) {
+    OpBuilder ab(op);
+    if (failed(e.emitOp(ab, op)))
+      return failure();
+  }
+  for (Operation *op : llvm::reverse(p.after))
+    op->erase();
+  old.erase();
+  return success();
+}

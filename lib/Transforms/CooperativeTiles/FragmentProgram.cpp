@@ -1,0 +1,516 @@
+//===- FragmentProgram.cpp - Fragment programs: recognize and plan --------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The recognition of a fragment program (FragmentProgram.h): the kind of
+// every value of the loop and of the ops after it that use its results,
+// each op checked against the rules; then the plan: the one matrix
+// instruction and wave grid for which every computed operand is a re-view
+// of an accumulator and every row reduction stays in a wave's registers,
+// and the staging of the loads. Nothing is created before everything is
+// checked.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FragmentProgram.h"
+#include "Contraction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+bool tiles::isFragmentProgramLoop(scf::ForOp loop) {
+  return llvm::count_if(
+             loop.getBody()->without_terminator(),
+             [](Operation &op) { return isa<vector::ContractionOp>(op); }) > 1;
+}
+
+namespace {
+
+constexpr llvm::StringLiteral kWhat =
+    "in a fragment program (a loop of several tile contractions)";
+
+struct Planner {
+  FragmentProgram &p;
+  BlockUniformity &uniform;
+  int64_t threads;
+
+  /// The kind of `v`; a value from outside the program is a Scalar, a
+  /// Splat (a splat constant or a broadcast scalar), or Staged (a tile no
+  /// rule takes but a contraction's operand: the rules refuse it).
+  FragmentKind kindOf(Value v) const {
+    auto it = p.kinds.find(v);
+    if (it != p.kinds.end())
+      return it->second;
+    if (!isa<VectorType>(v.getType()))
+      return FragmentKind::Scalar;
+    Operation *def = v.getDefiningOp();
+    FragmentOp op = def ? classifyFragmentOp(def) : FragmentOp::None;
+    return op == FragmentOp::SplatConstant || op == FragmentOp::ScalarBroadcast
+               ? FragmentKind::Splat
+               : FragmentKind::Staged;
+  }
+  bool isTile(Value v) const {
+    FragmentKind k = kindOf(v);
+    return k == FragmentKind::Matrix || k == FragmentKind::Slice;
+  }
+  /// The kind a tile value of type `t` has: BM x C a Matrix, BM or BM x 1
+  /// a Slice.
+  std::optional<FragmentKind> tileKind(Type t) const {
+    auto v = dyn_cast<VectorType>(t);
+    if (!v || v.getShape().empty() || v.getDimSize(0) != p.bm)
+      return std::nullopt;
+    if (v.getRank() == 1 || (v.getRank() == 2 && v.getDimSize(1) == 1))
+      return FragmentKind::Slice;
+    if (v.getRank() == 2)
+      return FragmentKind::Matrix;
+    return std::nullopt;
+  }
+  InFlightDiagnostic fail(Operation *op) {
+    return op->emitOpError() << kWhat << ": ";
+  }
+
+  LogicalResult classifyIterArgs();
+  LogicalResult classify(Operation *op, bool inLoop);
+  LogicalResult classifyContraction(vector::ContractionOp contract);
+  LogicalResult classifyLoad(LoadOp load);
+  LogicalResult classifyTileOp(Operation *op);
+  LogicalResult collectAfter();
+};
+
+LogicalResult Planner::classifyIterArgs() {
+  scf::ForOp loop = p.loop;
+  p.kinds[loop.getInductionVar()] = FragmentKind::Scalar;
+  for (auto [arg, init] :
+       llvm::zip_equal(loop.getRegionIterArgs(), loop.getInitArgs())) {
+    if (!isa<VectorType>(arg.getType())) {
+      p.kinds[arg] = FragmentKind::Scalar;
+      continue;
+    }
+    std::optional<FragmentKind> kind = tileKind(arg.getType());
+    if (!kind)
+      return fail(loop) << "a carried vector must be a " << p.bm
+                        << " x N tile or a vector of " << p.bm
+                        << " rows (the contractions' rows), got "
+                        << arg.getType();
+    auto cst = init.getDefiningOp<arith::ConstantOp>();
+    auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
+    if (!dense || !dense.isSplat())
+      return fail(loop) << "a carried tile must start from a splat constant";
+    p.kinds[arg] = *kind;
+  }
+  return success();
+}
+
+LogicalResult Planner::classifyLoad(LoadOp load) {
+  if (!uniform.isCooperative(load) || load.getOrder())
+    return fail(load) << "a load must be cooperative and non-atomic";
+  for (OpOperand &use : load->getUses()) {
+    auto contract = dyn_cast<vector::ContractionOp>(use.getOwner());
+    if (!contract || use.getOperandNumber() > 1)
+      return fail(load) << "a loaded tile must be an operand (A or B) of the "
+                           "loop's contractions";
+  }
+  for (Value index : load.getIndices())
+    if (kindOf(index) != FragmentKind::Scalar)
+      return fail(load) << "its tile indices must be scalars";
+  Leaf leaf = stagedLeafOf(load);
+  if (leaf.side.elementType != p.elementType)
+    return fail(load) << "the loaded tiles must all be " << p.elementType
+                      << ", got " << leaf.side.elementType;
+  p.leaves.push_back(std::move(leaf));
+  p.kinds[load.getResult()] = FragmentKind::Staged;
+  return success();
+}
+
+LogicalResult Planner::classifyContraction(vector::ContractionOp contract) {
+  FragmentSite site;
+  site.contract = contract;
+  if (contract.getKind() != vector::CombiningKind::ADD ||
+      failed(matchMatmulDims(contract, site.aM, site.aK, site.bK, site.bN)))
+    return fail(contract) << "a contraction must be a matrix multiply";
+  auto acc = dyn_cast<VectorType>(contract.getAccType());
+  if (!acc || !acc.getElementType().isF32() ||
+      tileKind(acc) != FragmentKind::Matrix)
+    return fail(contract) << "the accumulator must be a " << p.bm
+                          << " x N tile of f32, got " << contract.getAccType();
+  FragmentKind accKind = kindOf(contract.getAcc());
+  if (accKind != FragmentKind::Matrix && accKind != FragmentKind::Splat)
+    return fail(contract) << "the accumulator must be a tile of the program "
+                             "or a splat constant";
+  auto leafIndex = [&](Value v) -> int {
+    for (auto [i, leaf] : llvm::enumerate(p.leaves))
+      if (leaf.load.getResult() == v)
+        return int(i);
+    return -1;
+  };
+  site.a = leafIndex(contract.getLhs());
+  site.b = leafIndex(contract.getRhs());
+  if (site.b < 0)
+    return fail(contract) << "B must be a loaded tile (a B computed in "
+                             "registers is not supported yet)";
+  if (site.a < 0 &&
+      (kindOf(contract.getLhs()) != FragmentKind::Matrix || site.aM != 0))
+    return fail(contract) << "A must be a loaded tile or a " << p.bm
+                          << " x K tile of the program (m x k, not "
+                             "transposed)";
+  auto lhs = cast<VectorType>(contract.getLhsType());
+  auto rhs = cast<VectorType>(contract.getRhsType());
+  if (lhs.getElementType() != p.elementType ||
+      rhs.getElementType() != p.elementType)
+    return fail(contract) << "A and B must be " << p.elementType;
+  Plan &plan = site.plan;
+  plan.bm = acc.getDimSize(0);
+  plan.bn = acc.getDimSize(1);
+  plan.bk = lhs.getDimSize(site.aK);
+  plan.elementType = p.elementType;
+  p.kinds[contract.getResult()] = FragmentKind::Matrix;
+  p.sites.push_back(std::move(site));
+  return success();
+}
+
+/// Elementwise ops, splats, row reductions, slice shape casts and
+/// broadcasts.
+LogicalResult Planner::classifyTileOp(Operation *op) {
+  Value result = op->getResult(0);
+  if (auto reduce = dyn_cast<vector::MultiDimReductionOp>(op)) {
+    Type et = getElementTypeOrSelf(reduce.getSourceVectorType());
+    if (kindOf(reduce.getSource()) != FragmentKind::Matrix ||
+        reduce.getReductionDims() != ArrayRef<int64_t>{1} ||
+        tileKind(reduce.getType()) != FragmentKind::Slice ||
+        !(et.isF32() || et.isInteger(32)))
+      return fail(op) << "a reduction must fold the columns of a " << p.bm
+                      << " x N tile of f32 or i32 into its rows";
+    FragmentKind acc = kindOf(reduce.getAcc());
+    if (acc != FragmentKind::Slice && acc != FragmentKind::Splat)
+      return fail(op) << "the reduction's accumulator must be a row vector "
+                         "of the program or a splat";
+    p.reductions.try_emplace(reduce.getSourceVectorType().getDimSize(1));
+    p.kinds[result] = FragmentKind::Slice;
+    return success();
+  }
+  if (auto cast = dyn_cast<vector::ShapeCastOp>(op)) {
+    if (kindOf(cast.getSource()) != FragmentKind::Slice ||
+        tileKind(cast.getType()) != FragmentKind::Slice)
+      return fail(op) << "a shape cast may only turn a row vector into a "
+                      << p.bm << " x 1 tile or back";
+    p.kinds[result] = FragmentKind::Slice;
+    return success();
+  }
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
+    if (!isa<VectorType>(broadcast.getSourceType())) {
+      p.kinds[result] = FragmentKind::Splat;
+      return success();
+    }
+    auto source = cast<VectorType>(broadcast.getSourceType());
+    if (kindOf(broadcast.getSource()) != FragmentKind::Slice ||
+        source.getRank() != 2 ||
+        tileKind(broadcast.getType()) != FragmentKind::Matrix)
+      return fail(op) << "a broadcast must repeat a " << p.bm
+                      << " x 1 row vector across the columns of a tile";
+    p.reductions.try_emplace(broadcast.getResultVectorType().getDimSize(1));
+    p.kinds[result] = FragmentKind::Matrix;
+    return success();
+  }
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    if (!dense || !dense.isSplat())
+      return fail(op) << "a vector constant must be a splat";
+    p.kinds[result] = FragmentKind::Splat;
+    return success();
+  }
+  if (classifyFragmentOp(op) != FragmentOp::Elementwise)
+    return fail(op) << "only contractions, loads, elementwise ops, splats, "
+                       "row reductions and their broadcasts may compute "
+                       "tiles";
+  std::optional<FragmentKind> kind = tileKind(result.getType());
+  if (!kind)
+    return fail(op) << "an elementwise op must compute a " << p.bm
+                    << " x N tile or a row vector, got " << result.getType();
+  for (Value operand : op->getOperands()) {
+    FragmentKind k = kindOf(operand);
+    if (k != FragmentKind::Splat &&
+        (k != *kind || cast<VectorType>(operand.getType()).getShape() !=
+                           cast<VectorType>(result.getType()).getShape()))
+      return fail(op) << "the operands of an elementwise op must be tiles of "
+                         "its shape or splats (broadcast row vectors "
+                         "explicitly)";
+  }
+  p.kinds[result] = *kind;
+  return success();
+}
+
+LogicalResult Planner::classify(Operation *op, bool inLoop) {
+  if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+    for (auto [arg, v] :
+         llvm::zip_equal(p.loop.getRegionIterArgs(), yield.getOperands())) {
+      FragmentKind want = kindOf(arg), got = kindOf(v);
+      if (got != want &&
+          !(got == FragmentKind::Splat && want != FragmentKind::Scalar))
+        return fail(yield) << "a carried tile must be yielded in its kind";
+    }
+    return success();
+  }
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    if (!inLoop)
+      return fail(op) << "a tile the loop computes must not be combined "
+                         "with loads after it (not supported yet)";
+    return classifyLoad(load);
+  }
+  if (auto store = dyn_cast<StoreOp>(op)) {
+    if (inLoop || !uniform.isCooperative(store) || store.getOrder() ||
+        !isTile(store.getValue()))
+      return fail(op) << "a tile of the program must be stored after the "
+                         "loop with a cooperative, non-atomic layout.store";
+    ArrayRef<int64_t> tile = store.getPartition().getType().getTile();
+    if (tile != cast<VectorType>(store.getValue().getType()).getShape())
+      return fail(op) << "the stored tile must be the partition's tile";
+    return success();
+  }
+  if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    if (!inLoop)
+      return fail(op) << "contractions must be in the loop";
+    return classifyContraction(contract);
+  }
+  bool vectors =
+      llvm::any_of(op->getOperandTypes(), llvm::IsaPred<VectorType>) ||
+      llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>);
+  if (!vectors) {
+    if (op->getNumRegions() || !isPure(op))
+      return fail(op) << "only pure scalar ops may sit beside the tile ops";
+    for (Value r : op->getResults())
+      p.kinds[r] = FragmentKind::Scalar;
+    return success();
+  }
+  if (op->getNumResults() != 1 || op->getNumRegions())
+    return fail(op) << "not a tile op it knows";
+  return classifyTileOp(op);
+}
+
+/// The ops after the loop that use its results, transitively, in order.
+LogicalResult Planner::collectAfter() {
+  scf::ForOp loop = p.loop;
+  llvm::SetVector<Operation *> users;
+  SmallVector<Value> work(loop.getResults());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (user->getBlock() != loop->getBlock())
+        return fail(user) << "a tile the loop computes may only be used by "
+                             "ops next to the loop";
+      if (users.insert(user))
+        work.append(user->result_begin(), user->result_end());
+    }
+  }
+  SmallVector<Operation *> ops(users.begin(), users.end());
+  llvm::sort(ops,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  for (auto [arg, r] :
+       llvm::zip_equal(loop.getRegionIterArgs(), loop.getResults()))
+    p.kinds[r] = kindOf(arg);
+  for (Operation *op : ops) {
+    if (failed(classify(op, /*inLoop=*/false)))
+      return failure();
+    p.after.push_back(op);
+  }
+  return success();
+}
+
+/// Why `inst` cannot run the program (empty: it can); fills the program's
+/// and the sites' plans when it can.
+std::string tryInstruction(FragmentProgram &p, const MatrixInstruction &inst,
+                           int64_t threads) {
+  if (threads % inst.waveSize)
+    return "the block is not whole waves";
+  int64_t waves = threads / inst.waveSize;
+  if (p.bm % waves || (p.bm / waves) % inst.m)
+    return llvm::formatv("{0} rows over {1} waves are not whole {2}-row "
+                         "instruction tiles",
+                         p.bm, waves, inst.m);
+  int64_t tm = p.bm / waves;
+  for (FragmentSite &site : p.sites)
+    if (site.plan.bn % inst.n || site.plan.bk % inst.k)
+      return llvm::formatv("a {0}x{1}x{2} contraction is not whole {3} "
+                           "instructions",
+                           site.plan.bm, site.plan.bn, site.plan.bk,
+                           inst.shapeString());
+  // The rows a lane holds, the same for every tile width.
+  llvm::Expected<FragmentReduction> rows =
+      planFragmentReduction(inst, MatrixOperand::C, 1, tm, inst.n);
+  if (!rows)
+    return llvm::toString(rows.takeError());
+  for (auto &[cols, plan] : p.reductions) {
+    llvm::Expected<FragmentReduction> r =
+        planFragmentReduction(inst, MatrixOperand::C, 1, tm, cols);
+    if (!r)
+      return llvm::toString(r.takeError());
+    if (r->kept != rows->kept)
+      return "its lanes hold other rows in tiles of another width";
+    plan = std::move(*r);
+  }
+  for (FragmentSite &site : p.sites) {
+    if (site.a >= 0)
+      continue;
+    llvm::Expected<FragmentConversion> c =
+        planFragmentConversion(inst, inst, MatrixOperand::A, tm, site.plan.bk);
+    if (!c)
+      return llvm::toString(c.takeError());
+    if (c->kind != FragmentConversionKind::ReView)
+      return llvm::formatv("its accumulator is not its A operand per lane "
+                           "({0}: {1})",
+                           stringifyFragmentConversionKind(c->kind), c->reason)
+          .str();
+    site.aSources.clear();
+    for (int64_t t = 0; t < c->operandTiles; ++t)
+      for (int64_t e = 0; e < c->operandElements; ++e) {
+        FragmentSlot first = c->source(0, t, e);
+        for (int64_t lane = 1; lane < inst.waveSize; ++lane) {
+          FragmentSlot s = c->source(lane, t, e);
+          if (s.tile != first.tile || s.element != first.element)
+            return "its accumulator registers become A registers in an "
+                   "order that depends on the lane";
+        }
+        site.aSources.push_back({first.tile, first.element});
+      }
+  }
+  p.inst = &inst;
+  p.waves = waves;
+  p.tm = tm;
+  p.rows = std::move(*rows);
+  for (FragmentSite &site : p.sites) {
+    Plan &plan = site.plan;
+    plan.inst = &inst;
+    plan.wavesM = waves, plan.wavesN = 1;
+    plan.tm = tm, plan.tn = plan.bn;
+    plan.rm = tm / inst.m, plan.rn = plan.bn / inst.n;
+    plan.ks = plan.bk / inst.k;
+  }
+  return "";
+}
+
+/// Orders each staged leaf's buffer for its role and plans its staging.
+LogicalResult planLeaves(FragmentProgram &p, int64_t threads,
+                         const CooperativeTileOptions &options) {
+  std::string why;
+  for (Leaf &leaf : p.leaves) {
+    if (failed(leaf.side.analyze(options.assumeAlignment, why)))
+      return leaf.load.emitOpError() << "cannot be distributed: " << why;
+    // Its role: A (K fastest) or B (K fastest, or N where ldmatrix.trans
+    // reads it), the same in every contraction that reads it.
+    SmallVector<int64_t> order;
+    for (FragmentSite &site : p.sites)
+      for (auto [index, isA] : {std::pair{site.a, true}, {site.b, false}}) {
+        if (index < 0 || &p.leaves[index] != &leaf)
+          continue;
+        int64_t kPos = isA ? site.aK : site.bK;
+        bool nFastest = !isA && p.inst->ldmatrixBTrans &&
+                        leaf.side.unitStride && leaf.side.contiguous == site.bN;
+        SmallVector<int64_t> mine;
+        int64_t last = nFastest ? 1 - kPos : kPos;
+        for (int64_t k : {1 - last, last})
+          if (leaf.side.tile[k] != 1)
+            mine.push_back(k);
+        if (!order.empty() && order != mine)
+          return leaf.load.emitOpError()
+                 << kWhat << ": a tile read as A and as B is not supported";
+        order = mine;
+      }
+    leaf.bufDims = order;
+    FailureOr<StagingMapping> staging =
+        stagingMapping(leaf, threads, /*transpose=*/true);
+    if (failed(staging))
+      return failure();
+    p.staging.push_back(*staging);
+  }
+  return success();
+}
+
+} // namespace
+
+FailureOr<FragmentProgram>
+tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
+                           ArrayRef<int64_t> block, BlockUniformity &uniform,
+                           const CooperativeTileOptions &options) {
+  FragmentProgram p;
+  p.loop = loop;
+  p.remarks = options.remarks;
+  int64_t threads = block[0] * block[1] * block[2];
+  Planner planner{p, uniform, threads};
+  if (!uniform.allUniform(
+          {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}))
+    return loop.emitOpError() << kWhat << ": its bounds must be block-uniform";
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+      auto acc = dyn_cast<VectorType>(contract.getAccType());
+      p.bm = acc && acc.getRank() == 2 ? acc.getDimSize(0) : 0;
+      p.elementType = getElementTypeOrSelf(contract.getLhsType());
+      break;
+    }
+  if (failed(planner.classifyIterArgs()))
+    return failure();
+  for (Operation &op : *loop.getBody())
+    if (failed(planner.classify(&op, /*inLoop=*/true)))
+      return failure();
+  if (failed(planner.collectAfter()))
+    return failure();
+  const std::optional<Chip> &chip = options.chip;
+  if (!chip)
+    return loop.emitOpError() << kWhat
+                              << " needs the target: run "
+                                 "-layout-tile-shared-memory with chip=...";
+  SmallVector<const MatrixInstruction *> candidates;
+  for (const MatrixInstruction *inst : getMatrixInstructions(chip->generation))
+    if (takesInputs(inst->inputKind, p.elementType) &&
+        !inst->operandsInWorkgroupMemory())
+      candidates.push_back(inst);
+  llvm::stable_sort(candidates, [](auto *x, auto *y) {
+    return x->m * x->n * x->k > y->m * y->n * y->k;
+  });
+  SmallVector<std::string> reasons;
+  for (const MatrixInstruction *inst : candidates) {
+    std::string why = tryInstruction(p, *inst, threads);
+    if (why.empty())
+      break;
+    reasons.push_back(llvm::formatv("{0} ({1}): {2}",
+                                    inst->mnemonicOn(chip->generation),
+                                    inst->shapeString(), why));
+  }
+  if (!p.inst) {
+    InFlightDiagnostic d = loop.emitOpError()
+                           << kWhat << ": no matrix instruction of "
+                           << chip->name << " with " << p.elementType
+                           << " inputs keeps the loop in registers";
+    for (const std::string &r : reasons)
+      d << "; " << r;
+    return d;
+  }
+  if (failed(planLeaves(p, threads, options)))
+    return failure();
+  return p;
+}
+
+LogicalResult
+tiles::distributeFragmentPrograms(gpu::GPUFuncOp func, ArrayRef<int64_t> block,
+                                  BlockUniformity &uniform,
+                                  const CooperativeTileOptions &options) {
+  SmallVector<scf::ForOp> loops;
+  func.walk([&](scf::ForOp loop) {
+    if (isFragmentProgramLoop(loop))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    FailureOr<FragmentProgram> program =
+        planFragmentProgram(loop, func, block, uniform, options);
+    if (failed(program) || failed(emitFragmentProgram(*program, func, block)))
+      return failure();
+  }
+  return success();
+}
