@@ -19,6 +19,8 @@
 // CHECK: attn_max 77x128: O 0 mismatches of 4928, m 0 mismatches of 77
 // CHECK: attn_max 128x192: O 0 mismatches of 8192, m 0 mismatches of 128
 // CHECK: attn_max 200x192: O 0 mismatches of 12800, m 0 mismatches of 200
+// CHECK: attn_softmax 77x128: O 0 outside the tolerance of 4928
+// CHECK: attn_softmax 200x192: O 0 outside the tolerance of 12800
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
@@ -71,9 +73,67 @@ gpu.module @kernels {
     layout.store %res#0, %pm[%bm] masked : vector<64xf32>, !prow
     gpu.return
   }
+
+  // The flash-attention forward (FlashAttention-2's recurrence, in base 2):
+  // scores scaled by log2(e) / sqrt(d), the running row maximum m and row
+  // sum l, the accumulator rescaled by alpha = exp2(m - m') each tile, and
+  // O / l stored as f16.
+  gpu.func @attn_softmax(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>,
+                         %O: memref<?x?xf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !tv16
+    %vk = layout.view %K : memref<?x?xf16> -> !tv16
+    %vv = layout.view %V : memref<?x?xf16> -> !tv16
+    %vo = layout.view %O : memref<?x?xf16> -> !tv16
+    %pq = layout.partition %vq tile [64, 64] : !tv16 -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !tv16 -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !tv16 -> !p16
+    %po = layout.partition %vo tile [64, 64] : !tv16 -> !p16
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zrow = arith.constant dense<0.0> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    // log2(e) / sqrt(64)
+    %scale = arith.constant dense<0.180336880> : vector<64x64xf32>
+    %res:3 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %l = %zrow, %o = %zero) -> (vector<64xf32>, vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s0 = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %s = arith.mulf %s0, %scale : vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %d = arith.subf %s, %mb : vector<64x64xf32>
+      %p = math.exp2 %d : vector<64x64xf32>
+      %dm = arith.subf %m, %mn : vector<64xf32>
+      %alpha = math.exp2 %dm : vector<64xf32>
+      %la = arith.mulf %l, %alpha : vector<64xf32>
+      %ln = vector.multi_reduction <add>, %p, %la [1] : vector<64x64xf32> to vector<64xf32>
+      %ac = vector.shape_cast %alpha : vector<64xf32> to vector<64x1xf32>
+      %ab = vector.broadcast %ac : vector<64x1xf32> to vector<64x64xf32>
+      %oa = arith.mulf %o, %ab : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %oa
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %ln, %o2 : vector<64xf32>, vector<64xf32>, vector<64x64xf32>
+    }
+    %lc = vector.shape_cast %res#1 : vector<64xf32> to vector<64x1xf32>
+    %lb = vector.broadcast %lc : vector<64x1xf32> to vector<64x64xf32>
+    %out = arith.divf %res#2, %lb : vector<64x64xf32>
+    %out16 = arith.truncf %out : vector<64x64xf32> to vector<64x64xf16>
+    layout.store %out16, %po[%bm, %c0] masked : vector<64x64xf16>, !p16
+    gpu.return
+  }
 }
 
 func.func private @attn_max_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>, memref<?xf32>, index, index, index)
+func.func private @attn_softmax_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index)
 
 /// Small integers in [-2, 2]. K mixes key and column (n c mod 7,
 /// n^2 + c mod 11), so that the scores of a row's keys differ and its
@@ -281,6 +341,116 @@ func.func @run_attn_max(%nq: index, %nk: index) {
   return
 }
 
+/// softmax(Q K^T / 8) V for query row i in f32 (exp, not exp2: an
+/// independent formula), into %o's row i.
+func.func @softmax_reference(%nq: index, %nk: index, %d: index, %o: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %eighth = arith.constant 0.125 : f32
+  %s = memref.alloc(%nk) : memref<?xf32>
+  scf.for %i = %c0 to %nq step %c1 {
+    %mx = scf.for %j = %c0 to %nk step %c1 iter_args(%m = %ninf) -> (f32) {
+      %dot = scf.for %c = %c0 to %d step %c1 iter_args(%acc = %zero) -> (f32) {
+        %x = func.call @q_value(%i, %c) : (index, index) -> f32
+        %y = func.call @k_value(%j, %c) : (index, index) -> f32
+        %pr = arith.mulf %x, %y : f32
+        %a2 = arith.addf %acc, %pr : f32
+        scf.yield %a2 : f32
+      }
+      %sc = arith.mulf %dot, %eighth : f32
+      memref.store %sc, %s[%j] : memref<?xf32>
+      %m2 = arith.maximumf %m, %sc : f32
+      scf.yield %m2 : f32
+    }
+    %l = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (f32) {
+      %sv = memref.load %s[%j] : memref<?xf32>
+      %dd = arith.subf %sv, %mx : f32
+      %e = math.exp %dd : f32
+      memref.store %e, %s[%j] : memref<?xf32>
+      %a2 = arith.addf %acc, %e : f32
+      scf.yield %a2 : f32
+    }
+    scf.for %c = %c0 to %d step %c1 {
+      %sum = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (f32) {
+        %e = memref.load %s[%j] : memref<?xf32>
+        %v = func.call @v_value(%j, %c) : (index, index) -> f32
+        %pr = arith.mulf %e, %v : f32
+        %a2 = arith.addf %acc, %pr : f32
+        scf.yield %a2 : f32
+      }
+      %r = arith.divf %sum, %l : f32
+      memref.store %r, %o[%i, %c] : memref<?x?xf32>
+    }
+  }
+  memref.dealloc %s : memref<?xf32>
+  return
+}
+
+/// Runs @attn_softmax and counts the elements of O farther than
+/// 4e-3 (1 + |ref|) from the reference: P is rounded to f16 (2^-11
+/// relative) before it multiplies V, and O to f16 when stored.
+func.func @run_attn_softmax(%nq: index, %nk: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %d = arith.constant 64 : index
+  %q = memref.alloc(%nq, %d) : memref<?x?xf16>
+  %k = memref.alloc(%nk, %d) : memref<?x?xf16>
+  %v = memref.alloc(%nk, %d) : memref<?x?xf16>
+  %o = memref.alloc(%nq, %d) : memref<?x?xf16>
+  %ro = memref.alloc(%nq, %d) : memref<?x?xf32>
+  call @fill(%q, %c0) : (memref<?x?xf16>, index) -> ()
+  call @fill(%k, %c1) : (memref<?x?xf16>, index) -> ()
+  call @fill(%v, %c2) : (memref<?x?xf16>, index) -> ()
+  %init = arith.constant -7.0 : f16
+  scf.for %i = %c0 to %nq step %c1 {
+    scf.for %c = %c0 to %d step %c1 {
+      memref.store %init, %o[%i, %c] : memref<?x?xf16>
+    }
+  }
+  %gx = arith.ceildivui %nq, %c64 : index
+  call @attn_softmax_host(%q, %k, %v, %o, %gx, %c1, %c1) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
+  call @softmax_reference(%nq, %nk, %d, %ro) : (index, index, index, memref<?x?xf32>) -> ()
+  %tol = arith.constant 4.0e-3 : f32
+  %one = arith.constant 1.0 : f32
+  %bad = scf.for %i = %c0 to %nq step %c1 iter_args(%b0 = %c0) -> (index) {
+    %r = scf.for %c = %c0 to %d step %c1 iter_args(%b1 = %b0) -> (index) {
+      %x16 = memref.load %o[%i, %c] : memref<?x?xf16>
+      %x = arith.extf %x16 : f16 to f32
+      %y = memref.load %ro[%i, %c] : memref<?x?xf32>
+      %diff = arith.subf %x, %y : f32
+      %ad = math.absf %diff : f32
+      %ay = math.absf %y : f32
+      %bound0 = arith.addf %ay, %one : f32
+      %bound = arith.mulf %bound0, %tol : f32
+      // NaN counts as a violation.
+      %ok = arith.cmpf ole, %ad, %bound : f32
+      %one_i = arith.select %ok, %c0, %c1 : index
+      %b2 = arith.addi %b1, %one_i : index
+      scf.yield %b2 : index
+    }
+    scf.yield %r : index
+  }
+  %total = arith.muli %nq, %d : index
+  vector.print str "attn_softmax "
+  vector.print %nq : index punctuation <no_punctuation>
+  vector.print str "x"
+  vector.print %nk : index punctuation <no_punctuation>
+  vector.print str ": O "
+  vector.print %bad : index punctuation <no_punctuation>
+  vector.print str " outside the tolerance of "
+  vector.print %total : index
+  memref.dealloc %q : memref<?x?xf16>
+  memref.dealloc %k : memref<?x?xf16>
+  memref.dealloc %v : memref<?x?xf16>
+  memref.dealloc %o : memref<?x?xf16>
+  memref.dealloc %ro : memref<?x?xf32>
+  return
+}
+
 func.func @main() {
   %c77 = arith.constant 77 : index
   %c128 = arith.constant 128 : index
@@ -289,6 +459,8 @@ func.func @main() {
   call @run_attn_max(%c77, %c128) : (index, index) -> ()
   call @run_attn_max(%c128, %c192) : (index, index) -> ()
   call @run_attn_max(%c200, %c192) : (index, index) -> ()
+  call @run_attn_softmax(%c77, %c128) : (index, index) -> ()
+  call @run_attn_softmax(%c200, %c192) : (index, index) -> ()
   return
 }
 }
