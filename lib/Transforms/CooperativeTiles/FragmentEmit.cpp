@@ -47,6 +47,9 @@ struct Emitter {
   IRMapping scalars;
   Value tid;
   int64_t threads;
+  /// The leaves staged so far in the current iteration (or before the
+  /// loop, for the loop-invariant ones).
+  DenseSet<int> staged;
 
   const FragmentContext &cx() const { return contexts.front(); }
   /// The C fragment type with elements `et`.
@@ -74,7 +77,8 @@ struct Emitter {
   void emitElementwise(OpBuilder &b, Operation *op);
   void emitReduction(OpBuilder &b, vector::MultiDimReductionOp op);
   void emitBroadcast(OpBuilder &b, vector::BroadcastOp op);
-  void emitContraction(OpBuilder &b, const FragmentSite &site);
+  LogicalResult emitContraction(OpBuilder &b, const FragmentSite &site);
+  LogicalResult stage(OpBuilder &b, ArrayRef<int> leaves);
   LogicalResult emitStore(OpBuilder &b, StoreOp store);
   LogicalResult emitOp(OpBuilder &b, Operation *op);
   void remark(const FragmentSite &site) const;
@@ -185,7 +189,41 @@ void Emitter::emitBroadcast(OpBuilder &b, vector::BroadcastOp op) {
   values[op.getResult()] = std::move(out);
 }
 
-void Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
+/// Stages the leaves among `leaves` not staged yet: each thread's global
+/// loads, a barrier (every thread is done with the previous tiles), the
+/// writes, a barrier. One tile at a time in registers per leaf group: a
+/// contraction's operands are staged right before it.
+LogicalResult Emitter::stage(OpBuilder &b, ArrayRef<int> leaves) {
+  SmallVector<int> todo;
+  for (int i : leaves)
+    if (i >= 0 && staged.insert(i).second)
+      todo.push_back(i);
+  if (todo.empty())
+    return success();
+  SmallVector<SmallVector<Value>> regs;
+  for (int i : todo) {
+    const Leaf &leaf = p.leaves[i];
+    LoadOp load = leaf.load;
+    SmallVector<Value> indices;
+    for (Value v : load.getIndices())
+      indices.push_back(scalar(v));
+    FailureOr<SmallVector<Value>> r =
+        loadStagedTile(b, loc, leaf, indices, p.staging[i], tid, threads);
+    if (failed(r))
+      return failure();
+    regs.push_back(*r);
+  }
+  gpu::BarrierOp::create(b, loc);
+  for (auto [i, r] : llvm::zip_equal(todo, regs))
+    storeStagedTile(b, loc, p.leaves[i], p.staging[i], tid, threads, r,
+                    Value());
+  gpu::BarrierOp::create(b, loc);
+  return success();
+}
+
+LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
+  if (failed(stage(b, {site.a, site.b})))
+    return failure();
   const Plan &plan = site.plan;
   const FragmentContext &c = contexts[&site - p.sites.data()];
   vector::ContractionOp contract = site.contract;
@@ -220,6 +258,7 @@ void Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
     multiplyFragments(b, loc, inst, as, bs, accs, 1);
   }
   values[contract.getResult()] = {FragmentKind::Matrix, accs};
+  return success();
 }
 
 LogicalResult Emitter::emitStore(OpBuilder &b, StoreOp store) {
@@ -302,7 +341,7 @@ LogicalResult Emitter::emitOp(OpBuilder &b, Operation *op) {
   if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
     for (const FragmentSite &site : p.sites)
       if (site.contract == contract)
-        emitContraction(b, site);
+        return emitContraction(b, site);
   } else if (auto reduce = dyn_cast<vector::MultiDimReductionOp>(op)) {
     emitReduction(b, reduce);
   } else if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
@@ -386,6 +425,17 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   }
   for (Leaf &leaf : p.leaves)
     allocateStagingBuffer(func, leaf, b, 1);
+  // Tiles whose indices the loop does not change (Q) are staged once,
+  // before it.
+  SmallVector<int> invariant;
+  for (auto [i, leaf] : llvm::enumerate(p.leaves))
+    if (llvm::all_of(LoadOp(leaf.load).getIndices(), [&](Value v) {
+          return !old.getRegion().isAncestor(v.getParentRegion());
+        }))
+      invariant.push_back(i);
+  if (failed(e.stage(b, invariant)))
+    return failure();
+  DenseSet<int> beforeLoop = e.staged;
   auto loop = scf::ForOp::create(
       b, loc, old.getLowerBound(), old.getUpperBound(), old.getStep(),
       initialParts(b, e), nullptr, old.getUnsignedCmp());
@@ -395,31 +445,15 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
     body->back().erase();
   OpBuilder ib = OpBuilder::atBlockEnd(body);
+  e.staged = beforeLoop;
   e.scalars.map(old.getInductionVar(), loop.getInductionVar());
   bindParts(e, old.getRegionIterArgs(), loop.getRegionIterArgs());
-  // The scalars first (the staged tiles' indices), then the staged tiles:
-  // global loads, every thread done with the previous tiles, writes,
-  // barrier.
+  // The scalars first (the staged tiles' indices); each staged tile right
+  // before its first contraction (Emitter::stage).
   for (Operation &op : old.getBody()->without_terminator())
     if (op.getNumResults() &&
         p.kinds.lookup(op.getResult(0)) == FragmentKind::Scalar)
       ib.clone(op, e.scalars);
-  SmallVector<SmallVector<Value>> staged;
-  for (auto [leaf, staging] : llvm::zip_equal(p.leaves, p.staging)) {
-    SmallVector<Value> indices;
-    for (Value v : leaf.load.getIndices())
-      indices.push_back(e.scalar(v));
-    FailureOr<SmallVector<Value>> regs =
-        loadStagedTile(ib, loc, leaf, indices, staging, e.tid, e.threads);
-    if (failed(regs))
-      return failure();
-    staged.push_back(*regs);
-  }
-  gpu::BarrierOp::create(ib, loc);
-  for (auto [leaf, staging, regs] :
-       llvm::zip_equal(p.leaves, p.staging, staged))
-    storeStagedTile(ib, loc, leaf, staging, e.tid, e.threads, regs, Value());
-  gpu::BarrierOp::create(ib, loc);
   for (Operation &op : old.getBody()->without_terminator())
     if (!op.getNumResults() ||
         p.kinds.lookup(op.getResult(0)) != FragmentKind::Scalar)

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Writes examples/attention.mlir: the flash-attention forward as tile
+programs (issue 40), one kernel per head dimension d and query block BM.
+
+    python3 bench/attention/gen-attention.py > examples/attention.mlir
+
+Each kernel computes, for one block of BM query rows of one (batch, head)
+(grid x: N / BM query blocks, grid y: batch * heads), the FlashAttention-2
+recurrence over key/value tiles of 64 rows in base 2: S = Q K^T scaled by
+log2(e) / sqrt(d), the running row maximum m and row sum l, the
+accumulator rescaled by alpha = exp2(m - m'), O / l stored as f16. Q, K, V
+and O are [batch * heads * N, d] row-major f16 (heads folded into the rows),
+N a multiple of 64 and of BM; -layout-tile-shared-memory compiles the loop
+as a fragment program (FragmentProgram.h: the tiles stay in the matrix
+instructions' registers, P is the second product's A by re-view).
+"""
+
+import math
+
+KERNELS = [(64, 64), (64, 128), (128, 64), (128, 128)]
+
+HEADER = """// The flash-attention forward as tile programs (issue 40), written by
+// bench/attention/gen-attention.py (see there). One kernel per head dimension
+// d and query block BM: attn_d<d>_bm<BM>(Q, K, V, O, N), grid (N / BM,
+// batch * heads), 128 threads; Q, K, V, O [batch * heads * N, d] f16.
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+
+module attributes {gpu.container_module} {
+gpu.module @attention {"""
+
+
+def kernel(d, bm):
+    qt = "!layout.partition_view<?x?xf16, tile = [%d, %d]>" % (bm, d)
+    kt = "!layout.partition_view<?x?xf16, tile = [64, %d]>" % d
+    tv = "!layout.tensor_view<?x?xf16>"
+    scale = math.log2(math.e) / math.sqrt(d)
+    return f"""
+  gpu.func @attn_d{d}_bm{bm}(%Q: memref<?x?xf16>, %K: memref<?x?xf16>,
+      %V: memref<?x?xf16>, %O: memref<?x?xf16>, %N: index) kernel
+      attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cbm = arith.constant {bm} : index
+    %c64 = arith.constant 64 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> {tv}
+    %vk = layout.view %K : memref<?x?xf16> -> {tv}
+    %vv = layout.view %V : memref<?x?xf16> -> {tv}
+    %vo = layout.view %O : memref<?x?xf16> -> {tv}
+    %pq = layout.partition %vq tile [{bm}, {d}] : {tv} -> {qt}
+    %pk = layout.partition %vk tile [64, {d}] : {tv} -> {kt}
+    %pv = layout.partition %vv tile [64, {d}] : {tv} -> {kt}
+    %po = layout.partition %vo tile [{bm}, {d}] : {tv} -> {qt}
+    %bx = gpu.block_id x
+    %bh = gpu.block_id y
+    // This block's query tile, and its head's first key/value tile.
+    %qtiles = arith.divui %N, %cbm : index
+    %kvtiles = arith.divui %N, %c64 : index
+    %q0 = arith.muli %bh, %qtiles : index
+    %qi = arith.addi %q0, %bx : index
+    %kv0 = arith.muli %bh, %kvtiles : index
+    %ninf = arith.constant dense<0xFF800000> : vector<{bm}xf32>
+    %zrow = arith.constant dense<0.0> : vector<{bm}xf32>
+    %zs = arith.constant dense<0.0> : vector<{bm}x64xf32>
+    %zo = arith.constant dense<0.0> : vector<{bm}x{d}xf32>
+    // log2(e) / sqrt({d})
+    %scale = arith.constant dense<{scale:.9f}> : vector<{bm}x64xf32>
+    %res:3 = scf.for %j = %c0 to %kvtiles step %c1
+        iter_args(%m = %ninf, %l = %zrow, %o = %zo)
+        -> (vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>) {{
+      %kj = arith.addi %kv0, %j : index
+      %tq = layout.load %pq[%qi, %c0] masked : {qt} -> vector<{bm}x{d}xf16>
+      %tk = layout.load %pk[%kj, %c0] masked : {kt} -> vector<64x{d}xf16>
+      %s0 = vector.contract {{indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %tq, %tk, %zs
+         : vector<{bm}x{d}xf16>, vector<64x{d}xf16> into vector<{bm}x64xf32>
+      %s = arith.mulf %s0, %scale : vector<{bm}x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<{bm}x64xf32> to vector<{bm}xf32>
+      %mc = vector.shape_cast %mn : vector<{bm}xf32> to vector<{bm}x1xf32>
+      %mb = vector.broadcast %mc : vector<{bm}x1xf32> to vector<{bm}x64xf32>
+      %sd = arith.subf %s, %mb : vector<{bm}x64xf32>
+      %p = math.exp2 %sd : vector<{bm}x64xf32>
+      %dm = arith.subf %m, %mn : vector<{bm}xf32>
+      %alpha = math.exp2 %dm : vector<{bm}xf32>
+      %la = arith.mulf %l, %alpha : vector<{bm}xf32>
+      %ln = vector.multi_reduction <add>, %p, %la [1] : vector<{bm}x64xf32> to vector<{bm}xf32>
+      %ac = vector.shape_cast %alpha : vector<{bm}xf32> to vector<{bm}x1xf32>
+      %ab = vector.broadcast %ac : vector<{bm}x1xf32> to vector<{bm}x{d}xf32>
+      %oa = arith.mulf %o, %ab : vector<{bm}x{d}xf32>
+      %p16 = arith.truncf %p : vector<{bm}x64xf32> to vector<{bm}x64xf16>
+      %tv = layout.load %pv[%kj, %c0] masked : {kt} -> vector<64x{d}xf16>
+      %o2 = vector.contract {{indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %p16, %tv, %oa
+         : vector<{bm}x64xf16>, vector<64x{d}xf16> into vector<{bm}x{d}xf32>
+      scf.yield %mn, %ln, %o2 : vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>
+    }}
+    %lc = vector.shape_cast %res#1 : vector<{bm}xf32> to vector<{bm}x1xf32>
+    %lb = vector.broadcast %lc : vector<{bm}x1xf32> to vector<{bm}x{d}xf32>
+    %out = arith.divf %res#2, %lb : vector<{bm}x{d}xf32>
+    %out16 = arith.truncf %out : vector<{bm}x{d}xf32> to vector<{bm}x{d}xf16>
+    layout.store %out16, %po[%qi, %c0] masked : vector<{bm}x{d}xf16>, {qt}
+    gpu.return
+  }}"""
+
+
+def main():
+    print(HEADER, end="")
+    for d, bm in KERNELS:
+        print(kernel(d, bm))
+    print("}\n}")
+
+
+if __name__ == "__main__":
+    main()
