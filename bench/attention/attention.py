@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""The flash-attention forward of examples/attention.mlir against PyTorch's
+scaled_dot_product_attention (the FlashAttention-2 and cuDNN backends) and
+a Triton kernel written here (issue 40's anchors), on one GPU.
+
+    python3 bench/attention/attention.py build bench/attention/out   # here
+    python3 bench/attention/attention.py run bench/attention/out     # GPU
+
+`build` compiles examples/attention.mlir for sm_90 (-layout-to-nvvm: the
+tile pass compiles each kernel's loop as a fragment program, mma.sync
+m16n8k16) into OUT/attention.sm_90.cubin and copies the package's Python
+files (bench/python/common.py) so that `run` needs no compiler.
+
+`run`: batch 4, 32 heads, sequence 4096 and 8192, head dimension 64 and
+128, not causal (the kernels have no causal mask yet), f16 inputs from
+torch.randn. Every kernel's output is compared with PyTorch's flash
+backend: |got - want| <= 1e-2 + 1e-2 |want| at every element (both round
+P and O to f16; the f32 sums differ in order), and its first (batch,
+head) with the same attention computed in f32 (math backend, inputs
+upcast). Time: CUDA events around the replay of a CUDA graph of 20 calls,
+per call, median of 10 replays (bench/conv/torch_conv.py's
+batched_median_ms, the same for every contender). TFLOPS = 4 B H N^2 d /
+time. Exit status 0 when every check passes, 3 otherwise.
+"""
+
+import importlib.util
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "python"))
+import common  # noqa: E402
+
+KERNELS = {64: (64, 128), 128: (64, 128)}  # d -> query blocks BM
+THREADS = 128
+BATCH, HEADS = 4, 32
+
+
+def build(out):
+    common.build_path()
+    import layout_opt as lo
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(ROOT, "examples", "attention.mlir")) as f:
+        cubin = lo.compile(lo.Module.parse(f.read()), "nvvm", "sm_90")
+    with open(os.path.join(out, "attention.sm_90.cubin"), "wb") as f:
+        f.write(cubin)
+    print("attention.sm_90.cubin: %d bytes" % len(cubin))
+    common.copy_runtime(out)
+
+
+def load_timer():
+    spec = importlib.util.spec_from_file_location(
+        "torch_conv", os.path.join(ROOT, "bench", "conv", "torch_conv.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.batched_median_ms
+
+
+def triton_attention():
+    """A Triton flash-attention forward (FlashAttention-2's recurrence in
+    base 2, the one the tile programs compute), written for this bench."""
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def fwd(Q, K, V, O, N, scale, D: tl.constexpr, BM: tl.constexpr,
+            BN: tl.constexpr):
+        qb = tl.program_id(0)
+        base = tl.program_id(1).to(tl.int64) * N * D
+        rows = qb * BM + tl.arange(0, BM)
+        cols = tl.arange(0, D)
+        q = tl.load(Q + base + rows[:, None] * D + cols[None, :])
+        m = tl.full([BM], float("-inf"), tl.float32)
+        l = tl.zeros([BM], tl.float32)
+        acc = tl.zeros([BM, D], tl.float32)
+        for start in range(0, N, BN):
+            keys = start + tl.arange(0, BN)
+            kt = tl.load(K + base + keys[None, :] * D + cols[:, None])
+            s = tl.dot(q, kt) * scale
+            m_new = tl.maximum(m, tl.max(s, 1))
+            p = tl.math.exp2(s - m_new[:, None])
+            alpha = tl.math.exp2(m - m_new)
+            l = l * alpha + tl.sum(p, 1)
+            v = tl.load(V + base + keys[:, None] * D + cols[None, :])
+            acc = tl.dot(p.to(tl.float16), v, acc * alpha[:, None])
+            m = m_new
+        out = acc / l[:, None]
+        tl.store(O + base + rows[:, None] * D + cols[None, :],
+                 out.to(tl.float16))
+
+    def run(q, k, v, o, configs):
+        n, d = q.shape[2], q.shape[3]
+        scale = 1.4426950408889634 / d ** 0.5
+        bm, bn, warps, stages = configs
+        grid = (n // bm, q.shape[0] * q.shape[1])
+        fwd[grid](q, k, v, o, n, scale, D=d, BM=bm, BN=bn, num_warps=warps,
+                  num_stages=stages)
+    return run
+
+
+TRITON_CONFIGS = [(128, 64, 4, 3), (128, 64, 8, 3), (64, 64, 4, 3),
+                  (128, 128, 8, 2)]
+
+
+def check(name, got, want, ref32, report):
+    import torch
+    err = (got.float() - want.float()).abs()
+    bad = int((~(err <= 1e-2 + 1e-2 * want.float().abs())).sum())
+    err32 = (got[0, 0].float() - ref32).abs()
+    bad32 = int((~(err32 <= 1e-2 + 1e-2 * ref32.abs())).sum())
+    ok = bad == 0 and bad32 == 0
+    report.append(ok)
+    return "%s: %d of %d off flash, %d of %d off f32 (max %.1e)" % (
+        "ok" if ok else "FAIL", bad, got.numel(), bad32, err32.numel(),
+        float(err32.max()))
+
+
+def run(out):
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    cuda = common.import_runtime(out)
+    common.device_banner(cuda)
+    timed = load_timer()
+    with open(os.path.join(out, "attention.sm_90.cubin"), "rb") as f:
+        cubin = f.read()
+    tri = triton_attention()
+    report = []
+    gen = torch.Generator(device="cuda").manual_seed(40)
+    print("| N | d | contender | ms | TFLOPS | check |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for n in (4096, 8192):
+        for d in (64, 128):
+            shape = (BATCH, HEADS, n, d)
+            q, k, v = (torch.randn(shape, device="cuda", dtype=torch.float16,
+                                   generator=gen) for _ in range(3))
+            flops = 4.0 * BATCH * HEADS * n * n * d
+
+            def row(who, fn, got):
+                t = timed(fn)
+                print("| %d | %d | %s | %.3f | %.1f | %s |" % (
+                    n, d, who, t, flops / t / 1e9, got), flush=True)
+            with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
+                want = F.scaled_dot_product_attention(q, k, v)
+            with sdpa_kernel([SDPBackend.MATH]):
+                ref32 = F.scaled_dot_product_attention(
+                    q[:1, :1].float(), k[:1, :1].float(),
+                    v[:1, :1].float())[0, 0]
+            for bm in KERNELS[d]:
+                kernel = cuda.Kernel(cubin, "attn_d%d_bm%d" % (d, bm))
+                o = torch.empty_like(q)
+                args = [t.view(BATCH * HEADS * n, d) for t in (q, k, v, o)]
+
+                def ours():
+                    kernel.launch((n // bm, BATCH * HEADS, 1),
+                                  (THREADS, 1, 1), args + [n])
+                ours()
+                torch.cuda.synchronize()
+                row("layout-opt attn_d%d_bm%d (mma.sync)" % (d, bm), ours,
+                    check("ours", o, want, ref32, report))
+            for backend, who in ((SDPBackend.FLASH_ATTENTION, "FA2 (sdpa flash)"),
+                                 (SDPBackend.CUDNN_ATTENTION, "cuDNN (sdpa)")):
+                def sdpa(backend=backend):
+                    with sdpa_kernel([backend]):
+                        return F.scaled_dot_product_attention(q, k, v)
+                try:
+                    got = sdpa()
+                    torch.cuda.synchronize()
+                    row(who, sdpa, check(who, got, want, ref32, report))
+                except RuntimeError as e:
+                    print("| %d | %d | %s | - | - | unavailable: %s |" % (
+                        n, d, who, str(e).splitlines()[0][:80]))
+            best = None
+            for cfg in TRITON_CONFIGS:
+                o = torch.empty_like(q)
+                try:
+                    tri(q, k, v, o, cfg)
+                    torch.cuda.synchronize()
+                    t = timed(lambda: tri(q, k, v, o, cfg))
+                except Exception as e:  # a config that does not fit
+                    print("  triton %s: %s" % (cfg, str(e).splitlines()[0][:80]))
+                    continue
+                if best is None or t < best[0]:
+                    best = (t, cfg, o)
+            t, cfg, o = best
+            row("Triton (this bench, BM %d BN %d warps %d stages %d)" % cfg,
+                lambda: tri(q, k, v, o, cfg),
+                check("triton", o, want, ref32, report))
+    print("checks: %d passed, %d failed" % (sum(report),
+                                             len(report) - sum(report)))
+    return 0 if all(report) else 3
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] not in ("build", "run"):
+        print(__doc__)
+        return 2
+    return build(argv[2]) or 0 if argv[1] == "build" else run(argv[2])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
