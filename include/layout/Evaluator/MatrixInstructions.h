@@ -16,11 +16,13 @@
 // `Descriptor` with top coordinate (lane, element) whose offset is the linear
 // offset of that element in the row-major operand tile: A is M x K, B is
 // K x N, C (and D) is M x N. The descriptors are built from transforms in
-// MatrixInstructions.cpp, each next to its citation; the CPU emulator, the
-// distribution and the bank model ask this table instead of restating the
-// formulas. docs/matrix-instructions.md lists the formulas and pictures.
-// For mma.sync, the table also says how nvgpu.ldmatrix loads the A and B
-// fragments (LdMatrixLoad): the lanes' row addresses, also a descriptor.
+// lib/Evaluator/MatrixLayouts.cpp, each next to its citation, and the entries
+// in MatrixInstructionTable.cpp (the queries: MatrixInstructions.cpp); the
+// CPU emulator, the distribution and the bank model ask this table instead
+// of restating the formulas. docs/matrix-instructions.md lists the formulas
+// and pictures. For mma.sync, the table also says how nvgpu.ldmatrix loads
+// the A and B fragments (LdMatrixLoad): the lanes' row addresses, also a
+// descriptor.
 //
 //===----------------------------------------------------------------------===//
 
