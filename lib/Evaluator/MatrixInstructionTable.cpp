@@ -34,7 +34,12 @@ static MatrixInstruction mfma(StringRef mnemonic, StringRef cdna2Mnemonic,
                               unsigned generations) {
   int64_t kPerLane = d * k / 64, cPerLane = d * d / 64;
   // amdgpu.mfma MxNxK %a * %b + %c blgp = none : vector<kPerLane x f16|bf16>,
-  // ..., vector<cPerLane x f32>; every chip here lowers both kinds. The f32
+  // ..., vector<cPerLane x f32>; every chip here lowers both kinds, and the
+  // FP8 ones as vector<8 x f8E4M3FNUZ|f8E5M2FNUZ> on gfx942,
+  // vector<8 x f8E4M3FN|f8E5M2> on gfx950 (MLIR 22's AMDGPUToROCDL selects
+  // rocdl.mfma.f32.32x32x16.fp8.fp8 / .bf8.bf8 and the 16x16x32 ones for
+  // exactly those types on those chips, and refuses the other encoding:
+  // "no intrinsic matching MFMA size on given chipset"). The f32
   // ones (one element per lane) take a scalar f32 (shape {}); xf32 is
   // vector<2xf32> with the reducePrecision attribute (MLIR 22's
   // AMDGPUToROCDL selects rocdl.mfma.f32.32x32x4.xf32 / 16x16x8.xf32 for
@@ -164,38 +169,134 @@ static MatrixInstruction mmaSync(StringRef mnemonic, MatrixElementKind kind) {
                            mmaSyncLdMatrixBTrans()};
 }
 
-/// wgmma.mma_async m64nNk16, a warpgroup of 128 lanes, A and B from
-/// workgroup memory through matrix descriptors (WarpgroupMma.h): the
-/// project's layout.warpgroup_mma, whose accumulator is vector<N/2 x f32>.
-static MatrixInstruction wgmma(StringRef mnemonic, int64_t n,
+/// wgmma.mma_async m64nNk16 (f16, bf16) and m64nNk32 (FP8), a warpgroup of
+/// 128 lanes, A and B from workgroup memory through matrix descriptors
+/// (WarpgroupMma.h): the project's layout.warpgroup_mma, whose accumulator is
+/// vector<N/2 x f32>. FP8 A and B must be K-major [WGMMA-FP8], and
+/// layout.warpgroup_mma takes f16 / bf16 buffers only so far (MLIR 22's
+/// nvvm.wgmma.mma_async, which its lowering emits, has e4m3 / e5m2).
+static MatrixInstruction wgmma(StringRef mnemonic, int64_t n, int64_t k,
                                MatrixElementKind kind) {
   MatrixOpSpelling op;
   op.opName = "layout.warpgroup_mma";
   op.cShape = {n / 2};
-  return MatrixInstruction{mnemonic,
-                           /*cdna2Mnemonic=*/"",
-                           MatrixFamily::Wgmma,
-                           /*m=*/64,
-                           n,
-                           /*k=*/16,
-                           kind,
-                           /*waveSize=*/128,
-                           /*aElementsPerLane=*/0,
-                           /*bElementsPerLane=*/0,
-                           /*cElementsPerLane=*/n / 2,
-                           /*abReplication=*/1,
-                           generationBit(ChipGeneration::SM90A),
-                           std::move(op),
-                           llvm::cantFail(Descriptor::packed({64, 16})),
-                           llvm::cantFail(Descriptor::packed({16, n})),
-                           wgmmaC(n),
-                           /*ldmatrixA=*/std::nullopt,
-                           /*ldmatrixB=*/std::nullopt};
+  op.lowersInMlir22 = !isFloat8(kind);
+  MatrixInstruction inst{mnemonic,
+                         /*cdna2Mnemonic=*/"",
+                         MatrixFamily::Wgmma,
+                         /*m=*/64,
+                         n,
+                         k,
+                         kind,
+                         /*waveSize=*/128,
+                         /*aElementsPerLane=*/0,
+                         /*bElementsPerLane=*/0,
+                         /*cElementsPerLane=*/n / 2,
+                         /*abReplication=*/1,
+                         generationBit(ChipGeneration::SM90A),
+                         std::move(op),
+                         llvm::cantFail(Descriptor::packed({64, k})),
+                         llvm::cantFail(Descriptor::packed({k, n})),
+                         wgmmaC(n),
+                         /*ldmatrixA=*/std::nullopt,
+                         /*ldmatrixB=*/std::nullopt};
+  inst.kMajorOnly = isFloat8(kind);
+  return inst;
+}
+
+/// mma.sync m16n8k32 with .e4m3 / .e5m2 A and B, f32 C, warp 32
+/// [PTX-FP8], on sm_89 and later. In MLIR 22 neither nvgpu.mma.sync (its
+/// verifier: "expected input data type (i4,i8,f16,bf16,tf32,f64)") nor
+/// nvvm.mma.sync (no 8-bit float shape but the sparse m16n8k64) takes it;
+/// LLVM 22's intrinsic does, selected to this instruction on sm_89 and
+/// later (llc refuses it for sm_80): llvm.call_intrinsic `intrinsic`(4 x
+/// i32 A, 2 x i32 B, 4 x f32 C) -> !llvm.struct<(f32, f32, f32, f32)>. The
+/// shapes count registers x bytes: A vector<4x4xf8E4M3FN>, B
+/// vector<2x4xf8E4M3FN>, C vector<2x2xf32>. No ldmatrix load: LdMatrixLoad
+/// counts 16-bit elements.
+static MatrixInstruction mmaSyncFp8(StringRef mnemonic, StringRef intrinsic,
+                                    MatrixElementKind kind) {
+  MatrixOpSpelling op;
+  op.opName = "llvm.call_intrinsic";
+  op.llvmIntrinsic = intrinsic;
+  op.aShape = {4, 4};
+  op.bShape = {2, 4};
+  op.cShape = {2, 2};
+  MatrixInstruction inst{mnemonic,
+                         /*cdna2Mnemonic=*/"",
+                         MatrixFamily::MmaSync,
+                         /*m=*/16,
+                         /*n=*/8,
+                         /*k=*/32,
+                         kind,
+                         /*waveSize=*/32,
+                         /*aElementsPerLane=*/16,
+                         /*bElementsPerLane=*/8,
+                         /*cElementsPerLane=*/4,
+                         /*abReplication=*/1,
+                         generationBit(ChipGeneration::SM80) |
+                             generationBit(ChipGeneration::SM90A),
+                         std::move(op),
+                         mmaSyncFp8A(),
+                         mmaSyncFp8B(),
+                         mmaSyncC(),
+                         /*ldmatrixA=*/std::nullopt,
+                         /*ldmatrixB=*/std::nullopt};
+  inst.minimumSmVersion = 89;
+  return inst;
 }
 
 /// The N of the wgmma instructions in the table (PTX allows every multiple
 /// of 8 up to 256; the powers of two cover the block tiles planned here).
 static constexpr int64_t kWgmmaN[] = {256, 128, 64, 32, 16, 8};
+
+/// The FP8 instructions (issue 42), A and B of one encoding each: the mixed
+/// fp8_bf8 / bf8_fp8 MFMAs and e4m3 x e5m2 mma.sync / wgmma are left out (an
+/// entry has one input kind), and so are gfx950's double-K
+/// v_mfma_f32_{32x32x64,16x16x128}_f8f6f4 (docs/matrix-instructions.md: its
+/// sources disagree on the order of K within a lane). CDNA3 reads fp8 / bf8
+/// as E4M3FNUZ / E5M2FNUZ, CDNA4 the same mnemonics as the OCP E4M3FN / E5M2
+/// [BLOG]; the layouts are the 8-per-lane MFMA ones [CALC cdna3].
+static void addFloat8Entries(std::vector<MatrixInstruction> &table) {
+  using K = MatrixElementKind;
+  struct Encodings {
+    K fp8, bf8;
+    unsigned generations;
+  };
+  for (Encodings g :
+       {Encodings{K::E4M3FNUZ, K::E5M2FNUZ,
+                  generationBit(ChipGeneration::CDNA3)},
+        Encodings{K::E4M3FN, K::E5M2, generationBit(ChipGeneration::CDNA4)}}) {
+    table.push_back(
+        mfma("v_mfma_f32_32x32x16_fp8_fp8", "", 32, 16, g.fp8, g.generations));
+    table.push_back(
+        mfma("v_mfma_f32_32x32x16_bf8_bf8", "", 32, 16, g.bf8, g.generations));
+    table.push_back(
+        mfma("v_mfma_f32_16x16x32_fp8_fp8", "", 16, 32, g.fp8, g.generations));
+    table.push_back(
+        mfma("v_mfma_f32_16x16x32_bf8_bf8", "", 16, 32, g.bf8, g.generations));
+  }
+  table.push_back(mmaSyncFp8(
+      "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+      "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32", K::E4M3FN));
+  table.push_back(
+      mmaSyncFp8("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32",
+                 "llvm.nvvm.mma.m16n8k32.row.col.f32.e5m2.e5m2.f32", K::E5M2));
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> r;
+    for (StringRef kind : {"e4m3", "e5m2"})
+      for (int64_t n : kWgmmaN)
+        r.push_back(llvm::formatv("wgmma.mma_async.sync.aligned.m64n{0}k32."
+                                  "f32.{1}.{1}",
+                                  n, kind)
+                        .str());
+    return r;
+  }();
+  size_t name = 0;
+  for (K kind : {K::E4M3FN, K::E5M2})
+    for (int64_t n : kWgmmaN)
+      table.push_back(wgmma(names[name++], n, /*k=*/32, kind));
+}
 
 static std::vector<MatrixInstruction> buildTable() {
   using K = MatrixElementKind;
@@ -247,7 +348,8 @@ static std::vector<MatrixInstruction> buildTable() {
   size_t name = 0;
   for (K kind : {K::F16, K::BF16})
     for (int64_t n : kWgmmaN)
-      table.push_back(wgmma(names[name++], n, kind));
+      table.push_back(wgmma(names[name++], n, /*k=*/16, kind));
+  addFloat8Entries(table);
   return table;
 }
 

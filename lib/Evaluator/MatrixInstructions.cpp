@@ -56,6 +56,14 @@ StringRef mlir::layout::stringifyMatrixElementKind(MatrixElementKind kind) {
     return "xf32";
   case MatrixElementKind::F32:
     return "f32";
+  case MatrixElementKind::E4M3FN:
+    return "f8E4M3FN";
+  case MatrixElementKind::E5M2:
+    return "f8E5M2";
+  case MatrixElementKind::E4M3FNUZ:
+    return "f8E4M3FNUZ";
+  case MatrixElementKind::E5M2FNUZ:
+    return "f8E5M2FNUZ";
   }
   llvm_unreachable("unknown matrix element kind");
 }
@@ -70,7 +78,8 @@ StringRef mlir::layout::stringifyMatrixElementKind(MatrixElementKind kind) {
 /// that forgot the conversion computes a different result on the CPU.
 /// xf32 [CDNA3]: the instruction rounds the f32 mantissa to 10 bits itself;
 /// the guide does not name the tie rule: modeled as nearest even (the tests
-/// keep away from ties).
+/// keep away from ties). The 8-bit floats are exact like f16: their
+/// registers hold the values (3 mantissa bits for E4M3, 2 for E5M2).
 MatrixInputPrecision mlir::layout::inputPrecision(MatrixElementKind kind) {
   using R = MatrixInputPrecision::Rounding;
   switch (kind) {
@@ -84,6 +93,12 @@ MatrixInputPrecision mlir::layout::inputPrecision(MatrixElementKind kind) {
     return {10, R::NearestEven};
   case MatrixElementKind::F32:
     return {23, R::Exact};
+  case MatrixElementKind::E4M3FN:
+  case MatrixElementKind::E4M3FNUZ:
+    return {3, R::Exact};
+  case MatrixElementKind::E5M2:
+  case MatrixElementKind::E5M2FNUZ:
+    return {2, R::Exact};
   }
   llvm_unreachable("unknown matrix element kind");
 }
@@ -164,13 +179,53 @@ int64_t MatrixInstruction::replication(MatrixOperand operand) const {
   return operand == MatrixOperand::C ? 1 : abReplication;
 }
 
+/// The least sm_XY (as XY) of the chips of an NVIDIA `generation`; 0 for
+/// the AMD ones.
+static int64_t leastSmVersion(ChipGeneration generation) {
+  switch (generation) {
+  case ChipGeneration::SM50:
+    return 50;
+  case ChipGeneration::SM80:
+    return 80;
+  case ChipGeneration::SM90A:
+    return 90;
+  default:
+    return 0;
+  }
+}
+
 bool MatrixInstruction::availableOn(ChipGeneration generation) const {
-  return (generations & generationBit(generation)) != 0;
+  return (generations & generationBit(generation)) != 0 &&
+         leastSmVersion(generation) >= minimumSmVersion;
+}
+
+/// Whether `chip` has `inst`: its generation does, and it is not below the
+/// instruction's minimumSmVersion ("sm_89", "sm_90a": the digits after
+/// "sm_").
+static bool hasInstruction(const Chip &chip, const MatrixInstruction &inst) {
+  if ((inst.generations & generationBit(chip.generation)) == 0)
+    return false;
+  if (inst.minimumSmVersion == 0)
+    return true;
+  int64_t version = 0;
+  StringRef digits = StringRef(chip.name).drop_front(3).take_while(
+      [](char c) { return c >= '0' && c <= '9'; });
+  return !digits.getAsInteger(10, version) && version >= inst.minimumSmVersion;
+}
+
+/// The chip `name` names, or std::nullopt for one parseChip does not know.
+static std::optional<Chip> lookUpChip(StringRef name) {
+  llvm::Expected<Chip> parsed = parseChip(name);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return std::nullopt;
+  }
+  return std::move(*parsed);
 }
 
 bool MatrixInstruction::availableOn(StringRef chip) const {
-  std::optional<ChipGeneration> generation = classifyChip(chip);
-  return generation && availableOn(*generation);
+  std::optional<Chip> parsed = lookUpChip(chip);
+  return parsed && hasInstruction(*parsed, *this);
 }
 
 StringRef MatrixInstruction::mnemonicOn(StringRef chip) const {
@@ -255,10 +310,14 @@ std::string mlir::layout::chipsWithF32Inputs() {
 
 llvm::SmallVector<const MatrixInstruction *>
 mlir::layout::getMatrixInstructions(StringRef chip) {
-  std::optional<ChipGeneration> generation = classifyChip(chip);
-  if (!generation)
-    return {};
-  return getMatrixInstructions(*generation);
+  llvm::SmallVector<const MatrixInstruction *> result;
+  std::optional<Chip> parsed = lookUpChip(chip);
+  if (!parsed)
+    return result;
+  for (const MatrixInstruction &inst : getMatrixInstructions())
+    if (hasInstruction(*parsed, inst))
+      result.push_back(&inst);
+  return result;
 }
 
 llvm::SmallVector<const MatrixInstruction *>

@@ -30,6 +30,21 @@
 //          formulas were checked on an H100 (sm_90).
 //   [WGMMA] PTX ISA, section 9.7.15.5.1.1 "Register Fragments", "Matrix D":
 //          the accumulator fragments of wgmma .m64nNk16 with f32 D.
+//   [PTX-FP8] PTX ISA, section 9.7.14.5.10 "Matrix Fragments for
+//          mma.m16n8k32" (9.7.15.5.10 in PTX 9.x), the .e4m3 / .e5m2 rows
+//          (the .s8 / .u8 formulas); "mma with .e4m3 and .e5m2 requires
+//          sm_89 or higher". CuTe's SM89_16x8x32_F32E4M3E4M3F32_TN traits
+//          (ALayout ((4,8),(4,2,2)):((64,1),(16,8,256))) say the same.
+//   [WGMMA-FP8] PTX ISA, 9.7.15.5.1.1.3 "Matrix Fragments for
+//          wgmma.mma_async.m64nNk32": D is N/2 .f32 registers laid out as
+//          for m64nNk16 (Figure "WGMMA .m64nNk32 register fragment layout
+//          for accumulator matrix D"); wgmma.mma_async: "The transpose
+//          operation is only supported for the wgmma.mma_async variants
+//          with .f16/ .bf16 types": FP8 A and B are K-major only.
+//   [BLOG] ROCm blog "Matrix Core Programming on AMD CDNA3 and CDNA4
+//          architecture" (rocm-blogs, matrix-cores-cdna): its FP8 types
+//          table (CDNA3 uses E4M3FNUZ / E5M2FNUZ, CDNA4 the OCP E4M3FN /
+//          E5M2) and the v_mfma_f32_32x32x16_fp8_fp8 example.
 //   [PTX-TF32] PTX ISA, section 9.7.14.5.7 "Matrix Fragments for
 //          mma.m16n8k8" (.tf32 A and B: a0 .. a3 and b0, b1, one .b32 each;
 //          C/D as m16n8k16's), and section 5.2.3 "Alternate Floating-Point
@@ -81,6 +96,14 @@ static Descriptor fragment(int64_t rows, int64_t cols,
 /// CDNA4 (kPerLane 8: 32x32x16, 16x16x32): [IREE] thread {32,2} / {16,4},
 /// element {1,8}; [GCN] offset_a = (lane/32*8) + (lane%32)*stride_a. Not
 /// checked against the CDNA4 ISA guide.
+/// FP8 (kPerLane 8: 32x32x16 and 16x16x32 fp8_fp8 / bf8_bf8; one lane's 8
+/// consecutive k are one 64-bit register pair, a byte each): [CALC] cdna3
+/// "A[i][k]" / "B[k][j]" tables of v_mfma_f32_32x32x16_{fp8_fp8,bf8_bf8} and
+/// _16x16x32_{fp8_fp8,bf8_bf8} ("v0.[7:0] .. v1.[31:24]": A[i][8 (l / d)] ..
+/// A[i][8 (l / d) + 7]), 0 mismatches; [BLOG] (the 32x32x16 fp8 example
+/// loads A + 8 (l / 32) + 16 (l % 32) as 8 bytes; gfx942 and gfx950); [IREE]
+/// MFMA_F32_{32x32x16,16x16x32}_F8E4M3FNUZ / _F8E4M3FN share the f16 ones'
+/// layouts.
 Descriptor matrix_layouts::mfmaAB(MatrixOperand operand, int64_t d,
                                   int64_t kPerLane) {
   bool isA = operand == MatrixOperand::A;
@@ -209,12 +232,43 @@ Descriptor matrix_layouts::mmaSyncTf32B() {
                    makeEntry(T::passThrough(2), {0}, {1})});
 }
 
+// mma.sync m16n8k32 with .e4m3 / .e5m2 inputs [PTX-FP8]: four .b32
+// registers of A and two of B, each holding four 8-bit elements low byte
+// first (a0 .. a15, b0 .. b7); g = l >> 2, t = l % 4 as above; C/D is
+// m16n8k16's (mmaSyncC).
+
+/// A (16 x 32): e = 8 c + 4 r + v; row = 8 r + g, col = 16 c + 4 t + v
+/// ("row = groupID for ai where 0 <= i < 4 || 8 <= i < 12, groupID + 8
+/// otherwise; col = (threadID_in_group * 4) + (i & 0x3) for i < 8, + 16 for
+/// i >= 8").
+Descriptor matrix_layouts::mmaSyncFp8A() {
+  // Digits: (r, g, c, t, v).
+  return fragment(16, 32,
+                  {makeEntry(T::unmerge({2, 8}), {0}, {0, 1}),
+                   makeEntry(T::unmerge({2, 4, 4}), {1}, {2, 3, 4})},
+                  {makeEntry(T::merge({8, 4}), {1, 3}, {0}),
+                   makeEntry(T::merge({2, 2, 4}), {2, 0, 4}, {1})});
+}
+
+/// B (K x N = 32 x 8): e = 4 c + v; k = 16 c + 4 t + v, n = g ("row =
+/// (threadID_in_group * 4) + (i & 0x3) for bi where i < 4, + 16 for i >= 4;
+/// col = groupID").
+Descriptor matrix_layouts::mmaSyncFp8B() {
+  // Digits: (c, t, v, g).
+  return fragment(32, 8,
+                  {makeEntry(T::unmerge({2, 4, 4}), {0}, {0, 1, 2}),
+                   makeEntry(T::passThrough(8), {1}, {3})},
+                  {makeEntry(T::merge({8, 4}), {3, 1}, {0}),
+                   makeEntry(T::merge({2, 4}), {0, 2}, {1})});
+}
+
 /// wgmma .m64nNk16 D (64 x N, f32) [WGMMA]: warp w = lane / 32 of the
 /// warpgroup holds rows 16 w .. 16 w + 15 as mma.sync's C does its 16 rows,
 /// repeated every 8 columns: with g = (lane % 32) / 4, t = lane % 4 and
 /// element e = 4 c + 2 r + v, row = 16 w + 8 r + g, col = 8 c + 2 t + v
 /// ("row = (warp in warpgroup) * 16 + groupID (+ 8 for d[i], i % 4 >= 2);
-/// col = 8 (i / 4) + threadID_in_group * 2 + (i & 1)").
+/// col = 8 (i / 4) + threadID_in_group * 2 + (i & 1)"). The FP8
+/// .m64nNk32 forms have the same D fragments [WGMMA-FP8].
 Descriptor matrix_layouts::wgmmaC(int64_t n) {
   // Digits: (w, r, g, c, t, v).
   return fragment(64, n,

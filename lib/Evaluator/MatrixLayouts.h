@@ -42,7 +42,12 @@ Descriptor mmaSyncC();
 /// mma.sync m16n8k8 .tf32 A (16 x 8) and B (8 x 8); C/D is mmaSyncC.
 Descriptor mmaSyncTf32A();
 Descriptor mmaSyncTf32B();
-/// wgmma .m64nNk16 D (64 x N, f32), a warpgroup of 128 lanes.
+/// mma.sync m16n8k32 .e4m3 / .e5m2 A (16 x 32) and B (32 x 8); C/D is
+/// mmaSyncC.
+Descriptor mmaSyncFp8A();
+Descriptor mmaSyncFp8B();
+/// wgmma .m64nNk16 and FP8 .m64nNk32 D (64 x N, f32), a warpgroup of 128
+/// lanes.
 Descriptor wgmmaC(int64_t n);
 /// How nvgpu.ldmatrix loads the mma.sync m16n8k16 fragments: A (.x4), B
 /// (.x2) from its N x K tile, B (.x2.trans) from its K x N tile.
