@@ -84,9 +84,11 @@ TEST(LdMatrixTest, MmaSyncHasLoadsOfAAndB) {
   int withLoads = 0;
   for (const MatrixInstruction &inst : getMatrixInstructions()) {
     EXPECT_EQ(inst.ldmatrix(MatrixOperand::C), nullptr);
-    // ldmatrix moves 16-bit elements: the tf32 mma.sync has none.
+    // ldmatrix moves 16-bit elements: the tf32 and FP8 mma.sync have none
+    // (LdMatrixLoad counts 16-bit elements).
     bool mma = inst.family == MatrixFamily::MmaSync &&
-               inst.inputKind != MatrixElementKind::TF32;
+               (inst.inputKind == MatrixElementKind::F16 ||
+                inst.inputKind == MatrixElementKind::BF16);
     for (MatrixOperand op : kAB) {
       const LdMatrixLoad *load = inst.ldmatrix(op);
       EXPECT_EQ(load != nullptr, mma) << describe(inst, op);

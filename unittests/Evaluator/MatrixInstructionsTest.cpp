@@ -29,6 +29,10 @@ constexpr MatrixOperand kOperands[] = {MatrixOperand::A, MatrixOperand::B,
                                        MatrixOperand::C};
 
 /// AMD MFMA, wave64, blocks = 1 ([CALC] cdna2/cdna3; gfx950: [IREE], [GCN]).
+/// The FP8 32x32x16 and 16x16x32 (fp8_fp8, bf8_bf8; gfx942 and gfx950) have
+/// the gfx950 f16 ones' layouts: [CALC] cdna3 tables of
+/// v_mfma_f32_32x32x16_fp8_fp8 ("lane 0: A[0][0] .. A[0][7] in v0.[7:0] ..
+/// v1.[31:24]") and the ROCm CDNA3/CDNA4 matrix-core blog.
 MatrixCoord mfmaFormula(int64_t m, int64_t k, MatrixOperand op, int64_t l,
                         int64_t e) {
   if (m == 32 && k == 8) { // v_mfma_f32_32x32x8_{f16,bf16}
@@ -104,6 +108,19 @@ MatrixCoord mmaSyncTf32Formula(MatrixOperand op, int64_t lane, int64_t i) {
   return {i < 2 ? groupID : groupID + 8, threadID_in_group * 2 + (i & 1)};
 }
 
+/// mma.sync.aligned.m16n8k32 with .e4m3 / .e5m2 inputs (PTX "Matrix
+/// Fragments for mma.m16n8k32"): a0 .. a15 in four .b32, b0 .. b7 in two.
+MatrixCoord mmaSyncFp8Formula(MatrixOperand op, int64_t lane, int64_t i) {
+  int64_t groupID = lane >> 2;
+  int64_t threadID_in_group = lane % 4;
+  if (op == MatrixOperand::A)
+    return {(i < 4 || (i >= 8 && i < 12)) ? groupID : groupID + 8,
+            threadID_in_group * 4 + (i & 0x3) + (i >= 8 ? 16 : 0)};
+  if (op == MatrixOperand::B)
+    return {threadID_in_group * 4 + (i & 0x3) + (i >= 4 ? 16 : 0), groupID};
+  return {i < 2 ? groupID : groupID + 8, threadID_in_group * 2 + (i & 1)};
+}
+
 /// mma.sync.aligned.m16n8k16 with f16 / bf16 inputs ([PTX] 9.7.14.5.8).
 MatrixCoord mmaSyncFormula(MatrixOperand op, int64_t lane, int64_t i) {
   int64_t groupID = lane >> 2;
@@ -118,7 +135,8 @@ MatrixCoord mmaSyncFormula(MatrixOperand op, int64_t lane, int64_t i) {
   return {i < 2 ? groupID : groupID + 8, threadID_in_group * 2 + (i & 1)};
 }
 
-/// wgmma .m64nNk16 D, PTX ISA 9.7.15.5.1.1 "Matrix D": the warpgroup's
+/// wgmma .m64nNk16 (and FP8 .m64nNk32) D, PTX ISA 9.7.15.5.1.1 "Matrix D":
+/// the warpgroup's
 /// warp w holds rows 16 w ..; in it, row = groupID + 8 for d[i] with i % 4
 /// >= 2, col = (i / 4) * 8 + threadID_in_group * 2 + (i & 1).
 MatrixCoord wgmmaFormula(MatrixOperand op, int64_t lane, int64_t i) {
@@ -140,6 +158,8 @@ MatrixCoord isaFormula(const MatrixInstruction &inst, MatrixOperand op,
   case MatrixFamily::WMMA:
     return wmmaFormula(op, lane, element);
   case MatrixFamily::MmaSync:
+    if (inst.k == 32)
+      return mmaSyncFp8Formula(op, lane, element);
     return inst.k == 8 ? mmaSyncTf32Formula(op, lane, element)
                        : mmaSyncFormula(op, lane, element);
   }
@@ -158,7 +178,9 @@ std::vector<std::string> mnemonics(StringRef chip) {
 }
 
 TEST(MatrixInstructionsTest, LayoutsMatchIsaFormulas) {
-  ASSERT_EQ(getMatrixInstructions().size(), 29u);
+  // 29 f16 / bf16 / f32 ones, 8 FP8 MFMAs (gfx942 FNUZ, gfx950 OCP), 2 FP8
+  // mma.sync, 12 FP8 wgmma.
+  ASSERT_EQ(getMatrixInstructions().size(), 51u);
   for (const MatrixInstruction &inst : getMatrixInstructions()) {
     for (MatrixOperand op : kOperands) {
       if (op != MatrixOperand::C && inst.operandsInWorkgroupMemory())
@@ -263,10 +285,14 @@ TEST(MatrixInstructionsTest, ChipAvailability) {
   cdna2.insert(cdna2.end(), f32.begin(), f32.end());
   EXPECT_EQ(mnemonics("gfx90a"), cdna2);
   // xf32 only on CDNA3.
+  // The FP8 MFMAs: the same mnemonics on gfx942 (FNUZ) and gfx950 (OCP).
+  V fp8 = {"v_mfma_f32_32x32x16_fp8_fp8", "v_mfma_f32_32x32x16_bf8_bf8",
+           "v_mfma_f32_16x16x32_fp8_fp8", "v_mfma_f32_16x16x32_bf8_bf8"};
   V cdna3 = cdna;
   cdna3.insert(cdna3.end(),
                {"v_mfma_f32_32x32x4_xf32", "v_mfma_f32_16x16x8_xf32"});
   cdna3.insert(cdna3.end(), f32.begin(), f32.end());
+  cdna3.insert(cdna3.end(), fp8.begin(), fp8.end());
   EXPECT_EQ(mnemonics("gfx942"), cdna3);
   EXPECT_EQ(mnemonics("gfx942:sramecc+:xnack-"), cdna3);
   V cdna4 = cdna;
@@ -274,6 +300,7 @@ TEST(MatrixInstructionsTest, ChipAvailability) {
                {"v_mfma_f32_32x32x16_f16", "v_mfma_f32_32x32x16_bf16",
                 "v_mfma_f32_16x16x32_f16", "v_mfma_f32_16x16x32_bf16"});
   cdna4.insert(cdna4.end(), f32.begin(), f32.end());
+  cdna4.insert(cdna4.end(), fp8.begin(), fp8.end());
   EXPECT_EQ(mnemonics("gfx950"), cdna4);
   V rdna3 = {"v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16"};
   EXPECT_EQ(mnemonics("gfx1100"), rdna3);
@@ -281,15 +308,29 @@ TEST(MatrixInstructionsTest, ChipAvailability) {
   V sm80 = {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
             "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"};
-  for (StringRef chip : {"sm_80", "sm_86", "sm_89", "sm_90"})
+  for (StringRef chip : {"sm_80", "sm_86"})
     EXPECT_EQ(mnemonics(chip), sm80) << chip.str();
-  // sm_90a adds warpgroup MMA, m64nNk16 for N = 256 ... 8.
+  // sm_89 and later add the FP8 mma.sync (PTX: "requires sm_89 or higher").
+  V sm89 = sm80;
+  sm89.insert(sm89.end(),
+              {"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+               "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32"});
+  for (StringRef chip : {"sm_89", "sm_90"})
+    EXPECT_EQ(mnemonics(chip), sm89) << chip.str();
+  // sm_90a adds warpgroup MMA, m64nNk16 for N = 256 ... 8, and the FP8
+  // m64nNk32.
   V sm90a = sm80;
-  for (StringRef kind : {"f16", "bf16"})
+  auto addWgmma = [&](StringRef kind, StringRef k) {
     for (int n : {256, 128, 64, 32, 16, 8})
       sm90a.push_back(("wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
-                       "k16.f32." + kind + "." + kind)
+                       k + ".f32." + kind + "." + kind)
                           .str());
+  };
+  addWgmma("f16", "k16");
+  addWgmma("bf16", "k16");
+  sm90a.insert(sm90a.end(), sm89.begin() + sm80.size(), sm89.end());
+  addWgmma("e4m3", "k32");
+  addWgmma("e5m2", "k32");
   EXPECT_EQ(mnemonics("sm_90a"), sm90a);
   for (StringRef chip : {"", "gfx908", "gfx94", "gfx9420", "gfx1200", "gfx110",
                          "sm_75", "sm_100", "sm_9", "sm_90x", "h100"})
@@ -361,9 +402,16 @@ TEST(MatrixInstructionsTest, FindAndSpellings) {
       EXPECT_EQ(product(inst.op.bShape), inst.bElementsPerLane);
     }
     EXPECT_EQ(product(inst.op.cShape), inst.cElementsPerLane);
-    StringRef kind = stringifyMatrixElementKind(inst.inputKind);
-    EXPECT_TRUE(inst.mnemonic.contains(("_" + kind).str()) ||
-                inst.mnemonic.contains(("." + kind + ".").str()))
+    // The mnemonic names the kind: "_f16", ".tf32.", or the ISA's FP8
+    // names (AMD fp8 / bf8, NVIDIA e4m3 / e5m2).
+    std::string kind = stringifyMatrixElementKind(inst.inputKind).str();
+    if (isFloat8(inst.inputKind)) {
+      bool e4m3 = inst.inputKind == K::E4M3FN || inst.inputKind == K::E4M3FNUZ;
+      bool amd = inst.family == MatrixFamily::MFMA;
+      kind = amd ? (e4m3 ? "fp8" : "bf8") : (e4m3 ? "e4m3" : "e5m2");
+    }
+    EXPECT_TRUE(inst.mnemonic.contains("_" + kind) ||
+                inst.mnemonic.contains("." + kind + "."))
         << inst.mnemonic.str();
     EXPECT_EQ(inst.mnemonic.contains("bf16"), inst.inputKind == K::BF16)
         << inst.mnemonic.str();
@@ -407,6 +455,91 @@ TEST(MatrixInstructionsTest, F32Inputs) {
             "gfx90a (f32 MFMA), gfx940, gfx941, gfx942 (xf32, f32 MFMA), "
             "gfx950 (f32 MFMA), sm_80 ... sm_90 (tf32 mma.sync), sm_90a "
             "(tf32 mma.sync)");
+}
+
+TEST(MatrixInstructionsTest, Float8Entries) {
+  using K = MatrixElementKind;
+  using R = MatrixInputPrecision::Rounding;
+  // gfx942 reads fp8 / bf8 as the FNUZ encodings, gfx950 as the OCP ones:
+  // the same mnemonic, two entries, each found only with its encoding.
+  struct Chip {
+    const char *name;
+    K fp8, bf8, other;
+  };
+  for (Chip c : {Chip{"gfx942", K::E4M3FNUZ, K::E5M2FNUZ, K::E4M3FN},
+                 Chip{"gfx950", K::E4M3FN, K::E5M2, K::E4M3FNUZ}}) {
+    for (auto [m, k] : {std::pair<int64_t, int64_t>{32, 16}, {16, 32}}) {
+      const MatrixInstruction *fp8 =
+          findMatrixInstruction(c.name, c.fp8, m, m, k);
+      const MatrixInstruction *bf8 =
+          findMatrixInstruction(c.name, c.bf8, m, m, k);
+      ASSERT_NE(fp8, nullptr) << c.name;
+      ASSERT_NE(bf8, nullptr) << c.name;
+      EXPECT_EQ(fp8->mnemonic, "v_mfma_f32_" + fp8->shapeString() + "_fp8_fp8");
+      EXPECT_EQ(bf8->mnemonic, "v_mfma_f32_" + bf8->shapeString() + "_bf8_bf8");
+      EXPECT_EQ(fp8->op.opName, "amdgpu.mfma");
+      EXPECT_EQ(fp8->op.aShape, (llvm::SmallVector<int64_t, 2>{8}));
+      EXPECT_EQ(fp8->op.cShape,
+                (llvm::SmallVector<int64_t, 2>{m == 32 ? 16 : 4}));
+      EXPECT_FALSE(fp8->availableOn("gfx90a"));
+      EXPECT_EQ(findMatrixInstruction(c.name, c.other, m, m, k), nullptr)
+          << c.name;
+    }
+  }
+  EXPECT_EQ(findMatrixInstruction("gfx950", K::E4M3FN, 32, 32, 16)->op.aShape,
+            (llvm::SmallVector<int64_t, 2>{8}));
+  // mma.sync m16n8k32 on sm_89 and later, through LLVM's intrinsic.
+  const MatrixInstruction *mma =
+      findMatrixInstruction("sm_90", K::E4M3FN, 16, 8, 32);
+  ASSERT_NE(mma, nullptr);
+  EXPECT_EQ(mma->op.opName, "llvm.call_intrinsic");
+  EXPECT_EQ(mma->op.llvmIntrinsic,
+            "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32");
+  EXPECT_EQ(mma->op.aShape, (llvm::SmallVector<int64_t, 2>{4, 4}));
+  EXPECT_EQ(mma->op.bShape, (llvm::SmallVector<int64_t, 2>{2, 4}));
+  EXPECT_EQ(mma->op.cShape, (llvm::SmallVector<int64_t, 2>{2, 2}));
+  EXPECT_EQ(mma->minimumSmVersion, 89);
+  EXPECT_EQ(mma->ldmatrix(MatrixOperand::A), nullptr);
+  for (StringRef chip : {"sm_89", "sm_90", "sm_90a"})
+    EXPECT_TRUE(mma->availableOn(chip)) << chip.str();
+  for (StringRef chip : {"sm_80", "sm_86", "gfx942"})
+    EXPECT_FALSE(mma->availableOn(chip)) << chip.str();
+  // By generation: SM80 (sm_80 ... sm_90) lacks it on sm_80 / sm_86.
+  EXPECT_FALSE(mma->availableOn(ChipGeneration::SM80));
+  EXPECT_TRUE(mma->availableOn(ChipGeneration::SM90A));
+  EXPECT_NE(findMatrixInstruction("sm_89", K::E5M2, 16, 8, 32), nullptr);
+  EXPECT_EQ(findMatrixInstruction("sm_86", K::E5M2, 16, 8, 32), nullptr);
+  // wgmma m64nNk32: K-major A and B only, from workgroup memory.
+  for (K kind : {K::E4M3FN, K::E5M2}) {
+    const MatrixInstruction *wg =
+        findMatrixInstruction("sm_90a", kind, 64, 128, 32);
+    ASSERT_NE(wg, nullptr);
+    EXPECT_TRUE(wg->kMajorOnly);
+    EXPECT_TRUE(wg->operandsInWorkgroupMemory());
+    EXPECT_EQ(wg->op.cShape, (llvm::SmallVector<int64_t, 2>{64}));
+    EXPECT_EQ(wg->a.getLengths(), (llvm::ArrayRef<int64_t>{64, 32}));
+    EXPECT_EQ(wg->b.getLengths(), (llvm::ArrayRef<int64_t>{32, 128}));
+    EXPECT_FALSE(wg->op.lowersInMlir22);
+    EXPECT_EQ(findMatrixInstruction("sm_90", kind, 64, 128, 32), nullptr);
+  }
+  EXPECT_FALSE(
+      findMatrixInstruction("sm_90a", K::F16, 64, 128, 16)->kMajorOnly);
+  // Every FP8 entry: exact 8-bit inputs; never taken for f32 tiles.
+  int entries = 0;
+  for (const MatrixInstruction &inst : getMatrixInstructions()) {
+    if (!isFloat8(inst.inputKind))
+      continue;
+    ++entries;
+    EXPECT_FALSE(takesF32Inputs(inst.inputKind));
+    MatrixInputPrecision p = inputPrecision(inst.inputKind);
+    bool e4m3 = inst.inputKind == K::E4M3FN || inst.inputKind == K::E4M3FNUZ;
+    EXPECT_EQ(p.mantissaBits, e4m3 ? 3 : 2);
+    EXPECT_EQ(p.rounding, R::Exact);
+    EXPECT_EQ(inst.kMajorOnly, inst.family == MatrixFamily::Wgmma);
+  }
+  EXPECT_EQ(entries, 22);
+  EXPECT_EQ(stringifyMatrixElementKind(K::E4M3FNUZ), "f8E4M3FNUZ");
+  EXPECT_EQ(stringifyMatrixElementKind(K::E5M2), "f8E5M2");
 }
 
 } // namespace

@@ -6,21 +6,24 @@
 //===----------------------------------------------------------------------===//
 //
 // The one table of the matrix instructions the project targets (f16 / bf16
-// inputs, and f32 inputs as tf32 / xf32 / f32; f32 accumulation): AMD MFMA
-// (gfx90a, gfx942, gfx950), AMD WMMA (gfx11), NVIDIA mma.sync m16n8k16 and
-// m16n8k8 .tf32 (sm_8x, sm_9x) and NVIDIA warpgroup MMA
-// wgmma.mma_async m64nNk16 (sm_90a), whose A and B come from workgroup
-// memory through matrix descriptors (WarpgroupMma.h) instead of registers.
+// inputs, f32 inputs as tf32 / xf32 / f32, and the 8-bit floats; f32
+// accumulation): AMD MFMA (gfx90a, gfx942, gfx950), AMD WMMA (gfx11), NVIDIA
+// mma.sync m16n8k16, m16n8k8 .tf32 (sm_8x, sm_9x) and m16n8k32 .e4m3 / .e5m2
+// (sm_89 and later) and NVIDIA warpgroup MMA wgmma.mma_async m64nNk16 and
+// FP8 m64nNk32 (sm_90a), whose A and B come from workgroup memory through
+// matrix descriptors (WarpgroupMma.h) instead of registers.
 //
 // "Register layouts are layouts": each operand's register layout is a
 // `Descriptor` with top coordinate (lane, element) whose offset is the linear
 // offset of that element in the row-major operand tile: A is M x K, B is
 // K x N, C (and D) is M x N. The descriptors are built from transforms in
-// MatrixInstructions.cpp, each next to its citation; the CPU emulator, the
-// distribution and the bank model ask this table instead of restating the
-// formulas. docs/matrix-instructions.md lists the formulas and pictures.
-// For mma.sync, the table also says how nvgpu.ldmatrix loads the A and B
-// fragments (LdMatrixLoad): the lanes' row addresses, also a descriptor.
+// lib/Evaluator/MatrixLayouts.cpp, each next to its citation, and the entries
+// in MatrixInstructionTable.cpp (the queries: MatrixInstructions.cpp); the
+// CPU emulator, the distribution and the bank model ask this table instead
+// of restating the formulas. docs/matrix-instructions.md lists the formulas
+// and pictures. For mma.sync, the table also says how nvgpu.ldmatrix loads
+// the A and B fragments (LdMatrixLoad): the lanes' row addresses, also a
+// descriptor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,17 +51,30 @@ enum class MatrixFamily : uint8_t { MFMA, WMMA, MmaSync, Wgmma };
 /// f32. TF32, XF32 and F32 take f32 values in their registers (the IR's
 /// element type is f32): TF32 (NVIDIA mma.sync .tf32) and XF32 (AMD CDNA3
 /// MFMA _xf32) multiply them with 10 explicit mantissa bits
-/// (inputPrecision), F32 (AMD MFMA _f32) with all 23.
-enum class MatrixElementKind : uint8_t { F16, BF16, TF32, XF32, F32 };
+/// (inputPrecision), F32 (AMD MFMA _f32) with all 23. The last four are the
+/// 8-bit floats, named after their encodings (Float8.h) and MLIR 22's types
+/// f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ: the OCP pair is NVIDIA's .e4m3 /
+/// .e5m2 and CDNA4's fp8 / bf8, the FNUZ pair CDNA3's fp8 / bf8.
+enum class MatrixElementKind : uint8_t {
+  F16,
+  BF16,
+  TF32,
+  XF32,
+  F32,
+  E4M3FN,
+  E5M2,
+  E4M3FNUZ,
+  E5M2FNUZ
+};
 
 /// How an instruction of a kind treats the values its A and B registers
 /// hold before it multiplies them (what the CPU emulator reproduces).
 struct MatrixInputPrecision {
   /// Explicit mantissa bits the products see: 10 (f16, tf32, xf32), 7
-  /// (bf16), 23 (f32).
+  /// (bf16), 23 (f32), 3 (E4M3*), 2 (E5M2*).
   int64_t mantissaBits;
   /// How the f32 register value becomes one of mantissaBits (kinds stored as
-  /// f32 only; f16 / bf16 registers already hold such values):
+  /// f32 only; f16 / bf16 / 8-bit float registers already hold such values):
   /// Truncate: the low bits are ignored (how mma.sync .tf32 is modeled:
   /// PTX leaves it implementation-defined, and the tile programs convert
   /// with cvt.rna.tf32.f32 first, see MatrixInstructions.cpp); NearestEven:
@@ -83,21 +99,35 @@ inline bool takesF32Inputs(MatrixElementKind kind) {
          kind == MatrixElementKind::F32;
 }
 
+/// Whether `kind` is one of the 8-bit floats (E4M3FN, E5M2, E4M3FNUZ,
+/// E5M2FNUZ).
+inline bool isFloat8(MatrixElementKind kind) {
+  return kind == MatrixElementKind::E4M3FN || kind == MatrixElementKind::E5M2 ||
+         kind == MatrixElementKind::E4M3FNUZ ||
+         kind == MatrixElementKind::E5M2FNUZ;
+}
+
 /// The three operands; C stands for the accumulator and the result D, which
 /// share one layout.
 enum class MatrixOperand : uint8_t { A, B, C };
 
 llvm::StringRef stringifyMatrixFamily(MatrixFamily family);
-/// "f16", "bf16", "tf32", "xf32" or "f32".
+/// "f16", "bf16", "tf32", "xf32", "f32", or MLIR's name of the 8-bit float
+/// type: "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ".
 llvm::StringRef stringifyMatrixElementKind(MatrixElementKind kind);
 /// "A", "B" or "C".
 llvm::StringRef stringifyMatrixOperand(MatrixOperand operand);
 
 /// What the MLIR 22 op that issues the instruction needs spelled out.
 struct MatrixOpSpelling {
-  /// "amdgpu.mfma", "amdgpu.wmma", "nvgpu.mma.sync" or
-  /// "layout.warpgroup_mma".
+  /// "amdgpu.mfma", "amdgpu.wmma", "nvgpu.mma.sync",
+  /// "layout.warpgroup_mma", or "llvm.call_intrinsic" of `llvmIntrinsic`
+  /// (the FP8 mma.sync, which no MLIR 22 op takes).
   llvm::StringRef opName;
+  /// The LLVM 22 intrinsic that llvm.call_intrinsic calls, with A and B as
+  /// i32 registers (four 8-bit elements each, low byte first) and C as f32;
+  /// empty for the other ops.
+  llvm::StringRef llvmIntrinsic;
   /// The operand vector shapes: `vector<4xf16>` is {4}; nvgpu.mma.sync's
   /// (registers x elements per register) `vector<4x2xf16>` is {4, 2}. C is
   /// the accumulator and result type.
@@ -105,7 +135,8 @@ struct MatrixOpSpelling {
   /// amdgpu.mfma's `blocks` (1 for every instruction here; 0 for the others).
   int64_t blocks = 0;
   /// False where the op does not lower this element kind in MLIR 22
-  /// (nvgpu.mma.sync with bf16: emit nvvm.mma.sync with i32-packed operands).
+  /// (nvgpu.mma.sync with bf16: emit nvvm.mma.sync with i32-packed operands;
+  /// layout.warpgroup_mma with 8-bit floats, which it does not take yet).
   bool lowersInMlir22 = true;
   /// The op's unit attribute that selects the reduced-precision form of f32
   /// inputs: "tf32Enabled" (nvgpu.mma.sync .tf32), "reducePrecision"
@@ -199,6 +230,15 @@ struct MatrixInstruction {
   /// mma.sync only): the layout of a row-major B in global memory, staged
   /// with 16-byte writes.
   std::optional<LdMatrixLoad> ldmatrixBTrans;
+  /// Whether A and B must be K-major in workgroup memory: wgmma transposes
+  /// only f16 / bf16 operands (imm-trans-a / imm-trans-b), so its FP8 forms
+  /// read A as M x K and B as N x K with K contiguous. False for the others
+  /// (register operands, or either major).
+  bool kMajorOnly = false;
+  /// The least sm_XY (as XY) that has the instruction where not every chip
+  /// of `generations` does: 89 for the FP8 mma.sync (sm_89 and later); 0
+  /// otherwise.
+  int64_t minimumSmVersion = 0;
 
   const Descriptor &layout(MatrixOperand operand) const;
   /// Whether A and B are read from workgroup memory through matrix
@@ -212,7 +252,10 @@ struct MatrixInstruction {
   std::pair<int64_t, int64_t> tileShape(MatrixOperand operand) const;
   int64_t elementsPerLane(MatrixOperand operand) const;
   int64_t replication(MatrixOperand operand) const;
+  /// Whether every chip of `generation` has the instruction (so false for
+  /// the FP8 mma.sync on SM80, whose sm_80 and sm_86 lack it).
   bool availableOn(ChipGeneration generation) const;
+  /// Whether `chip` has the instruction.
   bool availableOn(llvm::StringRef chip) const;
   /// The assembler's spelling on `chip` (cdna2Mnemonic on gfx90a).
   llvm::StringRef mnemonicOn(llvm::StringRef chip) const;
@@ -249,7 +292,7 @@ getMatrixInstructions(llvm::StringRef chip);
 /// "sm_80 ... sm_90a (tf32 mma.sync), gfx942 (xf32 MFMA)": what a refusal
 /// of an f32 contraction names.
 std::string chipsWithF32Inputs();
-/// The instructions available on chips of `generation`.
+/// The instructions available on every chip of `generation`.
 llvm::SmallVector<const MatrixInstruction *>
 getMatrixInstructions(ChipGeneration generation);
 /// The instruction of `chip` with these inputs and shape, or nullptr.
