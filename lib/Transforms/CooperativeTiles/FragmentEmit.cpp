@@ -162,6 +162,18 @@ void Emitter::emitReduction(OpBuilder &b, vector::MultiDimReductionOp op) {
   values[op.getResult()] = {
       FragmentKind::Slice,
       {vector::FromElementsOp::create(b, loc, sliceType(et), rows)}};
+  std::string masks;
+  for (int64_t mask : r.masks)
+    masks += (masks.empty() ? "" : ", ") + std::to_string(mask);
+  emitLayoutRemark(
+      op.getLoc(), "FragmentReduction", "layout-tiles",
+      op->getParentOfType<gpu::GPUFuncOp>().getName(),
+      llvm::formatv("in a fragment program: row {0} in registers: {1} "
+                    "registers per row in each lane, then gpu.shuffle xor "
+                    "{2}; no workgroup memory",
+                    vector::stringifyCombiningKind(op.getKind()),
+                    r.groups.front().size(), masks.empty() ? "none" : masks),
+      {{"Masks", masks}}, p.remarks);
 }
 
 void Emitter::emitBroadcast(OpBuilder &b, vector::BroadcastOp op) {

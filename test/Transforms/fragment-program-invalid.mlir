@@ -1,0 +1,576 @@
+// RUN: layout-opt %s -split-input-file -layout-tile-shared-memory=chip=sm_90 -verify-diagnostics
+// RUN: not layout-opt %S/../Integration/GPU/Inputs/attention-on-cpu.mlir -layout-tile-shared-memory=chip=gfx942 -o /dev/null 2>&1 | FileCheck %s --check-prefix=GFX942
+
+/// Fragment programs (loops of several tile contractions, FragmentProgram.h)
+/// that -layout-tile-shared-memory cannot keep in registers: each gets a
+/// diagnostic at the op, never invalid IR.
+// GFX942: error: 'scf.for' op in a fragment program (a loop of several tile contractions): no matrix instruction of gfx942 with 'f16' inputs keeps the loop in registers; v_mfma_f32_32x32x8_f16 (32x32x8): its accumulator is not its A operand per lane (workgroup memory
+
+// -----
+
+/// The carried O starts from a loaded tile.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %init = layout.load %po[%bm, %c0] masked : !p32 -> vector<64x64xf32>
+    // expected-error @+1 {{a carried tile must start from a splat constant}}
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %init) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// A carried vector of 32 rows in a loop of 64-row tiles.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %ninf32 = arith.constant dense<0xFF800000> : vector<32xf32>
+    // expected-error @+1 {{a carried vector must be a 64 x N tile or a vector of 64 rows (the contractions' rows), got 'vector<32xf32>'}}
+    %res:3 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero, %x = %ninf32) -> (vector<64xf32>, vector<64x64xf32>, vector<32xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2, %x : vector<64xf32>, vector<64x64xf32>, vector<32xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// K scaled in registers before the product.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      // expected-error @+1 {{a loaded tile must be an operand (A or B) of the loop's contractions}}
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk2 = arith.addf %tk, %tk : vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk2, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// P as the second product's B.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      // expected-error @+1 {{B must be a loaded tile (a B computed in registers is not supported yet)}}
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %p16, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// P read as (k, m).
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      // expected-error @+1 {{A must be a loaded tile or a 64 x K tile of the program (m x k, not transposed)}}
+      %o2 = vector.contract {indexing_maps = [#km, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// A reduction over the rows (a column statistic).
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      // expected-error @+1 {{a reduction must fold the columns of a 64 x N tile of f32 or i32 into its rows}}
+      %mn = vector.multi_reduction <maximumf>, %s, %m [0] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// The row vector broadcast as a row (along the columns' dimension).
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      // expected-error @+1 {{a broadcast must repeat a 64 x 1 row vector across the columns of a tile}}
+      %mb = vector.broadcast %mn : vector<64xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// S transposed in registers.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      // expected-error @+1 {{only contractions, loads, elementwise ops, splats, row reductions and their broadcasts may compute tiles}}
+      %st = vector.transpose %s, [1, 0] : vector<64x64xf32> to vector<64x64xf32>
+      %p = arith.subf %st, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// S minus a tile loaded before the loop.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %bias = layout.load %po[%bm, %c0] masked : !p32 -> vector<64x64xf32>
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      // expected-error @+1 {{the operands of an elementwise op must be tiles of its shape or splats (broadcast row vectors explicitly)}}
+      %p = arith.subf %s, %bias : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// O stored under an scf.if.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    %t = arith.cmpi eq, %bm, %c0 : index
+    scf.if %t {
+      // expected-error @+1 {{a tile the loop computes may only be used by ops next to the loop}}
+      layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    }
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// O stored in the loop.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      // expected-error @+1 {{a tile of the program must be stored after the loop with a cooperative, non-atomic layout.store}}
+      layout.store %o2, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}

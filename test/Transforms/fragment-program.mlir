@@ -1,0 +1,94 @@
+// RUN: layout-opt %s -layout-tile-shared-memory="chip=sm_90 remarks" 2>&1 | FileCheck %s
+
+/// A loop of two contractions (issue 40's milestone: S = Q K^T, the row
+/// maximum, O += f16(S - m) V) compiled as a fragment program on sm_90: the
+/// remarks say how P reaches the second product (a re-view, no workgroup
+/// memory) and how the row maximum is reduced (16 registers per row in each
+/// lane, then xor 1, 2); in the loop P is never written to or read from
+/// workgroup memory: the only ldmatrix reads are of the staged Q, K and V
+/// (4 + 32 + 32 per warp: 16x64 wave tiles of m16n8k16).
+
+// CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; A staged through workgroup memory
+// CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; A a re-view of the accumulator's registers (0 shuffles, no workgroup memory)
+// CHECK: remark: in a fragment program: row maximumf in registers: 16 registers per row in each lane, then gpu.shuffle xor 1, 2; no workgroup memory
+
+// CHECK-LABEL: gpu.func @attn_max
+// Q (loop-invariant) is staged once before the loop.
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// K before S: then 4 K steps of 1 ldmatrix of Q, 8 of K and 8 mma.sync.
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK-COUNT-9: nvgpu.ldmatrix
+// CHECK-COUNT-8: nvgpu.mma.sync
+// CHECK-COUNT-9: nvgpu.ldmatrix
+// CHECK-COUNT-8: nvgpu.mma.sync
+// CHECK-COUNT-9: nvgpu.ldmatrix
+// CHECK-COUNT-8: nvgpu.mma.sync
+// CHECK-COUNT-9: nvgpu.ldmatrix
+// CHECK-COUNT-8: nvgpu.mma.sync
+// The row maximum: two rows per lane, xor 1 and 2 each.
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK-COUNT-4: gpu.shuffle  xor
+// CHECK-NOT: gpu.shuffle
+// V before O; P comes from registers: only V's 8 ldmatrix per K step.
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: nvgpu.ldmatrix
+// CHECK-COUNT-8: nvgpu.mma.sync
+// CHECK-COUNT-8: nvgpu.ldmatrix
+// CHECK-COUNT-8: nvgpu.mma.sync
+// CHECK-COUNT-8: nvgpu.ldmatrix
+// CHECK-COUNT-8: nvgpu.mma.sync
+// CHECK-COUNT-8: nvgpu.ldmatrix
+// CHECK-COUNT-8: nvgpu.mma.sync
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: layout.matrix_instruction = array<i64: 16, 8, 16>
+// CHECK: gpu.return
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @attn_max(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
