@@ -1,10 +1,10 @@
 // RUN: layout-opt %s -split-input-file -layout-tile-shared-memory=chip=sm_90 -verify-diagnostics
-// RUN: not layout-opt %S/../Integration/GPU/Inputs/attention-on-cpu.mlir -layout-tile-shared-memory=chip=gfx942 -o /dev/null 2>&1 | FileCheck %s --check-prefix=GFX942
+// RUN: not layout-opt %S/../Integration/GPU/Inputs/attention-on-cpu.mlir -layout-tile-shared-memory=chip=gfx1100 -o /dev/null 2>&1 | FileCheck %s --check-prefix=GFX1100
 
 /// Fragment programs (loops of several tile contractions, FragmentProgram.h)
 /// that -layout-tile-shared-memory cannot keep in registers: each gets a
 /// diagnostic at the op, never invalid IR.
-// GFX942: error: 'scf.for' op in a fragment program (a loop of several tile contractions): no matrix instruction of gfx942 with 'f16' inputs keeps the loop in registers; v_mfma_f32_32x32x8_f16 (32x32x8): its accumulator is not its A operand per lane (workgroup memory
+// GFX1100: error: 'scf.for' op in a fragment program (a loop of several tile contractions): no matrix instruction of gfx1100 with 'f16' inputs keeps the loop in registers; v_wmma_f32_16x16x16_f16 (16x16x16): its accumulator is not its A operand per lane (workgroup memory: shuffles would take 512 for the 64 elements each lane needs); v_wmma_f32_16x16x16_f16 (16x16x16, transposed): its accumulator becomes its B operand by 64 gpu.shuffle per lane (not emitted yet)
 
 // -----
 

@@ -8,8 +8,8 @@
 /// workgroup memory: the only ldmatrix reads are of the staged Q, K and V
 /// (4 + 32 + 32 per warp: 16x64 wave tiles of m16n8k16).
 
-// CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; A staged through workgroup memory
-// CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; A a re-view of the accumulator's registers (0 shuffles, no workgroup memory)
+// CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; its lhs staged through workgroup memory as the instruction's A
+// CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; its lhs a re-view of the accumulator's registers as the instruction's A (0 shuffles, no workgroup memory)
 // CHECK: remark: in a fragment program: row maximumf in registers: 16 registers per row in each lane, then gpu.shuffle xor 1, 2; no workgroup memory
 
 // CHECK-LABEL: gpu.func @attn_max

@@ -62,8 +62,15 @@ struct Emitter {
   }
   /// C fragments of a BM x cols tile per lane.
   int64_t fragmentsOf(int64_t cols) const {
-    return (p.tm / inst.m) * (cols / inst.n);
+    auto [r, c] = p.tilesOf(cols);
+    return r * c;
   }
+  /// The program's (row, column) of register `e` of C fragment `tile` (of
+  /// `tilesPerRow` along the instruction's columns): the instruction tile's
+  /// coordinate moved to the fragment's and the wave's place, swapped when
+  /// the instructions compute the transposes.
+  std::pair<Value, Value> coordOf(OpBuilder &b, int64_t tile, int64_t e,
+                                  int64_t tilesPerRow) const;
   int64_t fragmentsOf(Value tile) const {
     return fragmentsOf(cast<VectorType>(tile.getType()).getDimSize(1));
   }
@@ -83,6 +90,21 @@ struct Emitter {
   LogicalResult emitOp(OpBuilder &b, Operation *op);
   void remark(const FragmentSite &site) const;
 };
+
+std::pair<Value, Value> Emitter::coordOf(OpBuilder &b, int64_t tile, int64_t e,
+                                         int64_t tilesPerRow) const {
+  auto [r, c] = tileCoordAt(b, loc, cx().layoutC,
+                            {cx().lane, indexConstant(b, loc, e)}, inst.n);
+  auto add = [&](Value x, Value y, int64_t z) -> Value {
+    return arith::AddIOp::create(
+        b, loc, x, arith::AddIOp::create(b, loc, y, indexConstant(b, loc, z)));
+  };
+  Value row = add(cx().waveRow, r, (tile / tilesPerRow) * inst.m);
+  Value col = add(cx().waveCol, c, (tile % tilesPerRow) * inst.n);
+  if (p.transposed)
+    std::swap(row, col);
+  return {row, col};
+}
 
 Value Emitter::elementAt(OpBuilder &b, Value fragment, int64_t e) const {
   auto type = cast<VectorType>(fragment.getType());
@@ -243,30 +265,38 @@ LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
   SmallVector<Value> accs;
   for (int64_t i = 0, n = plan.rm * plan.rn; i < n; ++i)
     accs.push_back(partOf(b, accValue, i, fragmentType(b.getF32Type())));
-  int64_t aElements = inst.aElementsPerLane;
+  // The computed operand (A, or B of the transposed products) is a re-view
+  // of the producer's C fragments (FragmentProgram.cpp checked that it is
+  // the same in every lane): tile `tile` of it, per K step.
+  MatrixOperand computed = p.transposed ? MatrixOperand::B : MatrixOperand::A;
+  int64_t elements = inst.elementsPerLane(computed);
+  SmallVector<Value> producer;
+  if (site.lhs < 0)
+    producer = values.lookup(contract.getLhs()).parts;
+  auto reView = [&](int64_t tile) {
+    SmallVector<Value> regs;
+    for (int64_t e = 0; e < elements; ++e) {
+      FragmentRegister from = site.sources[tile * elements + e];
+      regs.push_back(elementAt(b, producer[from.tile], from.element));
+    }
+    return SmallVector<Value>{
+        fragmentOf(b, loc, inst, computed, p.elementType, std::move(regs))};
+  };
   for (int64_t s = 0; s < plan.ks; ++s) {
     Value k0 = indexConstant(b, loc, s * inst.k);
-    OperandFragments as;
-    if (site.a >= 0) {
+    OperandFragments as, bs;
+    if (site.a >= 0)
       as = readOperandFragments(b, loc, c, MatrixOperand::A, plan.rm, c.waveRow,
                                 inst.m, k0, 1);
-    } else {
-      // A re-view of the producer's C fragments (FragmentProgram.cpp
-      // checked that it is the same in every lane).
-      SmallVector<Value> producer = values.lookup(contract.getLhs()).parts;
-      for (int64_t i = 0; i < plan.rm; ++i) {
-        int64_t tile = i * plan.ks + s;
-        SmallVector<Value> elements;
-        for (int64_t e = 0; e < aElements; ++e) {
-          FragmentRegister from = site.aSources[tile * aElements + e];
-          elements.push_back(elementAt(b, producer[from.tile], from.element));
-        }
-        as.push_back({fragmentOf(b, loc, inst, MatrixOperand::A, p.elementType,
-                                 std::move(elements))});
-      }
-    }
-    OperandFragments bs = readOperandFragments(
-        b, loc, c, MatrixOperand::B, plan.rn, c.waveCol, inst.n, k0, 1);
+    else
+      for (int64_t i = 0; i < plan.rm; ++i)
+        as.push_back(reView(i * plan.ks + s)); // A tiles: rm x ks
+    if (site.b >= 0)
+      bs = readOperandFragments(b, loc, c, MatrixOperand::B, plan.rn, c.waveCol,
+                                inst.n, k0, 1);
+    else
+      for (int64_t j = 0; j < plan.rn; ++j)
+        bs.push_back(reView(s * plan.rn + j)); // B tiles: ks x rn
     multiplyFragments(b, loc, inst, as, bs, accs, 1);
   }
   values[contract.getResult()] = {FragmentKind::Matrix, accs};
@@ -291,20 +321,14 @@ LogicalResult Emitter::emitStore(OpBuilder &b, StoreOp store) {
   };
   int64_t count = inst.cElementsPerLane;
   if (v.kind == FragmentKind::Matrix) {
-    int64_t perRow = v.parts.size() / (p.tm / inst.m);
-    for (auto [t, fragment] : llvm::enumerate(v.parts)) {
-      Value row0 = arith::AddIOp::create(
-          b, loc, cx().waveRow,
-          indexConstant(b, loc, (int64_t(t) / perRow) * inst.m));
-      Value col0 = indexConstant(b, loc, (int64_t(t) % perRow) * inst.n);
+    int64_t perRow =
+        p.tilesOf(cast<VectorType>(store.getValue().getType()).getDimSize(1))
+            .second;
+    for (auto [t, fragment] : llvm::enumerate(v.parts))
       for (int64_t e = 0; e < count; ++e) {
-        auto [r, c] =
-            tileCoordAt(b, loc, cx().layoutC,
-                        {cx().lane, indexConstant(b, loc, e)}, inst.n);
-        put(b, arith::AddIOp::create(b, loc, row0, r),
-            arith::AddIOp::create(b, loc, col0, c), elementAt(b, fragment, e));
+        auto [row, col] = coordOf(b, t, e, perRow);
+        put(b, row, col, elementAt(b, fragment, e));
       }
-    }
     return success();
   }
   // A row vector: the lanes that share a row hold it alike; the first of
@@ -319,15 +343,10 @@ LogicalResult Emitter::emitStore(OpBuilder &b, StoreOp store) {
   auto ifOp = scf::IfOp::create(b, loc, mine, /*withElse=*/false);
   OpBuilder tb = ifOp.getThenBodyBuilder();
   Value zero = indexConstant(tb, loc, 0);
+  int64_t perRow = p.tilesOf(p.transposed ? inst.m : inst.n).second;
   for (auto [g, group] : llvm::enumerate(p.rows.groups)) {
     FragmentRegister first = group.front();
-    auto [r, c] =
-        tileCoordAt(tb, loc, cx().layoutC,
-                    {cx().lane, indexConstant(tb, loc, first.element)}, inst.n);
-    Value row = arith::AddIOp::create(
-        tb, loc, cx().waveRow,
-        arith::AddIOp::create(tb, loc, r,
-                              indexConstant(tb, loc, first.tile * inst.m)));
+    Value row = coordOf(tb, first.tile, first.element, perRow).first;
     put(tb, row, zero, vector::ExtractOp::create(tb, loc, v.parts.front(), g));
   }
   return success();
@@ -369,18 +388,28 @@ LogicalResult Emitter::emitOp(OpBuilder &b, Operation *op) {
 void Emitter::remark(const FragmentSite &site) const {
   const Plan &plan = site.plan;
   vector::ContractionOp contract = site.contract;
-  std::string a = site.a >= 0 ? "staged through workgroup memory"
-                              : "a re-view of the accumulator's registers "
-                                "(0 shuffles, no workgroup memory)";
+  StringRef operand = p.transposed ? "B" : "A";
+  std::string lhs =
+      site.lhs >= 0
+          ? llvm::formatv("its lhs staged through workgroup memory as the "
+                          "instruction's {0}",
+                          operand)
+                .str()
+          : llvm::formatv("its lhs a re-view of the accumulator's registers "
+                          "as the instruction's {0} (0 shuffles, no "
+                          "workgroup memory)",
+                          operand)
+                .str();
   emitLayoutRemark(
       contract.getLoc(), "FragmentContraction", "layout-tiles",
       contract->getParentOfType<gpu::GPUFuncOp>().getName(),
-      llvm::formatv("in a fragment program: {0} ({1}), {2} waves of {3}x{4} "
-                    "tiles; A {5}",
-                    inst.mnemonic, inst.shapeString(), p.waves, plan.tm,
-                    plan.tn, a),
+      llvm::formatv("in a fragment program: {0} ({1}){2}, {3} waves of "
+                    "{4}x{5} tiles; {6}",
+                    inst.mnemonic, inst.shapeString(),
+                    p.transposed ? " on the transposed products" : "", p.waves,
+                    plan.tm, plan.tn, lhs),
       {{"Instruction", inst.mnemonic.str()},
-       {"A", site.a >= 0 ? "staged" : "re-view"}},
+       {"A", site.lhs >= 0 ? "staged" : "re-view"}},
       p.remarks);
 }
 

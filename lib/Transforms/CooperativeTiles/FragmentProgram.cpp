@@ -135,7 +135,7 @@ LogicalResult Planner::classifyContraction(vector::ContractionOp contract) {
   FragmentSite site;
   site.contract = contract;
   if (contract.getKind() != vector::CombiningKind::ADD ||
-      failed(matchMatmulDims(contract, site.aM, site.aK, site.bK, site.bN)))
+      failed(matchMatmulDims(contract, site.lM, site.lK, site.rK, site.rN)))
     return fail(contract) << "a contraction must be a matrix multiply";
   auto acc = dyn_cast<VectorType>(contract.getAccType());
   if (!acc || !acc.getElementType().isF32() ||
@@ -152,13 +152,13 @@ LogicalResult Planner::classifyContraction(vector::ContractionOp contract) {
         return int(i);
     return -1;
   };
-  site.a = leafIndex(contract.getLhs());
-  site.b = leafIndex(contract.getRhs());
-  if (site.b < 0)
+  site.lhs = leafIndex(contract.getLhs());
+  site.rhs = leafIndex(contract.getRhs());
+  if (site.rhs < 0)
     return fail(contract) << "B must be a loaded tile (a B computed in "
                              "registers is not supported yet)";
-  if (site.a < 0 &&
-      (kindOf(contract.getLhs()) != FragmentKind::Matrix || site.aM != 0))
+  if (site.lhs < 0 &&
+      (kindOf(contract.getLhs()) != FragmentKind::Matrix || site.lM != 0))
     return fail(contract) << "A must be a loaded tile or a " << p.bm
                           << " x K tile of the program (m x k, not "
                              "transposed)";
@@ -167,11 +167,10 @@ LogicalResult Planner::classifyContraction(vector::ContractionOp contract) {
   if (lhs.getElementType() != p.elementType ||
       rhs.getElementType() != p.elementType)
     return fail(contract) << "A and B must be " << p.elementType;
-  Plan &plan = site.plan;
-  plan.bm = acc.getDimSize(0);
-  plan.bn = acc.getDimSize(1);
-  plan.bk = lhs.getDimSize(site.aK);
-  plan.elementType = p.elementType;
+  site.rows = acc.getDimSize(0);
+  site.cols = acc.getDimSize(1);
+  site.depth = lhs.getDimSize(site.lK);
+  site.plan.elementType = p.elementType;
   p.kinds[contract.getResult()] = FragmentKind::Matrix;
   p.sites.push_back(std::move(site));
   return success();
@@ -324,75 +323,118 @@ LogicalResult Planner::collectAfter() {
   return success();
 }
 
-/// Why `inst` cannot run the program (empty: it can); fills the program's
-/// and the sites' plans when it can.
+/// The instruction's view of `site` in `p`'s orientation: A, B and the
+/// plan's tile (the wave grid splits the program's rows).
+void orient(const FragmentProgram &p, FragmentSite &site) {
+  const MatrixInstruction &inst = *p.inst;
+  Plan &plan = site.plan;
+  plan.inst = &inst;
+  plan.bk = site.depth;
+  if (!p.transposed) {
+    site.a = site.lhs, site.aM = site.lM, site.aK = site.lK;
+    site.b = site.rhs, site.bK = site.rK, site.bN = site.rN;
+    plan.bm = site.rows, plan.bn = site.cols;
+    plan.wavesM = p.waves, plan.wavesN = 1;
+    plan.tm = p.tm, plan.tn = site.cols;
+  } else {
+    // C^T = B^T A^T: the user's rhs is the instruction's A (its n, k are
+    // A's m, k), the lhs its B.
+    site.a = site.rhs, site.aM = site.rN, site.aK = site.rK;
+    site.b = site.lhs, site.bK = site.lK, site.bN = site.lM;
+    plan.bm = site.cols, plan.bn = site.rows;
+    plan.wavesM = 1, plan.wavesN = p.waves;
+    plan.tm = site.cols, plan.tn = p.tm;
+  }
+  plan.rm = plan.tm / inst.m, plan.rn = plan.tn / inst.n;
+  plan.ks = plan.bk / inst.k;
+}
+
+/// Why the program's computed operand of `site` is not a re-view of its
+/// producer's C fragments (empty: it is; `site.sources` filled).
+std::string planReView(const FragmentProgram &p, FragmentSite &site) {
+  const MatrixInstruction &inst = *p.inst;
+  MatrixOperand operand = p.transposed ? MatrixOperand::B : MatrixOperand::A;
+  int64_t rows = p.transposed ? site.depth : p.tm;
+  int64_t cols = p.transposed ? p.tm : site.depth;
+  llvm::Expected<FragmentConversion> c =
+      planFragmentConversion(inst, inst, operand, rows, cols);
+  if (!c)
+    return llvm::toString(c.takeError());
+  if (c->kind == FragmentConversionKind::Shuffles)
+    return llvm::formatv("its accumulator becomes its {0} operand by {1} "
+                         "gpu.shuffle per lane (not emitted yet)",
+                         stringifyMatrixOperand(operand), c->shuffles)
+        .str();
+  if (c->kind != FragmentConversionKind::ReView)
+    return llvm::formatv("its accumulator is not its {0} operand per lane "
+                         "({1}: {2})",
+                         stringifyMatrixOperand(operand),
+                         stringifyFragmentConversionKind(c->kind), c->reason)
+        .str();
+  site.sources.clear();
+  for (int64_t t = 0; t < c->operandTiles; ++t)
+    for (int64_t e = 0; e < c->operandElements; ++e) {
+      FragmentSlot first = c->source(0, t, e);
+      for (int64_t lane = 1; lane < inst.waveSize; ++lane) {
+        FragmentSlot s = c->source(lane, t, e);
+        if (s.tile != first.tile || s.element != first.element)
+          return "its accumulator registers become operand registers in an "
+                 "order that depends on the lane";
+      }
+      site.sources.push_back({first.tile, first.element});
+    }
+  return "";
+}
+
+/// Why `inst` in orientation `transposed` cannot run the program (empty:
+/// it can; the program's and the sites' plans filled).
 std::string tryInstruction(FragmentProgram &p, const MatrixInstruction &inst,
-                           int64_t threads) {
+                           bool transposed, int64_t threads) {
   if (threads % inst.waveSize)
     return "the block is not whole waves";
   int64_t waves = threads / inst.waveSize;
-  if (p.bm % waves || (p.bm / waves) % inst.m)
+  // The waves split the program's rows: the instruction's rows, or its
+  // columns when transposed.
+  int64_t across = transposed ? inst.n : inst.m;
+  if (p.bm % waves || (p.bm / waves) % across)
     return llvm::formatv("{0} rows over {1} waves are not whole {2}-row "
                          "instruction tiles",
-                         p.bm, waves, inst.m);
-  int64_t tm = p.bm / waves;
-  for (FragmentSite &site : p.sites)
-    if (site.plan.bn % inst.n || site.plan.bk % inst.k)
-      return llvm::formatv("a {0}x{1}x{2} contraction is not whole {3} "
-                           "instructions",
-                           site.plan.bm, site.plan.bn, site.plan.bk,
-                           inst.shapeString());
+                         p.bm, waves, across);
+  p.inst = &inst;
+  p.transposed = transposed;
+  p.waves = waves;
+  p.tm = p.bm / waves;
+  auto refuse = [&](std::string why) {
+    p.inst = nullptr;
+    return why;
+  };
+  for (FragmentSite &site : p.sites) {
+    orient(p, site);
+    const Plan &plan = site.plan;
+    if (plan.tm % inst.m || plan.tn % inst.n || plan.bk % inst.k)
+      return refuse(llvm::formatv("a {0}x{1}x{2} contraction is not whole {3} "
+                                  "instructions",
+                                  site.rows, site.cols, site.depth,
+                                  inst.shapeString()));
+  }
   // The rows a lane holds, the same for every tile width.
   llvm::Expected<FragmentReduction> rows =
-      planFragmentReduction(inst, MatrixOperand::C, 1, tm, inst.n);
+      p.planRows(transposed ? inst.m : inst.n);
   if (!rows)
-    return llvm::toString(rows.takeError());
+    return refuse(llvm::toString(rows.takeError()));
   for (auto &[cols, plan] : p.reductions) {
-    llvm::Expected<FragmentReduction> r =
-        planFragmentReduction(inst, MatrixOperand::C, 1, tm, cols);
+    llvm::Expected<FragmentReduction> r = p.planRows(cols);
     if (!r)
-      return llvm::toString(r.takeError());
+      return refuse(llvm::toString(r.takeError()));
     if (r->kept != rows->kept)
-      return "its lanes hold other rows in tiles of another width";
+      return refuse("its lanes hold other rows in tiles of another width");
     plan = std::move(*r);
   }
-  for (FragmentSite &site : p.sites) {
-    if (site.a >= 0)
-      continue;
-    llvm::Expected<FragmentConversion> c =
-        planFragmentConversion(inst, inst, MatrixOperand::A, tm, site.plan.bk);
-    if (!c)
-      return llvm::toString(c.takeError());
-    if (c->kind != FragmentConversionKind::ReView)
-      return llvm::formatv("its accumulator is not its A operand per lane "
-                           "({0}: {1})",
-                           stringifyFragmentConversionKind(c->kind), c->reason)
-          .str();
-    site.aSources.clear();
-    for (int64_t t = 0; t < c->operandTiles; ++t)
-      for (int64_t e = 0; e < c->operandElements; ++e) {
-        FragmentSlot first = c->source(0, t, e);
-        for (int64_t lane = 1; lane < inst.waveSize; ++lane) {
-          FragmentSlot s = c->source(lane, t, e);
-          if (s.tile != first.tile || s.element != first.element)
-            return "its accumulator registers become A registers in an "
-                   "order that depends on the lane";
-        }
-        site.aSources.push_back({first.tile, first.element});
-      }
-  }
-  p.inst = &inst;
-  p.waves = waves;
-  p.tm = tm;
+  for (FragmentSite &site : p.sites)
+    if (site.lhs < 0)
+      if (std::string why = planReView(p, site); !why.empty())
+        return refuse(why);
   p.rows = std::move(*rows);
-  for (FragmentSite &site : p.sites) {
-    Plan &plan = site.plan;
-    plan.inst = &inst;
-    plan.wavesM = waves, plan.wavesN = 1;
-    plan.tm = tm, plan.tn = plan.bn;
-    plan.rm = tm / inst.m, plan.rn = plan.bn / inst.n;
-    plan.ks = plan.bk / inst.k;
-  }
   return "";
 }
 
@@ -474,14 +516,20 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
   llvm::stable_sort(candidates, [](auto *x, auto *y) {
     return x->m * x->n * x->k > y->m * y->n * y->k;
   });
+  // Each instruction as the program computes its products, then on their
+  // transposes (MFMA: an accumulator is a B operand, not an A).
   SmallVector<std::string> reasons;
   for (const MatrixInstruction *inst : candidates) {
-    std::string why = tryInstruction(p, *inst, threads);
-    if (why.empty())
+    for (bool transposed : {false, true}) {
+      std::string why = tryInstruction(p, *inst, transposed, threads);
+      if (why.empty())
+        break;
+      reasons.push_back(llvm::formatv(
+          "{0} ({1}{2}): {3}", inst->mnemonicOn(chip->generation),
+          inst->shapeString(), transposed ? ", transposed" : "", why));
+    }
+    if (p.inst)
       break;
-    reasons.push_back(llvm::formatv("{0} ({1}): {2}",
-                                    inst->mnemonicOn(chip->generation),
-                                    inst->shapeString(), why));
   }
   if (!p.inst) {
     InFlightDiagnostic d = loop.emitOpError()

@@ -63,27 +63,40 @@ enum class FragmentKind : uint8_t {
   Staged,
 };
 
-/// One vector.contract of the program.
+/// One vector.contract of the program: the user's operands (lhs x rhs,
+/// logical), and the instruction's (A x B) in the program's orientation.
 struct FragmentSite {
   vector::ContractionOp contract;
-  /// The distribution (instruction, wave grid, tiles) as the GEMM's Plan
-  /// gives it, for the fragment reads (FragmentContext).
+  /// The user's lhs and rhs: staged leaves (indices into
+  /// FragmentProgram::leaves) or -1 (a value of the program); the positions
+  /// of m, k in the lhs tile and of k, n in the rhs tile; the tile sizes.
+  int lhs = -1, rhs = -1;
+  int64_t lM = 0, lK = 1, rK = 0, rN = 1;
+  int64_t rows = 0, cols = 0, depth = 0;
+
+  /// In the instruction's terms (FragmentProgram::transposed swaps the
+  /// operands: C^T = B^T A^T): the distribution as the GEMM's Plan gives
+  /// it, for the fragment reads (FragmentContext); A's and B's leaves (-1:
+  /// computed) and positions.
   Plan plan;
-  /// Positions of m, k in A's tile and of k, n in B's.
-  int64_t aM = 0, aK = 1, bK = 0, bN = 1;
-  /// A's and B's staged leaves (indices into FragmentProgram::leaves), or
-  /// -1 where the operand is a value of the program.
   int a = -1, b = -1;
-  /// For a computed A: the lane-independent re-view of the producer's C
-  /// fragments (tile, element) that gives A fragment (tile, element),
-  /// [tile * aElements + element].
-  SmallVector<FragmentRegister> aSources;
+  int64_t aM = 0, aK = 1, bK = 0, bN = 1;
+  /// For a computed operand (A, or B when transposed): the lane-independent
+  /// re-view of the producer's C fragments (tile, element) that gives
+  /// operand fragment (tile, element), [tile * elements + element].
+  SmallVector<FragmentRegister> sources;
 };
 
 /// A planned fragment program.
 struct FragmentProgram {
   scf::ForOp loop;
   const MatrixInstruction *inst = nullptr;
+  /// Whether the instructions compute the transposes of the program's
+  /// tiles (S^T = K Q^T for S = Q K^T): an accumulator is then an operand
+  /// by re-view on MFMA, whose C fragments are B fragments (C to A is
+  /// not; FragmentConversion.h). Rows of the program's tiles are then the
+  /// instructions' columns, and the waves split those.
+  bool transposed = false;
   /// The block tile's rows, the waves (all along the rows) and each wave's
   /// rows.
   int64_t bm = 0, waves = 1, tm = 0;
@@ -98,8 +111,9 @@ struct FragmentProgram {
   /// The ops after the loop, in order (their stores last in each chain),
   /// that the emission compiles and erases.
   SmallVector<Operation *> after;
-  /// How a row slice is held: the C layout's row groups over the wave tile
-  /// (the same rows for every tile width; `rows.groups` for `rowsCols`).
+  /// How a row vector is held: the C layout's groups of registers that
+  /// share a row of the program's tiles, over one instruction tile across
+  /// the wave's rows (the same rows for every tile width).
   FragmentReduction rows;
   /// The row-reduction plans by tile width (columns).
   std::map<int64_t, FragmentReduction> reductions;
@@ -109,6 +123,20 @@ struct FragmentProgram {
   /// The reduction plan of a Matrix tile `cols` wide (planned).
   const FragmentReduction &reductionOf(int64_t cols) const {
     return reductions.at(cols);
+  }
+  /// The instruction tiles (along the instruction's rows, its columns) of
+  /// a wave's part of a Matrix tile `cols` wide.
+  std::pair<int64_t, int64_t> tilesOf(int64_t cols) const {
+    if (transposed)
+      return {cols / inst->m, tm / inst->n};
+    return {tm / inst->m, cols / inst->n};
+  }
+  /// The reduction of a wave's part of a Matrix tile `cols` wide along the
+  /// program's rows, as the evaluator plans it.
+  llvm::Expected<FragmentReduction> planRows(int64_t cols) const {
+    if (transposed)
+      return planFragmentReduction(*inst, MatrixOperand::C, 0, cols, tm);
+    return planFragmentReduction(*inst, MatrixOperand::C, 1, tm, cols);
   }
 };
 
