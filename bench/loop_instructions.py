@@ -4,7 +4,11 @@ assembly file (the lines between a loop's label and the branch back to it)
 and how many of them are multiplies-high (the core of a division by a
 constant) and 64-bit multiply-adds.
 
-Usage: python3 bench/loop_instructions.py kernels.s"""
+With --mix: for each kernel, the loop with the most matrix instructions
+(its main loop) and its mix: v_mfma / v_wmma, LDS reads and writes,
+ds_bpermute (cross-lane moves), barriers, scratch accesses.
+
+Usage: python3 bench/loop_instructions.py [--mix] kernels.s"""
 import re
 import sys
 
@@ -31,14 +35,42 @@ def loops(text):
             body.append(other)
 
 
+MIX = (("matrix", ("v_mfma", "v_wmma", "v_smfmac")), ("ds_read", ("ds_read",)),
+       ("ds_write", ("ds_write",)), ("ds_bpermute", ("ds_bpermute",)),
+       ("s_barrier", ("s_barrier",)), ("scratch", ("scratch_", "buffer_store_dword off")))
+
+
+def instructions(body):
+    insts = [l.strip() for l in body
+             if l.strip() and not l.strip().startswith((";", "."))]
+    return [l for l in insts if not re.match(r"^\.LBB", l)]
+
+
+def mix(text):
+    print("| kernel | main loop | instructions | " +
+          " | ".join(name for name, _ in MIX) + " |")
+    print("| --- " * (3 + len(MIX)) + "|")
+    best = {}
+    for kernel, label, body in loops(text):
+        insts = instructions(body)
+        counts = [sum(1 for l in insts if l.startswith(prefixes))
+                  for _, prefixes in MIX]
+        if kernel not in best or counts[0] > best[kernel][2][0]:
+            best[kernel] = (label, len(insts), counts)
+    for kernel, (label, n, counts) in best.items():
+        print("| %s | %s | %d | %s |" % (kernel, label, n,
+                                         " | ".join(map(str, counts))))
+
+
 def main():
-    text = open(sys.argv[1]).read()
+    args = [a for a in sys.argv[1:] if a != "--mix"]
+    text = open(args[0]).read()
+    if "--mix" in sys.argv:
+        return mix(text)
     print("| kernel | loop | instructions per iteration | v_mul_hi | v_mad_u64_u32 |")
     print("| --- | --- | --- | --- | --- |")
     for kernel, label, body in loops(text):
-        insts = [l.strip() for l in body
-                 if l.strip() and not l.strip().startswith((";", "."))]
-        insts = [l for l in insts if not re.match(r"^\.LBB", l)]
+        insts = instructions(body)
         mulhi = sum(1 for l in insts if l.startswith("v_mul_hi"))
         mad = sum(1 for l in insts if l.startswith("v_mad_u64_u32"))
         print("| %s | %s | %d | %d | %d |" % (kernel, label, len(insts),
