@@ -84,6 +84,11 @@ struct Emitter {
   void emitElementwise(OpBuilder &b, Operation *op);
   void emitReduction(OpBuilder &b, vector::MultiDimReductionOp op);
   void emitBroadcast(OpBuilder &b, vector::BroadcastOp op);
+  /// A broadcast of positions: each register's row or column put through
+  /// the positions' ops (positionAt).
+  void emitPositions(OpBuilder &b, vector::BroadcastOp op);
+  /// The scalar value of positions `v` at position `at`.
+  Value positionAt(OpBuilder &b, Value v, Value at);
   LogicalResult emitContraction(OpBuilder &b, const FragmentSite &site);
   LogicalResult stage(OpBuilder &b, ArrayRef<int> leaves);
   LogicalResult emitStore(OpBuilder &b, StoreOp store);
@@ -198,7 +203,56 @@ void Emitter::emitReduction(OpBuilder &b, vector::MultiDimReductionOp op) {
       {{"Masks", masks}}, p.remarks);
 }
 
+Value Emitter::positionAt(OpBuilder &b, Value v, Value at) {
+  Operation *def = v.getDefiningOp();
+  if (isa<vector::StepOp>(def))
+    return at;
+  if (auto cast = dyn_cast<vector::ShapeCastOp>(def))
+    return positionAt(b, cast.getSource(), at);
+  // An elementwise op of positions and splats (FragmentProgram.cpp checked).
+  IRMapping map;
+  for (Value operand : def->getOperands()) {
+    Operation *from = operand.getDefiningOp();
+    FragmentOp kind = from ? classifyFragmentOp(from) : FragmentOp::None;
+    if (kind == FragmentOp::SplatConstant) {
+      auto dense =
+          cast<DenseElementsAttr>(cast<arith::ConstantOp>(from).getValue());
+      map.map(operand,
+              arith::ConstantOp::create(
+                  b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>())));
+    } else if (kind == FragmentOp::ScalarBroadcast) {
+      map.map(operand, scalar(cast<vector::BroadcastOp>(from).getSource()));
+    } else {
+      map.map(operand, positionAt(b, operand, at));
+    }
+  }
+  Operation *clone = b.clone(*def, map);
+  clone->getResult(0).setType(getElementTypeOrSelf(def->getResult(0)));
+  return clone->getResult(0);
+}
+
+void Emitter::emitPositions(OpBuilder &b, vector::BroadcastOp op) {
+  VectorType type = op.getResultVectorType();
+  bool columns = cast<VectorType>(op.getSourceType()).getRank() == 1;
+  int64_t perRow = p.tilesOf(type.getDimSize(1)).second;
+  int64_t count = inst.cElementsPerLane;
+  LaneValue out{FragmentKind::Matrix, {}};
+  for (int64_t t = 0, n = fragmentsOf(type.getDimSize(1)); t < n; ++t) {
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < count; ++e) {
+      auto [row, col] = coordOf(b, t, e, perRow);
+      elements.push_back(positionAt(b, op.getSource(), columns ? col : row));
+    }
+    out.parts.push_back(vector::FromElementsOp::create(
+        b, loc, fragmentType(type.getElementType()), elements));
+  }
+  values[op.getResult()] = std::move(out);
+}
+
 void Emitter::emitBroadcast(OpBuilder &b, vector::BroadcastOp op) {
+  if (p.kinds.lookup(op.getSource()) == FragmentKind::Coordinates ||
+      !values.count(op.getSource()))
+    return emitPositions(b, op);
   int64_t cols = op.getResultVectorType().getDimSize(1);
   const FragmentReduction &r = p.reductionOf(cols);
   Value slice = values.lookup(op.getSource()).parts.front();
@@ -364,6 +418,7 @@ LogicalResult Emitter::emitOp(OpBuilder &b, Operation *op) {
     return success();
   case FragmentKind::Splat:
   case FragmentKind::Staged:
+  case FragmentKind::Coordinates:
     return success(); // materialized at each use / staged per iteration
   case FragmentKind::Matrix:
   case FragmentKind::Slice:

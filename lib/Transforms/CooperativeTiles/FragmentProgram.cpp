@@ -54,9 +54,32 @@ struct Planner {
       return FragmentKind::Scalar;
     Operation *def = v.getDefiningOp();
     FragmentOp op = def ? classifyFragmentOp(def) : FragmentOp::None;
-    return op == FragmentOp::SplatConstant || op == FragmentOp::ScalarBroadcast
-               ? FragmentKind::Splat
-               : FragmentKind::Staged;
+    if (op == FragmentOp::SplatConstant || op == FragmentOp::ScalarBroadcast)
+      return FragmentKind::Splat;
+    return isCoordinates(v) ? FragmentKind::Coordinates : FragmentKind::Staged;
+  }
+  /// Whether `v` (from outside the program) is computed from vector.step,
+  /// splats and elementwise ops alone.
+  bool isCoordinates(Value v) const {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<vector::StepOp>(def))
+      return true;
+    FragmentOp op = classifyFragmentOp(def);
+    if (op == FragmentOp::SplatConstant || op == FragmentOp::ScalarBroadcast)
+      return false;
+    if (op != FragmentOp::Elementwise && !isa<vector::ShapeCastOp>(def))
+      return false;
+    bool some = false;
+    for (Value operand : def->getOperands()) {
+      FragmentKind k = kindOf(operand);
+      if (k == FragmentKind::Coordinates)
+        some = true;
+      else if (k != FragmentKind::Splat)
+        return false;
+    }
+    return some;
   }
   bool isTile(Value v) const {
     FragmentKind k = kindOf(v);
@@ -83,6 +106,7 @@ struct Planner {
   LogicalResult classifyContraction(vector::ContractionOp contract);
   LogicalResult classifyLoad(LoadOp load);
   LogicalResult classifyTileOp(Operation *op);
+  std::optional<LogicalResult> classifyCoordinates(Operation *op);
   LogicalResult collectAfter();
 };
 
@@ -178,8 +202,46 @@ LogicalResult Planner::classifyContraction(vector::ContractionOp contract) {
 
 /// Elementwise ops, splats, row reductions, slice shape casts and
 /// broadcasts.
+/// Positions (vector.step, and what elementwise ops and shape casts make of
+/// them with splats), and their broadcasts onto tiles.
+std::optional<LogicalResult> Planner::classifyCoordinates(Operation *op) {
+  Value result = op->getResult(0);
+  if (isa<vector::StepOp>(op)) {
+    p.kinds[result] = FragmentKind::Coordinates;
+    return success();
+  }
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
+    if (kindOf(broadcast.getSource()) != FragmentKind::Coordinates)
+      return std::nullopt;
+    auto source = cast<VectorType>(broadcast.getSourceType());
+    VectorType type = broadcast.getResultVectorType();
+    bool columns = source.getRank() == 1;
+    bool rows = source.getRank() == 2 && source.getDimSize(1) == 1;
+    if (tileKind(type) != FragmentKind::Matrix || !(columns || rows) ||
+        source.getDimSize(0) != type.getDimSize(columns ? 1 : 0))
+      return fail(op) << "positions must be broadcast onto a " << p.bm
+                      << " x N tile from N columns or " << p.bm << " x 1 rows";
+    p.kinds[result] = FragmentKind::Matrix;
+    return success();
+  }
+  bool elementwise = classifyFragmentOp(op) == FragmentOp::Elementwise ||
+                     isa<vector::ShapeCastOp>(op);
+  if (!elementwise || llvm::none_of(op->getOperands(), [&](Value v) {
+        return kindOf(v) == FragmentKind::Coordinates;
+      }))
+    return std::nullopt;
+  for (Value v : op->getOperands())
+    if (kindOf(v) != FragmentKind::Coordinates &&
+        kindOf(v) != FragmentKind::Splat)
+      return fail(op) << "positions combine only with positions and splats";
+  p.kinds[result] = FragmentKind::Coordinates;
+  return success();
+}
+
 LogicalResult Planner::classifyTileOp(Operation *op) {
   Value result = op->getResult(0);
+  if (std::optional<LogicalResult> positions = classifyCoordinates(op))
+    return *positions;
   if (auto reduce = dyn_cast<vector::MultiDimReductionOp>(op)) {
     Type et = getElementTypeOrSelf(reduce.getSourceVectorType());
     if (kindOf(reduce.getSource()) != FragmentKind::Matrix ||

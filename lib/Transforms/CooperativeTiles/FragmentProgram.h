@@ -61,6 +61,11 @@ enum class FragmentKind : uint8_t {
   /// A cooperative layout.load staged through a workgroup buffer, read as
   /// an operand of a contraction.
   Staged,
+  /// Positions: a vector computed from vector.step, splats and elementwise
+  /// ops (a causal or ragged mask's rows and columns). No lane holds it: a
+  /// broadcast onto a tile (of a C vector across the rows, or of a BM x 1
+  /// one across the columns) evaluates it at each register's column or row.
+  Coordinates,
 };
 
 /// One vector.contract of the program: the user's operands (lhs x rhs,

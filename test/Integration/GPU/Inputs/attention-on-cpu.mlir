@@ -15,12 +15,21 @@
 /// recurrence tile by tile. Query rows 77, 128 and 200 (masked loads and
 /// stores at the edge), keys 128 and 192, d = 64; one block of 64 query
 /// rows per grid column, 128 threads.
+///
+/// Then the flash-attention forward (attn_softmax: exp2 of scaled scores,
+/// the running row sum, the accumulator rescaled by alpha, O / l in f16)
+/// and its causal form over ragged keys (attn_causal: positions from
+/// vector.step broadcast onto S, key < N and key <= query, the loop ending
+/// at the diagonal tile), compared with softmax(Q K^T / 8) V computed in
+/// f32 with exp on the host within 4e-3 (1 + |ref|).
 
 // CHECK: attn_max 77x128: O 0 mismatches of 4928, m 0 mismatches of 77
 // CHECK: attn_max 128x192: O 0 mismatches of 8192, m 0 mismatches of 128
 // CHECK: attn_max 200x192: O 0 mismatches of 12800, m 0 mismatches of 200
 // CHECK: attn_softmax 77x128: O 0 outside the tolerance of 4928
 // CHECK: attn_softmax 200x192: O 0 outside the tolerance of 12800
+// CHECK: attn_causal 77x77: O 0 outside the tolerance of 4928
+// CHECK: attn_causal 200x200: O 0 outside the tolerance of 12800
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
@@ -130,10 +139,88 @@ gpu.module @kernels {
     layout.store %out16, %po[%bm, %c0] masked : vector<64x64xf16>, !p16
     gpu.return
   }
+
+  // The same with a causal mask over ragged keys (key < N, key <= query).
+  gpu.func @attn_causal(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>,
+                         %O: memref<?x?xf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !tv16
+    %vk = layout.view %K : memref<?x?xf16> -> !tv16
+    %vv = layout.view %V : memref<?x?xf16> -> !tv16
+    %vo = layout.view %O : memref<?x?xf16> -> !tv16
+    %pq = layout.partition %vq tile [64, 64] : !tv16 -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !tv16 -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !tv16 -> !p16
+    %po = layout.partition %vo tile [64, 64] : !tv16 -> !p16
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    // Keys: N (ragged, masked loads read zeros past it); the causal loop
+    // stops after the diagonal tile.
+    %n = memref.dim %K, %c0 : memref<?x?xf16>
+    %c64 = arith.constant 64 : index
+    %bm1 = arith.addi %bm, %c1 : index
+    %last = arith.minui %kv#0, %bm1 : index
+    %q0 = arith.muli %bm, %c64 : index
+    %step = vector.step : vector<64xindex>
+    %q0v = vector.broadcast %q0 : index to vector<64xindex>
+    %qpos = arith.addi %step, %q0v : vector<64xindex>
+    %qcol = vector.shape_cast %qpos : vector<64xindex> to vector<64x1xindex>
+    %nv = vector.broadcast %n : index to vector<64x64xindex>
+    %ninfs = arith.constant dense<0xFF800000> : vector<64x64xf32>
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zrow = arith.constant dense<0.0> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    // log2(e) / sqrt(64)
+    %scale = arith.constant dense<0.180336880> : vector<64x64xf32>
+    %res:3 = scf.for %j = %c0 to %last step %c1
+        iter_args(%m = %ninf, %l = %zrow, %o = %zero) -> (vector<64xf32>, vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s0 = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %s1 = arith.mulf %s0, %scale : vector<64x64xf32>
+      // Key j * 64 + c of column c: kept if < N and <= the query's row.
+      %k0 = arith.muli %j, %c64 : index
+      %k0v = vector.broadcast %k0 : index to vector<64xindex>
+      %kpos = arith.addi %step, %k0v : vector<64xindex>
+      %kb = vector.broadcast %kpos : vector<64xindex> to vector<64x64xindex>
+      %qb = vector.broadcast %qcol : vector<64x1xindex> to vector<64x64xindex>
+      %past = arith.cmpi ule, %kb, %qb : vector<64x64xindex>
+      %inside = arith.cmpi ult, %kb, %nv : vector<64x64xindex>
+      %keep = arith.andi %past, %inside : vector<64x64xi1>
+      %s = arith.select %keep, %s1, %ninfs : vector<64x64xi1>, vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %d = arith.subf %s, %mb : vector<64x64xf32>
+      %p = math.exp2 %d : vector<64x64xf32>
+      %dm = arith.subf %m, %mn : vector<64xf32>
+      %alpha = math.exp2 %dm : vector<64xf32>
+      %la = arith.mulf %l, %alpha : vector<64xf32>
+      %ln = vector.multi_reduction <add>, %p, %la [1] : vector<64x64xf32> to vector<64xf32>
+      %ac = vector.shape_cast %alpha : vector<64xf32> to vector<64x1xf32>
+      %ab = vector.broadcast %ac : vector<64x1xf32> to vector<64x64xf32>
+      %oa = arith.mulf %o, %ab : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %oa
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %ln, %o2 : vector<64xf32>, vector<64xf32>, vector<64x64xf32>
+    }
+    %lc = vector.shape_cast %res#1 : vector<64xf32> to vector<64x1xf32>
+    %lb = vector.broadcast %lc : vector<64x1xf32> to vector<64x64xf32>
+    %out = arith.divf %res#2, %lb : vector<64x64xf32>
+    %out16 = arith.truncf %out : vector<64x64xf32> to vector<64x64xf16>
+    layout.store %out16, %po[%bm, %c0] masked : vector<64x64xf16>, !p16
+    gpu.return
+  }
 }
 
 func.func private @attn_max_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>, memref<?xf32>, index, index, index)
 func.func private @attn_softmax_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index)
+func.func private @attn_causal_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index)
 
 /// Small integers in [-2, 2]. K mixes key and column (n c mod 7,
 /// n^2 + c mod 11), so that the scores of a row's keys differ and its
@@ -341,9 +428,10 @@ func.func @run_attn_max(%nq: index, %nk: index) {
   return
 }
 
-/// softmax(Q K^T / 8) V for query row i in f32 (exp, not exp2: an
-/// independent formula), into %o's row i.
-func.func @softmax_reference(%nq: index, %nk: index, %d: index, %o: memref<?x?xf32>) {
+/// softmax(Q K^T / 8) V for every query row i in f32 (exp, not exp2: an
+/// independent formula), into %o's row i; with %causal over keys j <= i
+/// only.
+func.func @softmax_reference(%nq: index, %nk: index, %d: index, %o: memref<?x?xf32>, %causal: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %ninf = arith.constant 0xFF800000 : f32
@@ -351,7 +439,11 @@ func.func @softmax_reference(%nq: index, %nk: index, %d: index, %o: memref<?x?xf
   %eighth = arith.constant 0.125 : f32
   %s = memref.alloc(%nk) : memref<?xf32>
   scf.for %i = %c0 to %nq step %c1 {
-    %mx = scf.for %j = %c0 to %nk step %c1 iter_args(%m = %ninf) -> (f32) {
+    // Causal: the keys up to the query's position.
+    %i1 = arith.addi %i, %c1 : index
+    %upto = arith.minui %i1, %nk : index
+    %kend = arith.select %causal, %upto, %nk : index
+    %mx = scf.for %j = %c0 to %kend step %c1 iter_args(%m = %ninf) -> (f32) {
       %dot = scf.for %c = %c0 to %d step %c1 iter_args(%acc = %zero) -> (f32) {
         %x = func.call @q_value(%i, %c) : (index, index) -> f32
         %y = func.call @k_value(%j, %c) : (index, index) -> f32
@@ -364,7 +456,7 @@ func.func @softmax_reference(%nq: index, %nk: index, %d: index, %o: memref<?x?xf
       %m2 = arith.maximumf %m, %sc : f32
       scf.yield %m2 : f32
     }
-    %l = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (f32) {
+    %l = scf.for %j = %c0 to %kend step %c1 iter_args(%acc = %zero) -> (f32) {
       %sv = memref.load %s[%j] : memref<?xf32>
       %dd = arith.subf %sv, %mx : f32
       %e = math.exp %dd : f32
@@ -373,7 +465,7 @@ func.func @softmax_reference(%nq: index, %nk: index, %d: index, %o: memref<?x?xf
       scf.yield %a2 : f32
     }
     scf.for %c = %c0 to %d step %c1 {
-      %sum = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (f32) {
+      %sum = scf.for %j = %c0 to %kend step %c1 iter_args(%acc = %zero) -> (f32) {
         %e = memref.load %s[%j] : memref<?xf32>
         %v = func.call @v_value(%j, %c) : (index, index) -> f32
         %pr = arith.mulf %e, %v : f32
@@ -391,7 +483,7 @@ func.func @softmax_reference(%nq: index, %nk: index, %d: index, %o: memref<?x?xf
 /// Runs @attn_softmax and counts the elements of O farther than
 /// 4e-3 (1 + |ref|) from the reference: P is rounded to f16 (2^-11
 /// relative) before it multiplies V, and O to f16 when stored.
-func.func @run_attn_softmax(%nq: index, %nk: index) {
+func.func @run_attn_softmax(%nq: index, %nk: index, %causal: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -412,8 +504,12 @@ func.func @run_attn_softmax(%nq: index, %nk: index) {
     }
   }
   %gx = arith.ceildivui %nq, %c64 : index
-  call @attn_softmax_host(%q, %k, %v, %o, %gx, %c1, %c1) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
-  call @softmax_reference(%nq, %nk, %d, %ro) : (index, index, index, memref<?x?xf32>) -> ()
+  scf.if %causal {
+    func.call @attn_causal_host(%q, %k, %v, %o, %gx, %c1, %c1) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
+  } else {
+    func.call @attn_softmax_host(%q, %k, %v, %o, %gx, %c1, %c1) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
+  }
+  call @softmax_reference(%nq, %nk, %d, %ro, %causal) : (index, index, index, memref<?x?xf32>, i1) -> ()
   %tol = arith.constant 4.0e-3 : f32
   %one = arith.constant 1.0 : f32
   %bad = scf.for %i = %c0 to %nq step %c1 iter_args(%b0 = %c0) -> (index) {
@@ -435,7 +531,11 @@ func.func @run_attn_softmax(%nq: index, %nk: index) {
     scf.yield %r : index
   }
   %total = arith.muli %nq, %d : index
-  vector.print str "attn_softmax "
+  scf.if %causal {
+    vector.print str "attn_causal "
+  } else {
+    vector.print str "attn_softmax "
+  }
   vector.print %nq : index punctuation <no_punctuation>
   vector.print str "x"
   vector.print %nk : index punctuation <no_punctuation>
@@ -459,8 +559,12 @@ func.func @main() {
   call @run_attn_max(%c77, %c128) : (index, index) -> ()
   call @run_attn_max(%c128, %c192) : (index, index) -> ()
   call @run_attn_max(%c200, %c192) : (index, index) -> ()
-  call @run_attn_softmax(%c77, %c128) : (index, index) -> ()
-  call @run_attn_softmax(%c200, %c192) : (index, index) -> ()
+  %false = arith.constant false
+  %true = arith.constant true
+  call @run_attn_softmax(%c77, %c128, %false) : (index, index, i1) -> ()
+  call @run_attn_softmax(%c200, %c192, %false) : (index, index, i1) -> ()
+  call @run_attn_softmax(%c77, %c77, %true) : (index, index, i1) -> ()
+  call @run_attn_softmax(%c200, %c200, %true) : (index, index, i1) -> ()
   return
 }
 }
