@@ -12,7 +12,7 @@ m16n8k16) into OUT/attention.sm_90.cubin and copies the package's Python
 files (bench/python/common.py) so that `run` needs no compiler.
 
 `run`: batch 4, 32 heads, sequence 4096 and 8192, head dimension 64 and
-128, not causal (the kernels have no causal mask yet), f16 inputs from
+128, not causal and causal (FLOPs halved), f16 inputs from
 torch.randn. Every kernel's output is compared with PyTorch's flash
 backend: |got - want| <= 1e-2 + 1e-2 |want| at every element (both round
 P and O to f16; the f32 sums differ in order), and its first (batch,
@@ -65,7 +65,7 @@ def triton_attention():
 
     @triton.jit
     def fwd(Q, K, V, O, N, scale, D: tl.constexpr, BM: tl.constexpr,
-            BN: tl.constexpr):
+            BN: tl.constexpr, CAUSAL: tl.constexpr):
         qb = tl.program_id(0)
         base = tl.program_id(1).to(tl.int64) * N * D
         rows = qb * BM + tl.arange(0, BM)
@@ -74,10 +74,13 @@ def triton_attention():
         m = tl.full([BM], float("-inf"), tl.float32)
         l = tl.zeros([BM], tl.float32)
         acc = tl.zeros([BM, D], tl.float32)
-        for start in range(0, N, BN):
+        end = (qb + 1) * BM if CAUSAL else N
+        for start in range(0, end, BN):
             keys = start + tl.arange(0, BN)
             kt = tl.load(K + base + keys[None, :] * D + cols[:, None])
             s = tl.dot(q, kt) * scale
+            if CAUSAL:
+                s = tl.where(keys[None, :] <= rows[:, None], s, float("-inf"))
             m_new = tl.maximum(m, tl.max(s, 1))
             p = tl.math.exp2(s - m_new[:, None])
             alpha = tl.math.exp2(m - m_new)
@@ -89,13 +92,13 @@ def triton_attention():
         tl.store(O + base + rows[:, None] * D + cols[None, :],
                  out.to(tl.float16))
 
-    def run(q, k, v, o, configs):
+    def run(q, k, v, o, configs, causal):
         n, d = q.shape[2], q.shape[3]
         scale = 1.4426950408889634 / d ** 0.5
         bm, bn, warps, stages = configs
         grid = (n // bm, q.shape[0] * q.shape[1])
-        fwd[grid](q, k, v, o, n, scale, D=d, BM=bm, BN=bn, num_warps=warps,
-                  num_stages=stages)
+        fwd[grid](q, k, v, o, n, scale, D=d, BM=bm, BN=bn, CAUSAL=causal,
+                  num_warps=warps, num_stages=stages)
     return run
 
 
@@ -128,65 +131,69 @@ def run(out):
     tri = triton_attention()
     report = []
     gen = torch.Generator(device="cuda").manual_seed(40)
-    print("| N | d | contender | ms | TFLOPS | check |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    for n in (4096, 8192):
-        for d in (64, 128):
-            shape = (BATCH, HEADS, n, d)
-            q, k, v = (torch.randn(shape, device="cuda", dtype=torch.float16,
-                                   generator=gen) for _ in range(3))
-            flops = 4.0 * BATCH * HEADS * n * n * d
+    print("| N | d | mask | contender | ms | TFLOPS | check |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for n, d, causal in [(n, d, c) for c in (False, True)
+                         for n in (4096, 8192) for d in (64, 128)]:
+        shape = (BATCH, HEADS, n, d)
+        q, k, v = (torch.randn(shape, device="cuda", dtype=torch.float16,
+                               generator=gen) for _ in range(3))
+        flops = 4.0 * BATCH * HEADS * n * n * d / (2 if causal else 1)
+        tag = "causal" if causal else "full"
 
-            def row(who, fn, got):
-                t = timed(fn)
-                print("| %d | %d | %s | %.3f | %.1f | %s |" % (
-                    n, d, who, t, flops / t / 1e9, got), flush=True)
-            with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
-                want = F.scaled_dot_product_attention(q, k, v)
-            with sdpa_kernel([SDPBackend.MATH]):
-                ref32 = F.scaled_dot_product_attention(
-                    q[:1, :1].float(), k[:1, :1].float(),
-                    v[:1, :1].float())[0, 0]
-            for bm in KERNELS[d]:
-                kernel = cuda.Kernel(cubin, "attn_d%d_bm%d" % (d, bm))
-                o = torch.empty_like(q)
-                args = [t.view(BATCH * HEADS * n, d) for t in (q, k, v, o)]
+        def row(who, fn, got):
+            t = timed(fn)
+            print("| %d | %d | %s | %s | %.3f | %.1f | %s |" % (
+                n, d, tag, who, t, flops / t / 1e9, got), flush=True)
+        with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
+            want = F.scaled_dot_product_attention(q, k, v,
+                                                  is_causal=causal)
+        with sdpa_kernel([SDPBackend.MATH]):
+            ref32 = F.scaled_dot_product_attention(
+                q[:1, :1].float(), k[:1, :1].float(),
+                v[:1, :1].float(), is_causal=causal)[0, 0]
+        for bm in KERNELS[d]:
+            name = "attn%s_d%d_bm%d" % ("_causal" if causal else "", d, bm)
+            kernel = cuda.Kernel(cubin, name)
+            o = torch.empty_like(q)
+            args = [t.view(BATCH * HEADS * n, d) for t in (q, k, v, o)]
 
-                def ours():
-                    kernel.launch((n // bm, BATCH * HEADS, 1),
-                                  (THREADS, 1, 1), args + [n])
-                ours()
+            def ours():
+                kernel.launch((n // bm, BATCH * HEADS, 1),
+                              (THREADS, 1, 1), args + [n])
+            ours()
+            torch.cuda.synchronize()
+            row("layout-opt %s (mma.sync)" % name, ours,
+                check("ours", o, want, ref32, report))
+        for backend, who in ((SDPBackend.FLASH_ATTENTION, "FA2 (sdpa flash)"),
+                             (SDPBackend.CUDNN_ATTENTION, "cuDNN (sdpa)")):
+            def sdpa(backend=backend):
+                with sdpa_kernel([backend]):
+                    return F.scaled_dot_product_attention(
+                        q, k, v, is_causal=causal)
+            try:
+                got = sdpa()
                 torch.cuda.synchronize()
-                row("layout-opt attn_d%d_bm%d (mma.sync)" % (d, bm), ours,
-                    check("ours", o, want, ref32, report))
-            for backend, who in ((SDPBackend.FLASH_ATTENTION, "FA2 (sdpa flash)"),
-                                 (SDPBackend.CUDNN_ATTENTION, "cuDNN (sdpa)")):
-                def sdpa(backend=backend):
-                    with sdpa_kernel([backend]):
-                        return F.scaled_dot_product_attention(q, k, v)
-                try:
-                    got = sdpa()
-                    torch.cuda.synchronize()
-                    row(who, sdpa, check(who, got, want, ref32, report))
-                except RuntimeError as e:
-                    print("| %d | %d | %s | - | - | unavailable: %s |" % (
-                        n, d, who, str(e).splitlines()[0][:80]))
-            best = None
-            for cfg in TRITON_CONFIGS:
-                o = torch.empty_like(q)
-                try:
-                    tri(q, k, v, o, cfg)
-                    torch.cuda.synchronize()
-                    t = timed(lambda: tri(q, k, v, o, cfg))
-                except Exception as e:  # a config that does not fit
-                    print("  triton %s: %s" % (cfg, str(e).splitlines()[0][:80]))
-                    continue
-                if best is None or t < best[0]:
-                    best = (t, cfg, o)
-            t, cfg, o = best
-            row("Triton (this bench, BM %d BN %d warps %d stages %d)" % cfg,
-                lambda: tri(q, k, v, o, cfg),
-                check("triton", o, want, ref32, report))
+                row(who, sdpa, check(who, got, want, ref32, report))
+            except RuntimeError as e:
+                print("| %d | %d | %s | %s | - | - | unavailable: %s |" % (
+                    n, d, tag, who, str(e).splitlines()[0][:80]))
+        best = None
+        for cfg in TRITON_CONFIGS:
+            o = torch.empty_like(q)
+            try:
+                tri(q, k, v, o, cfg, causal)
+                torch.cuda.synchronize()
+                t = timed(lambda: tri(q, k, v, o, cfg, causal))
+            except Exception as e:  # a config that does not fit
+                print("  triton %s: %s" % (cfg, str(e).splitlines()[0][:80]))
+                continue
+            if best is None or t < best[0]:
+                best = (t, cfg, o)
+        t, cfg, o = best
+        row("Triton (this bench, BM %d BN %d warps %d stages %d)" % cfg,
+            lambda: tri(q, k, v, o, cfg, causal),
+            check("triton", o, want, ref32, report))
     print("checks: %d passed, %d failed" % (sum(report),
                                              len(report) - sum(report)))
     return 0 if all(report) else 3

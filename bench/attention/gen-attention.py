@@ -22,7 +22,8 @@ KERNELS = [(64, 64), (64, 128), (128, 64), (128, 128)]
 HEADER = """// The flash-attention forward as tile programs (issue 40), written by
 // bench/attention/gen-attention.py (see there). One kernel per head dimension
 // d and query block BM: attn_d<d>_bm<BM>(Q, K, V, O, N), grid (N / BM,
-// batch * heads), 128 threads; Q, K, V, O [batch * heads * N, d] f16.
+// batch * heads), 128 threads; Q, K, V, O [batch * heads * N, d] f16; and
+// attn_causal_d<d>_bm<BM>, the same with a causal mask.
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
@@ -33,13 +34,37 @@ module attributes {gpu.container_module} {
 gpu.module @attention {"""
 
 
-def kernel(d, bm):
+CAUSAL_SETUP = """    // Causal: keys up to the block's last query (the loop ends at the
+    // diagonal tiles), then key <= query in the tiles that cross it.
+    %bx1 = arith.addi %bx, %c1 : index
+    %qend = arith.muli %bx1, %cbm : index
+    %last = arith.divui %qend, %c64 : index
+    %q0p = arith.muli %bx, %cbm : index
+    %qstep = vector.step : vector<{bm}xindex>
+    %q0v = vector.broadcast %q0p : index to vector<{bm}xindex>
+    %qpos = arith.addi %qstep, %q0v : vector<{bm}xindex>
+    %qcol = vector.shape_cast %qpos : vector<{bm}xindex> to vector<{bm}x1xindex>
+    %kstep = vector.step : vector<64xindex>
+    %ninfs = arith.constant dense<0xFF800000> : vector<{bm}x64xf32>
+"""
+
+CAUSAL_MASK = """      %k0 = arith.muli %j, %c64 : index
+      %k0v = vector.broadcast %k0 : index to vector<64xindex>
+      %kpos = arith.addi %kstep, %k0v : vector<64xindex>
+      %kb = vector.broadcast %kpos : vector<64xindex> to vector<{bm}x64xindex>
+      %qb = vector.broadcast %qcol : vector<{bm}x1xindex> to vector<{bm}x64xindex>
+      %keep = arith.cmpi ule, %kb, %qb : vector<{bm}x64xindex>
+      %s = arith.select %keep, %s1, %ninfs : vector<{bm}x64xi1>, vector<{bm}x64xf32>
+"""
+
+
+def kernel(d, bm, causal=False):
     qt = "!layout.partition_view<?x?xf16, tile = [%d, %d]>" % (bm, d)
     kt = "!layout.partition_view<?x?xf16, tile = [64, %d]>" % d
     tv = "!layout.tensor_view<?x?xf16>"
     scale = math.log2(math.e) / math.sqrt(d)
     return f"""
-  gpu.func @attn_d{d}_bm{bm}(%Q: memref<?x?xf16>, %K: memref<?x?xf16>,
+  gpu.func @attn{"_causal" if causal else ""}_d{d}_bm{bm}(%Q: memref<?x?xf16>, %K: memref<?x?xf16>,
       %V: memref<?x?xf16>, %O: memref<?x?xf16>, %N: index) kernel
       attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
     %c0 = arith.constant 0 : index
@@ -62,13 +87,13 @@ def kernel(d, bm):
     %q0 = arith.muli %bh, %qtiles : index
     %qi = arith.addi %q0, %bx : index
     %kv0 = arith.muli %bh, %kvtiles : index
-    %ninf = arith.constant dense<0xFF800000> : vector<{bm}xf32>
+{CAUSAL_SETUP.replace("{bm}", str(bm)) if causal else ""}    %ninf = arith.constant dense<0xFF800000> : vector<{bm}xf32>
     %zrow = arith.constant dense<0.0> : vector<{bm}xf32>
     %zs = arith.constant dense<0.0> : vector<{bm}x64xf32>
     %zo = arith.constant dense<0.0> : vector<{bm}x{d}xf32>
     // log2(e) / sqrt({d})
     %scale = arith.constant dense<{scale:.9f}> : vector<{bm}x64xf32>
-    %res:3 = scf.for %j = %c0 to %kvtiles step %c1
+    %res:3 = scf.for %j = %c0 to {"%last" if causal else "%kvtiles"} step %c1
         iter_args(%m = %ninf, %l = %zrow, %o = %zo)
         -> (vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>) {{
       %kj = arith.addi %kv0, %j : index
@@ -76,8 +101,8 @@ def kernel(d, bm):
       %tk = layout.load %pk[%kj, %c0] masked : {kt} -> vector<64x{d}xf16>
       %s0 = vector.contract {{indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %tq, %tk, %zs
          : vector<{bm}x{d}xf16>, vector<64x{d}xf16> into vector<{bm}x64xf32>
-      %s = arith.mulf %s0, %scale : vector<{bm}x64xf32>
-      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<{bm}x64xf32> to vector<{bm}xf32>
+      %s{"1" if causal else ""} = arith.mulf %s0, %scale : vector<{bm}x64xf32>
+{CAUSAL_MASK.replace("{bm}", str(bm)) if causal else ""}      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<{bm}x64xf32> to vector<{bm}xf32>
       %mc = vector.shape_cast %mn : vector<{bm}xf32> to vector<{bm}x1xf32>
       %mb = vector.broadcast %mc : vector<{bm}x1xf32> to vector<{bm}x64xf32>
       %sd = arith.subf %s, %mb : vector<{bm}x64xf32>
@@ -106,8 +131,9 @@ def kernel(d, bm):
 
 def main():
     print(HEADER, end="")
-    for d, bm in KERNELS:
-        print(kernel(d, bm))
+    for causal in (False, True):
+        for d, bm in KERNELS:
+            print(kernel(d, bm, causal))
     print("}\n}")
 
 

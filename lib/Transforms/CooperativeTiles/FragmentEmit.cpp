@@ -207,6 +207,19 @@ Value Emitter::positionAt(OpBuilder &b, Value v, Value at) {
   Operation *def = v.getDefiningOp();
   if (isa<vector::StepOp>(def))
     return at;
+  if (auto sequence = arithmeticSequence(def)) {
+    // first + step * at, in the constant's element type.
+    Type et = getElementTypeOrSelf(v);
+    Value i = at;
+    if (!et.isIndex())
+      i = arith::IndexCastOp::create(b, loc, et, at);
+    auto c = [&](int64_t x) -> Value {
+      return arith::ConstantOp::create(b, loc, b.getIntegerAttr(et, x));
+    };
+    return arith::AddIOp::create(
+        b, loc, c(sequence->first),
+        arith::MulIOp::create(b, loc, i, c(sequence->second)));
+  }
   if (auto cast = dyn_cast<vector::ShapeCastOp>(def))
     return positionAt(b, cast.getSource(), at);
   // An elementwise op of positions and splats (FragmentProgram.cpp checked).

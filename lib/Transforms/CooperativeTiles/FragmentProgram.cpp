@@ -33,6 +33,22 @@ bool tiles::isFragmentProgramLoop(scf::ForOp loop) {
              [](Operation &op) { return isa<vector::ContractionOp>(op); }) > 1;
 }
 
+std::optional<std::pair<int64_t, int64_t>>
+tiles::arithmeticSequence(Operation *op) {
+  auto cst = dyn_cast_or_null<arith::ConstantOp>(op);
+  auto dense = cst ? dyn_cast<DenseIntElementsAttr>(cst.getValue()) : nullptr;
+  if (!dense || dense.isSplat() || dense.getType().getRank() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> v;
+  for (const APInt &x : dense.getValues<APInt>())
+    v.push_back(x.getSExtValue());
+  int64_t step = v[1] - v[0];
+  for (size_t i = 1; i < v.size(); ++i)
+    if (v[i] - v[i - 1] != step)
+      return std::nullopt;
+  return std::pair{v[0], step};
+}
+
 namespace {
 
 constexpr llvm::StringLiteral kWhat =
@@ -64,7 +80,7 @@ struct Planner {
     Operation *def = v.getDefiningOp();
     if (!def)
       return false;
-    if (isa<vector::StepOp>(def))
+    if (isa<vector::StepOp>(def) || arithmeticSequence(def))
       return true;
     FragmentOp op = classifyFragmentOp(def);
     if (op == FragmentOp::SplatConstant || op == FragmentOp::ScalarBroadcast)
@@ -206,7 +222,7 @@ LogicalResult Planner::classifyContraction(vector::ContractionOp contract) {
 /// them with splats), and their broadcasts onto tiles.
 std::optional<LogicalResult> Planner::classifyCoordinates(Operation *op) {
   Value result = op->getResult(0);
-  if (isa<vector::StepOp>(op)) {
+  if (isa<vector::StepOp>(op) || arithmeticSequence(op)) {
     p.kinds[result] = FragmentKind::Coordinates;
     return success();
   }

@@ -145,6 +145,11 @@ struct FragmentProgram {
   }
 };
 
+/// The first value and the step of a 1-D integer or index constant whose
+/// elements are an arithmetic sequence (what the canonicalizer makes of
+/// vector.step and its sums with splats), or std::nullopt.
+std::optional<std::pair<int64_t, int64_t>> arithmeticSequence(Operation *op);
+
 /// Whether `loop` is compiled as a fragment program (it holds more than one
 /// vector.contract): the GEMM path (Contraction.h) leaves it alone.
 bool isFragmentProgramLoop(scf::ForOp loop);

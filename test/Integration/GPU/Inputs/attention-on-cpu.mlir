@@ -184,7 +184,10 @@ gpu.module @kernels {
       // Key j * 64 + c of column c: kept if < N and <= the query's row.
       %k0 = arith.muli %j, %c64 : index
       %k0v = vector.broadcast %k0 : index to vector<64xindex>
-      %kpos = arith.addi %step, %k0v : vector<64xindex>
+      // The key positions as the constant the canonicalizer makes of a
+      // vector.step (an arithmetic sequence), the query positions as the step.
+      %kstep = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63]> : vector<64xindex>
+      %kpos = arith.addi %kstep, %k0v : vector<64xindex>
       %kb = vector.broadcast %kpos : vector<64xindex> to vector<64x64xindex>
       %qb = vector.broadcast %qcol : vector<64x1xindex> to vector<64x64xindex>
       %past = arith.cmpi ule, %kb, %qb : vector<64x64xindex>
