@@ -349,21 +349,27 @@ LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
     return SmallVector<Value>{
         fragmentOf(b, loc, inst, computed, p.elementType, std::move(regs))};
   };
+  // An operand's `count` fragments at K offset `k0`: read from its staged
+  // leaf, or re-viewed (instruction tile `tileOf(i)` of the computed one).
+  auto operand = [&](MatrixOperand which, int leaf, int64_t count, Value base,
+                     int64_t step, Value k0,
+                     function_ref<int64_t(int64_t)> tileOf) {
+    if (leaf >= 0)
+      return readOperandFragments(b, loc, c, which, count, base, step, k0, 1);
+    OperandFragments out;
+    for (int64_t i = 0; i < count; ++i)
+      out.push_back(reView(tileOf(i)));
+    return out;
+  };
   for (int64_t s = 0; s < plan.ks; ++s) {
     Value k0 = indexConstant(b, loc, s * inst.k);
-    OperandFragments as, bs;
-    if (site.a >= 0)
-      as = readOperandFragments(b, loc, c, MatrixOperand::A, plan.rm, c.waveRow,
-                                inst.m, k0, 1);
-    else
-      for (int64_t i = 0; i < plan.rm; ++i)
-        as.push_back(reView(i * plan.ks + s)); // A tiles: rm x ks
-    if (site.b >= 0)
-      bs = readOperandFragments(b, loc, c, MatrixOperand::B, plan.rn, c.waveCol,
-                                inst.n, k0, 1);
-    else
-      for (int64_t j = 0; j < plan.rn; ++j)
-        bs.push_back(reView(s * plan.rn + j)); // B tiles: ks x rn
+    // A's instruction tiles are rm x ks, B's ks x rn.
+    OperandFragments as =
+        operand(MatrixOperand::A, site.a, plan.rm, c.waveRow, inst.m, k0,
+                [&](int64_t i) { return i * plan.ks + s; });
+    OperandFragments bs =
+        operand(MatrixOperand::B, site.b, plan.rn, c.waveCol, inst.n, k0,
+                [&](int64_t j) { return s * plan.rn + j; });
     multiplyFragments(b, loc, inst, as, bs, accs, 1);
   }
   values[contract.getResult()] = {FragmentKind::Matrix, accs};
