@@ -6,7 +6,9 @@ a Triton kernel written here (issue 40's anchors), on one GPU.
     python3 bench/attention/attention.py build bench/attention/out   # here
     python3 bench/attention/attention.py run bench/attention/out     # GPU
 
-`build` compiles examples/attention.mlir for sm_90 (-layout-to-nvvm: the
+`build` compiles the kernels of gen-attention.py (d 64 and 128, query
+blocks 64 and 128, full and causal; examples/attention.mlir holds two of
+them) for sm_90 (-layout-to-nvvm: the
 tile pass compiles each kernel's loop as a fragment program, mma.sync
 m16n8k16) into OUT/attention.sm_90.cubin and copies the package's Python
 files (bench/python/common.py) so that `run` needs no compiler.
@@ -41,8 +43,15 @@ def build(out):
     common.build_path()
     import layout_opt as lo
     os.makedirs(out, exist_ok=True)
-    with open(os.path.join(ROOT, "examples", "attention.mlir")) as f:
-        cubin = lo.compile(lo.Module.parse(f.read()), "nvvm", "sm_90")
+    # Every kernel of bench/attention/gen-attention.py (examples/attention.mlir
+    # holds two of them).
+    import subprocess
+    text = subprocess.run(
+        [sys.executable, os.path.join(HERE, "gen-attention.py")],
+        check=True, capture_output=True, text=True).stdout
+    with open(os.path.join(out, "attention.mlir"), "w") as f:
+        f.write(text)
+    cubin = lo.compile(lo.Module.parse(text), "nvvm", "sm_90")
     with open(os.path.join(out, "attention.sm_90.cubin"), "wb") as f:
         f.write(cubin)
     print("attention.sm_90.cubin: %d bytes" % len(cubin))

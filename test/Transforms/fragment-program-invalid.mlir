@@ -1,10 +1,10 @@
 // RUN: layout-opt %s -split-input-file -layout-tile-shared-memory=chip=sm_90 -verify-diagnostics
-// RUN: not layout-opt %S/../Integration/GPU/Inputs/attention-on-cpu.mlir -layout-tile-shared-memory=chip=gfx1100 -o /dev/null 2>&1 | FileCheck %s --check-prefix=GFX1100
+// RUN: not layout-opt %S/../Integration/GPU/Inputs/attention-on-cpu.mlir -layout-tile-shared-memory=chip=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM75
 
 /// Fragment programs (loops of several tile contractions, FragmentProgram.h)
 /// that -layout-tile-shared-memory cannot keep in registers: each gets a
 /// diagnostic at the op, never invalid IR.
-// GFX1100: error: 'scf.for' op in a fragment program (a loop of several tile contractions): no matrix instruction of gfx1100 with 'f16' inputs keeps the loop in registers; v_wmma_f32_16x16x16_f16 (16x16x16): its accumulator is not its A operand per lane (workgroup memory: shuffles would take 512 for the 64 elements each lane needs); v_wmma_f32_16x16x16_f16 (16x16x16, transposed): its accumulator becomes its B operand by 64 gpu.shuffle per lane (not emitted yet)
+// SM75: error: 'scf.for' op in a fragment program (a loop of several tile contractions): no matrix instruction of sm_75 with 'f16' inputs keeps the loop in registers
 
 // -----
 
@@ -675,6 +675,57 @@ gpu.module @m {
       %pf = arith.sitofp %pi : vector<64xi32> to vector<64xf32>
       // expected-error @+1 {{positions combine only with positions and splats}}
       %px = arith.addf %pf, %mn : vector<64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    }
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}
+
+// -----
+
+/// Six warps: the rows cannot be split among them.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 192, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    // expected-error @+1 {{keeps the loop in registers; mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16): 64 rows over 6 waves are not whole 16-row instruction tiles}}
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
       %p = arith.subf %s, %mb : vector<64x64xf32>
       %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
       %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o

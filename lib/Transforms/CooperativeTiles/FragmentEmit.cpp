@@ -77,6 +77,10 @@ struct Emitter {
 
   Value scalar(Value v) const { return scalars.lookupOrDefault(v); }
   Value elementAt(OpBuilder &b, Value fragment, int64_t e) const;
+  /// `x` of lane `lane ^ mask` (gpu.shuffle xor over the wave).
+  Value shuffleXor(OpBuilder &b, Value x, int64_t mask) const;
+  /// `mine` in the lanes whose bit is set in `own`, `other` elsewhere.
+  Value selectOwn(OpBuilder &b, uint64_t own, Value mine, Value other) const;
   Value splatAs(OpBuilder &b, Value v, VectorType type) const;
   /// `v`'s part `i` as a value of `type` (the user's kind).
   Value partOf(OpBuilder &b, Value v, int64_t i, VectorType type) const;
@@ -109,6 +113,46 @@ std::pair<Value, Value> Emitter::coordOf(OpBuilder &b, int64_t tile, int64_t e,
   if (p.transposed)
     std::swap(row, col);
   return {row, col};
+}
+
+Value Emitter::shuffleXor(OpBuilder &b, Value x, int64_t mask) const {
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  // gpu.shuffle moves 32-bit values on every target (NVVM's shfl takes
+  // i32 / f32 only): a narrower element goes as the low bits of an i32.
+  Type type = x.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Value word = x;
+  if (bits != 32) {
+    Type narrow = b.getIntegerType(bits);
+    word = arith::ExtUIOp::create(
+        b, loc, b.getI32Type(),
+        isa<IntegerType>(type) ? x
+                               : arith::BitcastOp::create(b, loc, narrow, x));
+  }
+  Value y = gpu::ShuffleOp::create(b, loc, word, i32(mask), i32(inst.waveSize),
+                                   gpu::ShuffleMode::XOR)
+                .getShuffleResult();
+  if (bits == 32)
+    return y;
+  Value low = arith::TruncIOp::create(b, loc, b.getIntegerType(bits), y);
+  return isa<IntegerType>(type) ? low
+                                : arith::BitcastOp::create(b, loc, type, low);
+}
+
+Value Emitter::selectOwn(OpBuilder &b, uint64_t own, Value mine,
+                         Value other) const {
+  // Bit `lane` of `own`.
+  Value lane = arith::IndexCastOp::create(b, loc, b.getI64Type(), cx().lane);
+  Value bits = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(own));
+  Value bit = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, lane),
+      arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1)));
+  Value set = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, bit,
+      arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0)));
+  return arith::SelectOp::create(b, loc, set, mine, other);
 }
 
 Value Emitter::elementAt(OpBuilder &b, Value fragment, int64_t e) const {
@@ -340,11 +384,21 @@ LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
   SmallVector<Value> producer;
   if (site.lhs < 0)
     producer = values.lookup(contract.getLhs()).parts;
+  // The producer registers exchanged with a lane's xor partner, once each.
+  std::map<std::tuple<int64_t, int64_t, int64_t>, Value> exchanged;
   auto reView = [&](int64_t tile) {
     SmallVector<Value> regs;
     for (int64_t e = 0; e < elements; ++e) {
-      FragmentRegister from = site.sources[tile * elements + e];
-      regs.push_back(elementAt(b, producer[from.tile], from.element));
+      const FragmentSource &from = site.sources[tile * elements + e];
+      Value own = elementAt(b, producer[from.reg.tile], from.reg.element);
+      if (!from.xorMask) {
+        regs.push_back(own);
+        continue;
+      }
+      Value &other = exchanged[{from.reg.tile, from.reg.element, from.xorMask}];
+      if (!other)
+        other = shuffleXor(b, own, from.xorMask);
+      regs.push_back(from.own ? selectOwn(b, from.own, own, other) : other);
     }
     return SmallVector<Value>{
         fragmentOf(b, loc, inst, computed, p.elementType, std::move(regs))};
@@ -468,6 +522,12 @@ void Emitter::remark(const FragmentSite &site) const {
           ? llvm::formatv("its lhs staged through workgroup memory as the "
                           "instruction's {0}",
                           operand)
+                .str()
+      : site.shuffles
+          ? llvm::formatv("its lhs the accumulator's registers as the "
+                          "instruction's {0} by {1} gpu.shuffle xor per "
+                          "lane (no workgroup memory)",
+                          operand, site.shuffles)
                 .str()
           : llvm::formatv("its lhs a re-view of the accumulator's registers "
                           "as the instruction's {0} (0 shuffles, no "

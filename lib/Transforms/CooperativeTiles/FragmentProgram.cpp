@@ -438,29 +438,42 @@ std::string planReView(const FragmentProgram &p, FragmentSite &site) {
       planFragmentConversion(inst, inst, operand, rows, cols);
   if (!c)
     return llvm::toString(c.takeError());
-  if (c->kind == FragmentConversionKind::Shuffles)
-    return llvm::formatv("its accumulator becomes its {0} operand by {1} "
-                         "gpu.shuffle per lane (not emitted yet)",
-                         stringifyMatrixOperand(operand), c->shuffles)
-        .str();
-  if (c->kind != FragmentConversionKind::ReView)
+  if (c->kind == FragmentConversionKind::WorkgroupMemory)
     return llvm::formatv("its accumulator is not its {0} operand per lane "
                          "({1}: {2})",
                          stringifyMatrixOperand(operand),
                          stringifyFragmentConversionKind(c->kind), c->reason)
         .str();
+  // Each operand register: one producer register for every lane, read in
+  // the lane itself or in one xor partner.
   site.sources.clear();
+  DenseSet<std::tuple<int64_t, int64_t, int64_t>> shuffled;
   for (int64_t t = 0; t < c->operandTiles; ++t)
     for (int64_t e = 0; e < c->operandElements; ++e) {
       FragmentSlot first = c->source(0, t, e);
-      for (int64_t lane = 1; lane < inst.waveSize; ++lane) {
+      FragmentSource source{{first.tile, first.element}, 0, 0};
+      for (int64_t lane = 0; lane < inst.waveSize; ++lane) {
         FragmentSlot s = c->source(lane, t, e);
         if (s.tile != first.tile || s.element != first.element)
           return "its accumulator registers become operand registers in an "
                  "order that depends on the lane";
+        if (s.lane == lane) {
+          source.own |= uint64_t(1) << lane;
+          continue;
+        }
+        if (source.xorMask && (lane ^ s.lane) != source.xorMask)
+          return llvm::formatv("its accumulator becomes its {0} operand by "
+                               "shuffles other than one xor per register "
+                               "(not emitted yet)",
+                               stringifyMatrixOperand(operand))
+              .str();
+        source.xorMask = lane ^ s.lane;
       }
-      site.sources.push_back({first.tile, first.element});
+      if (source.xorMask)
+        shuffled.insert({first.tile, first.element, source.xorMask});
+      site.sources.push_back(source);
     }
+  site.shuffles = shuffled.size();
   return "";
 }
 

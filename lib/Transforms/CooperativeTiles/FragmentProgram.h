@@ -68,6 +68,15 @@ enum class FragmentKind : uint8_t {
   Coordinates,
 };
 
+/// Where one register of a computed operand comes from: register `reg` of
+/// the producer's C fragments, of the lane itself (lanes whose bit is set
+/// in `own`) or of lane `lane ^ xorMask` (the others, by gpu.shuffle xor).
+struct FragmentSource {
+  FragmentRegister reg;
+  int64_t xorMask = 0;
+  uint64_t own = ~uint64_t(0);
+};
+
 /// One vector.contract of the program: the user's operands (lhs x rhs,
 /// logical), and the instruction's (A x B) in the program's orientation.
 struct FragmentSite {
@@ -86,10 +95,13 @@ struct FragmentSite {
   Plan plan;
   int a = -1, b = -1;
   int64_t aM = 0, aK = 1, bK = 0, bN = 1;
-  /// For a computed operand (A, or B when transposed): the lane-independent
-  /// re-view of the producer's C fragments (tile, element) that gives
-  /// operand fragment (tile, element), [tile * elements + element].
-  SmallVector<FragmentRegister> sources;
+  /// For a computed operand (A, or B when transposed): where operand
+  /// fragment (tile, element) comes from, [tile * elements + element]; the
+  /// same register in every lane (a re-view), or that register of the lane
+  /// or its xor partner (gfx11 WMMA's C to B: lane ^ 16). `shuffles`: the
+  /// gpu.shuffle ops a lane runs per product.
+  SmallVector<FragmentSource> sources;
+  int64_t shuffles = 0;
 };
 
 /// A planned fragment program.
