@@ -61,13 +61,13 @@ CAUSAL_MASK = """      %k0 = arith.muli %j, %c64 : index
 """
 
 
-def kernel(d, bm, causal=False):
+def kernel(d, bm, causal=False, dtype="f16"):
     qt = "!layout.partition_view<?x?xf16, tile = [%d, %d]>" % (bm, d)
     kt = "!layout.partition_view<?x?xf16, tile = [64, %d]>" % d
     tv = "!layout.tensor_view<?x?xf16>"
     scale = math.log2(math.e) / math.sqrt(d)
-    return f"""
-  gpu.func @attn{"_causal" if causal else ""}_d{d}_bm{bm}(%Q: memref<?x?xf16>, %K: memref<?x?xf16>,
+    text = f"""
+  gpu.func @attn{"_causal" if causal else ""}_d{d}_bm{bm}{"" if dtype == "f16" else "_" + dtype}(%Q: memref<?x?xf16>, %K: memref<?x?xf16>,
       %V: memref<?x?xf16>, %O: memref<?x?xf16>, %N: index) kernel
       attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
     %c0 = arith.constant 0 : index
@@ -130,6 +130,8 @@ def kernel(d, bm, causal=False):
     layout.store %out16, %po[%qi, %c0] masked : vector<{bm}x{d}xf16>, {qt}
     gpu.return
   }}"""
+    # bf16: the same program on bf16 tiles (Q, K, V, P and O).
+    return text if dtype == "f16" else text.replace("xf16", "x" + dtype)
 
 
 EXAMPLE = [(64, 64)]
@@ -145,6 +147,10 @@ def main():
     for causal in (False, True):
         for d, bm in kernels:
             print(kernel(d, bm, causal))
+    if "--example" not in sys.argv:
+        # bf16 inputs: the query block 64 kernels, not causal.
+        for d in (64, 128):
+            print(kernel(d, 64, False, "bf16"))
     print("}\n}")
 
 
