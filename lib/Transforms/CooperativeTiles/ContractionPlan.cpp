@@ -39,6 +39,27 @@ SmallVector<Value> PipelinedOperand::at(Value iv) const {
   return r;
 }
 
+/// The order of an operand's buffer (`leaf.bufDims`, unit dimensions
+/// dropped): K fastest, or N (the other dimension) with `nFastest`.
+static SmallVector<int64_t> bufferOrder(const Leaf &leaf, int64_t kPos,
+                                        bool nFastest) {
+  SmallVector<int64_t> dims;
+  int64_t last = nFastest ? 1 - kPos : kPos;
+  for (int64_t k : {1 - last, last})
+    if (leaf.side.tile[k] != 1)
+      dims.push_back(k);
+  return dims;
+}
+
+SmallVector<int64_t> tiles::fragmentBufferOrder(const MatrixInstruction &inst,
+                                                const Leaf &leaf,
+                                                MatrixOperand operand,
+                                                int64_t kPos, int64_t nPos) {
+  bool nFastest = operand == MatrixOperand::B && inst.ldmatrixBTrans &&
+                  leaf.side.unitStride && leaf.side.contiguous == nPos;
+  return bufferOrder(leaf, kPos, nFastest);
+}
+
 bool tiles::takesInputs(MatrixElementKind kind, Type t) {
   if (t.isF32())
     return takesF32Inputs(kind);
@@ -181,17 +202,9 @@ FailureOr<Plan> planInstruction(ContractionTree &t, int64_t threads,
 // The pipeline
 //===----------------------------------------------------------------------===//
 
-/// The order of an operand's buffer (`leaf.bufDims`, unit dimensions
-/// dropped): K fastest, since every register layout holds consecutive K
-/// elements per lane (MatrixInstructions.h) and fragment reads are then
-/// vectors; except a B whose global rows run along N on a chip that reads
-/// B from a K x N tile with ldmatrix.trans, which keeps N fastest so that
-/// the staging writes are whole vectors.
+/// Orders `leaf`'s buffer (bufferOrder).
 void orderBuffer(Leaf &leaf, int64_t kPos, bool nFastest) {
-  int64_t last = nFastest ? 1 - kPos : kPos;
-  for (int64_t k : {1 - last, last})
-    if (leaf.side.tile[k] != 1)
-      leaf.bufDims.push_back(k);
+  leaf.bufDims.append(bufferOrder(leaf, kPos, nFastest));
 }
 
 /// Whether `load`'s indices are the loop's induction variable or
@@ -239,10 +252,10 @@ LogicalResult planOperands(ContractionTree &t, Plan &plan, int64_t threads,
                << " tile cannot be laid out for wgmma: " << *why;
     }
   } else {
-    orderBuffer(t.a, t.aK, /*nFastest=*/false);
-    orderBuffer(t.b, t.bK,
-                /*nFastest=*/inst.ldmatrixBTrans && t.b.side.unitStride &&
-                    t.b.side.contiguous == t.bN);
+    t.a.bufDims.append(
+        fragmentBufferOrder(inst, t.a, MatrixOperand::A, t.aK, t.aM));
+    t.b.bufDims.append(
+        fragmentBufferOrder(inst, t.b, MatrixOperand::B, t.bK, t.bN));
   }
   scf::ForOp old = t.loop;
   for (Leaf *leaf : {&t.a, &t.b}) {

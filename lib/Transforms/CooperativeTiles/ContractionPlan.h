@@ -188,6 +188,18 @@ constexpr llvm::StringLiteral kOperandCopiesAttr = "layout.operand_copies";
 /// staging are planned later).
 Leaf stagedLeafOf(LoadOp load);
 
+/// The order of the buffer an operand (`operand` of `inst`, its tile's K
+/// at `kPos`, its M or N at `nPos`) is staged in for fragment reads (unit
+/// dimensions dropped): K fastest, since every register layout holds
+/// consecutive K elements per lane (MatrixInstructions.h) and fragment
+/// reads are then vectors; except a B whose global rows run along N on a
+/// chip that reads B from a K x N tile with ldmatrix.trans, which keeps N
+/// fastest so that the staging writes are whole vectors.
+SmallVector<int64_t> fragmentBufferOrder(const MatrixInstruction &inst,
+                                         const Leaf &leaf,
+                                         MatrixOperand operand, int64_t kPos,
+                                         int64_t nPos);
+
 /// Whether instructions of `kind` take A and B of element type `t`: f16,
 /// bf16, or f32 for the kinds that hold f32 in their registers (tf32, xf32,
 /// f32; MatrixInstructions.h).

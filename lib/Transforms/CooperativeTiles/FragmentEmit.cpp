@@ -82,6 +82,9 @@ struct Emitter {
   /// `mine` in the lanes whose bit is set in `own`, `other` elsewhere.
   Value selectOwn(OpBuilder &b, uint64_t own, Value mine, Value other) const;
   Value splatAs(OpBuilder &b, Value v, VectorType type) const;
+  /// The scalar of splat `v` (a splat constant or a broadcast scalar), or
+  /// null where `v` is not one.
+  Value splatScalar(OpBuilder &b, Value v) const;
   /// `v`'s part `i` as a value of `type` (the user's kind).
   Value partOf(OpBuilder &b, Value v, int64_t i, VectorType type) const;
 
@@ -168,9 +171,23 @@ Value Emitter::splatAs(OpBuilder &b, Value v, VectorType type) const {
         b, loc, type,
         DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
   }
-  auto broadcast = v.getDefiningOp<vector::BroadcastOp>();
-  return vector::BroadcastOp::create(b, loc, type,
-                                     scalar(broadcast.getSource()));
+  return vector::BroadcastOp::create(b, loc, type, splatScalar(b, v));
+}
+
+Value Emitter::splatScalar(OpBuilder &b, Value v) const {
+  Operation *def = v.getDefiningOp();
+  switch (def ? classifyFragmentOp(def) : FragmentOp::None) {
+  case FragmentOp::SplatConstant:
+    return arith::ConstantOp::create(
+        b, loc,
+        cast<TypedAttr>(
+            cast<DenseElementsAttr>(cast<arith::ConstantOp>(def).getValue())
+                .getSplatValue<Attribute>()));
+  case FragmentOp::ScalarBroadcast:
+    return scalar(cast<vector::BroadcastOp>(def).getSource());
+  default:
+    return Value();
+  }
 }
 
 Value Emitter::partOf(OpBuilder &b, Value v, int64_t i, VectorType type) const {
@@ -269,19 +286,8 @@ Value Emitter::positionAt(OpBuilder &b, Value v, Value at) {
   // An elementwise op of positions and splats (FragmentProgram.cpp checked).
   IRMapping map;
   for (Value operand : def->getOperands()) {
-    Operation *from = operand.getDefiningOp();
-    FragmentOp kind = from ? classifyFragmentOp(from) : FragmentOp::None;
-    if (kind == FragmentOp::SplatConstant) {
-      auto dense =
-          cast<DenseElementsAttr>(cast<arith::ConstantOp>(from).getValue());
-      map.map(operand,
-              arith::ConstantOp::create(
-                  b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>())));
-    } else if (kind == FragmentOp::ScalarBroadcast) {
-      map.map(operand, scalar(cast<vector::BroadcastOp>(from).getSource()));
-    } else {
-      map.map(operand, positionAt(b, operand, at));
-    }
+    Value x = splatScalar(b, operand);
+    map.map(operand, x ? x : positionAt(b, operand, at));
   }
   Operation *clone = b.clone(*def, map);
   clone->getResult(0).setType(getElementTypeOrSelf(def->getResult(0)));

@@ -536,21 +536,16 @@ LogicalResult planLeaves(FragmentProgram &p, int64_t threads,
   for (Leaf &leaf : p.leaves) {
     if (failed(leaf.side.analyze(options.assumeAlignment, why)))
       return leaf.load.emitOpError() << "cannot be distributed: " << why;
-    // Its role: A (K fastest) or B (K fastest, or N where ldmatrix.trans
-    // reads it), the same in every contraction that reads it.
+    // Its buffer's order for its role (fragmentBufferOrder), the same in
+    // every contraction that reads it.
     SmallVector<int64_t> order;
     for (FragmentSite &site : p.sites)
       for (auto [index, isA] : {std::pair{site.a, true}, {site.b, false}}) {
         if (index < 0 || &p.leaves[index] != &leaf)
           continue;
-        int64_t kPos = isA ? site.aK : site.bK;
-        bool nFastest = !isA && p.inst->ldmatrixBTrans &&
-                        leaf.side.unitStride && leaf.side.contiguous == site.bN;
-        SmallVector<int64_t> mine;
-        int64_t last = nFastest ? 1 - kPos : kPos;
-        for (int64_t k : {1 - last, last})
-          if (leaf.side.tile[k] != 1)
-            mine.push_back(k);
+        SmallVector<int64_t> mine = fragmentBufferOrder(
+            *p.inst, leaf, isA ? MatrixOperand::A : MatrixOperand::B,
+            isA ? site.aK : site.bK, isA ? site.aM : site.bN);
         if (!order.empty() && order != mine)
           return leaf.load.emitOpError()
                  << kWhat << ": a tile read as A and as B is not supported";
