@@ -74,7 +74,8 @@ struct Planner {
       return FragmentKind::Splat;
     return isCoordinates(v) ? FragmentKind::Coordinates : FragmentKind::Staged;
   }
-  /// Whether `v` (from outside the program) is computed from vector.step,
+  /// Whether `v` is computed from vector.step (or the constant the
+  /// canonicalizer makes of it),
   /// splats and elementwise ops alone.
   bool isCoordinates(Value v) const {
     Operation *def = v.getDefiningOp();
@@ -222,7 +223,8 @@ LogicalResult Planner::classifyContraction(vector::ContractionOp contract) {
 /// them with splats), and their broadcasts onto tiles.
 std::optional<LogicalResult> Planner::classifyCoordinates(Operation *op) {
   Value result = op->getResult(0);
-  if (isa<vector::StepOp>(op) || arithmeticSequence(op)) {
+  // The rule is isCoordinates' (the one for values from outside the loop).
+  if (isCoordinates(result)) {
     p.kinds[result] = FragmentKind::Coordinates;
     return success();
   }
@@ -240,18 +242,11 @@ std::optional<LogicalResult> Planner::classifyCoordinates(Operation *op) {
     p.kinds[result] = FragmentKind::Matrix;
     return success();
   }
-  bool elementwise = classifyFragmentOp(op) == FragmentOp::Elementwise ||
-                     isa<vector::ShapeCastOp>(op);
-  if (!elementwise || llvm::none_of(op->getOperands(), [&](Value v) {
+  if (llvm::any_of(op->getOperands(), [&](Value v) {
         return kindOf(v) == FragmentKind::Coordinates;
       }))
-    return std::nullopt;
-  for (Value v : op->getOperands())
-    if (kindOf(v) != FragmentKind::Coordinates &&
-        kindOf(v) != FragmentKind::Splat)
-      return fail(op) << "positions combine only with positions and splats";
-  p.kinds[result] = FragmentKind::Coordinates;
-  return success();
+    return fail(op) << "positions combine only with positions and splats";
+  return std::nullopt;
 }
 
 LogicalResult Planner::classifyTileOp(Operation *op) {
