@@ -2,8 +2,9 @@
 // bench/attention/gen-attention.py (see there; the bench's other head
 // dimensions and blocks come from it too). One kernel per head dimension
 // d and query block BM: attn_d<d>_bm<BM>(Q, K, V, O, N), grid (N / BM,
-// batch * heads), 128 threads; Q, K, V, O [batch * heads * N, d] f16; and
-// attn_causal_d<d>_bm<BM>, the same with a causal mask.
+// batch * heads), 128 threads; Q, K, V, O [batch * heads * N, d] f16 (K's
+// and V's rows 16-byte aligned: their tiles go by cp.async on sm_80 and
+// later); and attn_causal_d<d>_bm<BM>, the same with a causal mask.
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
@@ -12,8 +13,10 @@
 
 module attributes {gpu.container_module} {
 gpu.module @attention {
-  gpu.func @attn_d64_bm64(%Q: memref<?x?xf16>, %K: memref<?x?xf16>,
-      %V: memref<?x?xf16>, %O: memref<?x?xf16>, %N: index) kernel
+  gpu.func @attn_d64_bm64(%Q: memref<?x?xf16>,
+      %K: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
+      %V: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
+      %O: memref<?x?xf16>, %N: index) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -76,8 +79,10 @@ gpu.module @attention {
     gpu.return
   }
 
-  gpu.func @attn_causal_d64_bm64(%Q: memref<?x?xf16>, %K: memref<?x?xf16>,
-      %V: memref<?x?xf16>, %O: memref<?x?xf16>, %N: index) kernel
+  gpu.func @attn_causal_d64_bm64(%Q: memref<?x?xf16>,
+      %K: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
+      %V: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
+      %O: memref<?x?xf16>, %N: index) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

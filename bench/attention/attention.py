@@ -34,7 +34,8 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "bench", "python"))
 import common  # noqa: E402
 
-KERNELS = {64: (64, 128), 128: (64, 128)}  # d -> query blocks BM
+# d -> (query block BM, key/value block BN), as gen-attention.py names them.
+KERNELS = {64: ((64, 64), (128, 64), (128, 128)), 128: ((64, 64), (128, 64))}
 THREADS = 128
 BATCH, HEADS = 4, 32
 
@@ -160,8 +161,9 @@ def run(out):
             ref32 = F.scaled_dot_product_attention(
                 q[:1, :1].float(), k[:1, :1].float(),
                 v[:1, :1].float(), is_causal=causal)[0, 0]
-        for bm in KERNELS[d]:
-            name = "attn%s_d%d_bm%d" % ("_causal" if causal else "", d, bm)
+        for bm, bn in KERNELS[d]:
+            name = "attn%s_d%d_bm%d%s" % ("_causal" if causal else "", d, bm,
+                                          "" if bn == 64 else "_bn%d" % bn)
             kernel = cuda.Kernel(cubin, name)
             o = torch.empty_like(q)
             args = [t.view(BATCH * HEADS * n, d) for t in (q, k, v, o)]

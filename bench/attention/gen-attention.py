@@ -13,20 +13,26 @@ accumulator rescaled by alpha = exp2(m - m'), O / l stored as f16. Q, K, V
 and O are [batch * heads * N, d] row-major f16 (heads folded into the rows),
 N a multiple of 64 and of BM; -layout-tile-shared-memory compiles the loop
 as a fragment program (FragmentProgram.h: the tiles stay in the matrix
-instructions' registers, P is the second product's A by re-view).
+instructions' registers, P is the second product's A by re-view). K's and
+V's rows are declared multiples of 8 elements (layout.stride_multiples: d
+is 64 or 128), so that on sm_80 and later their tiles are copied by
+cp.async one product ahead (FragmentCopies.h).
 """
 
 import math
 import sys
 
-KERNELS = [(64, 64), (64, 128), (128, 64), (128, 128)]
+# (d, BM, BN): head dimension, query block, key/value block.
+KERNELS = [(64, 64, 64), (64, 128, 64), (64, 128, 128), (128, 64, 64),
+           (128, 128, 64)]
 
 HEADER = """// The flash-attention forward as tile programs (issue 40), written by
 // bench/attention/gen-attention.py (see there; the bench's other head
 // dimensions and blocks come from it too). One kernel per head dimension
 // d and query block BM: attn_d<d>_bm<BM>(Q, K, V, O, N), grid (N / BM,
-// batch * heads), 128 threads; Q, K, V, O [batch * heads * N, d] f16; and
-// attn_causal_d<d>_bm<BM>, the same with a causal mask.
+// batch * heads), 128 threads; Q, K, V, O [batch * heads * N, d] f16 (K's
+// and V's rows 16-byte aligned: their tiles go by cp.async on sm_80 and
+// later); and attn_causal_d<d>_bm<BM>, the same with a causal mask.
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
@@ -41,86 +47,93 @@ CAUSAL_SETUP = """    // Causal: keys up to the block's last query (the loop end
     // diagonal tiles), then key <= query in the tiles that cross it.
     %bx1 = arith.addi %bx, %c1 : index
     %qend = arith.muli %bx1, %cbm : index
-    %last = arith.divui %qend, %c64 : index
+    %last = arith.divui %qend, %cbn : index
     %q0p = arith.muli %bx, %cbm : index
     %qstep = vector.step : vector<{bm}xindex>
     %q0v = vector.broadcast %q0p : index to vector<{bm}xindex>
     %qpos = arith.addi %qstep, %q0v : vector<{bm}xindex>
     %qcol = vector.shape_cast %qpos : vector<{bm}xindex> to vector<{bm}x1xindex>
-    %kstep = vector.step : vector<64xindex>
-    %ninfs = arith.constant dense<0xFF800000> : vector<{bm}x64xf32>
+    %kstep = vector.step : vector<{bn}xindex>
+    %ninfs = arith.constant dense<0xFF800000> : vector<{bm}x{bn}xf32>
 """
 
-CAUSAL_MASK = """      %k0 = arith.muli %j, %c64 : index
-      %k0v = vector.broadcast %k0 : index to vector<64xindex>
-      %kpos = arith.addi %kstep, %k0v : vector<64xindex>
-      %kb = vector.broadcast %kpos : vector<64xindex> to vector<{bm}x64xindex>
-      %qb = vector.broadcast %qcol : vector<{bm}x1xindex> to vector<{bm}x64xindex>
-      %keep = arith.cmpi ule, %kb, %qb : vector<{bm}x64xindex>
-      %s = arith.select %keep, %s1, %ninfs : vector<{bm}x64xi1>, vector<{bm}x64xf32>
+CAUSAL_MASK = """      %k0 = arith.muli %j, %cbn : index
+      %k0v = vector.broadcast %k0 : index to vector<{bn}xindex>
+      %kpos = arith.addi %kstep, %k0v : vector<{bn}xindex>
+      %kb = vector.broadcast %kpos : vector<{bn}xindex> to vector<{bm}x{bn}xindex>
+      %qb = vector.broadcast %qcol : vector<{bm}x1xindex> to vector<{bm}x{bn}xindex>
+      %keep = arith.cmpi ule, %kb, %qb : vector<{bm}x{bn}xindex>
+      %s = arith.select %keep, %s0, %ninfs : vector<{bm}x{bn}xi1>, vector<{bm}x{bn}xf32>
 """
 
 
-def kernel(d, bm, causal=False, dtype="f16"):
+def kernel(d, bm, bn=64, causal=False, dtype="f16"):
     qt = "!layout.partition_view<?x?xf16, tile = [%d, %d]>" % (bm, d)
-    kt = "!layout.partition_view<?x?xf16, tile = [64, %d]>" % d
+    kt = "!layout.partition_view<?x?xf16, tile = [%d, %d]>" % (bn, d)
     tv = "!layout.tensor_view<?x?xf16>"
     scale = math.log2(math.e) / math.sqrt(d)
     text = f"""
-  gpu.func @attn{"_causal" if causal else ""}_d{d}_bm{bm}{"" if dtype == "f16" else "_" + dtype}(%Q: memref<?x?xf16>, %K: memref<?x?xf16>,
-      %V: memref<?x?xf16>, %O: memref<?x?xf16>, %N: index) kernel
+  gpu.func @attn{"_causal" if causal else ""}_d{d}_bm{bm}{"" if bn == 64 else "_bn%d" % bn}{"" if dtype == "f16" else "_" + dtype}(%Q: memref<?x?xf16>,
+      %K: memref<?x?xf16> {{layout.stride_multiples = array<i64: 8, 1>}},
+      %V: memref<?x?xf16> {{layout.stride_multiples = array<i64: 8, 1>}},
+      %O: memref<?x?xf16>, %N: index) kernel
       attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %cbm = arith.constant {bm} : index
-    %c64 = arith.constant 64 : index
+    %cbn = arith.constant {bn} : index
     %vq = layout.view %Q : memref<?x?xf16> -> {tv}
     %vk = layout.view %K : memref<?x?xf16> -> {tv}
     %vv = layout.view %V : memref<?x?xf16> -> {tv}
     %vo = layout.view %O : memref<?x?xf16> -> {tv}
     %pq = layout.partition %vq tile [{bm}, {d}] : {tv} -> {qt}
-    %pk = layout.partition %vk tile [64, {d}] : {tv} -> {kt}
-    %pv = layout.partition %vv tile [64, {d}] : {tv} -> {kt}
+    %pk = layout.partition %vk tile [{bn}, {d}] : {tv} -> {kt}
+    %pv = layout.partition %vv tile [{bn}, {d}] : {tv} -> {kt}
     %po = layout.partition %vo tile [{bm}, {d}] : {tv} -> {qt}
     %bx = gpu.block_id x
     %bh = gpu.block_id y
     // This block's query tile, and its head's first key/value tile.
     %qtiles = arith.divui %N, %cbm : index
-    %kvtiles = arith.divui %N, %c64 : index
+    %kvtiles = arith.divui %N, %cbn : index
     %q0 = arith.muli %bh, %qtiles : index
     %qi = arith.addi %q0, %bx : index
     %kv0 = arith.muli %bh, %kvtiles : index
-{CAUSAL_SETUP.replace("{bm}", str(bm)) if causal else ""}    %ninf = arith.constant dense<0xFF800000> : vector<{bm}xf32>
+{CAUSAL_SETUP.replace("{bm}", str(bm)).replace("{bn}", str(bn)) if causal else ""}    %ninf = arith.constant dense<0xFF800000> : vector<{bm}xf32>
     %zrow = arith.constant dense<0.0> : vector<{bm}xf32>
-    %zs = arith.constant dense<0.0> : vector<{bm}x64xf32>
+    %zs = arith.constant dense<0.0> : vector<{bm}x{bn}xf32>
     %zo = arith.constant dense<0.0> : vector<{bm}x{d}xf32>
     // log2(e) / sqrt({d})
-    %scale = arith.constant dense<{scale:.9f}> : vector<{bm}x64xf32>
+    %scale = arith.constant dense<{scale:.9f}> : vector<{bm}x{bn}xf32>
+    %scalerow = arith.constant dense<{scale:.9f}> : vector<{bm}xf32>
     %res:3 = scf.for %j = %c0 to {"%last" if causal else "%kvtiles"} step %c1
         iter_args(%m = %ninf, %l = %zrow, %o = %zo)
         -> (vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>) {{
       %kj = arith.addi %kv0, %j : index
       %tq = layout.load %pq[%qi, %c0] masked : {qt} -> vector<{bm}x{d}xf16>
-      %tk = layout.load %pk[%kj, %c0] masked : {kt} -> vector<64x{d}xf16>
-      %s0 = vector.contract {{indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %tq, %tk, %zs
-         : vector<{bm}x{d}xf16>, vector<64x{d}xf16> into vector<{bm}x64xf32>
-      %s{"1" if causal else ""} = arith.mulf %s0, %scale : vector<{bm}x64xf32>
-{CAUSAL_MASK.replace("{bm}", str(bm)) if causal else ""}      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<{bm}x64xf32> to vector<{bm}xf32>
-      %mc = vector.shape_cast %mn : vector<{bm}xf32> to vector<{bm}x1xf32>
-      %mb = vector.broadcast %mc : vector<{bm}x1xf32> to vector<{bm}x64xf32>
-      %sd = arith.subf %s, %mb : vector<{bm}x64xf32>
-      %p = math.exp2 %sd : vector<{bm}x64xf32>
+      %tk = layout.load %pk[%kj, %c0] masked : {kt} -> vector<{bn}x{d}xf16>
+      %s{"0" if causal else ""} = vector.contract {{indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %tq, %tk, %zs
+         : vector<{bm}x{d}xf16>, vector<{bn}x{d}xf16> into vector<{bm}x{bn}xf32>
+{CAUSAL_MASK.replace("{bm}", str(bm)).replace("{bn}", str(bn)) if causal else ""}      // The row maximum of the unscaled scores; P = exp2(S scale - m scale),
+      // one fma per element (FlashAttention-2's scale_apply_exp2).
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<{bm}x{bn}xf32> to vector<{bm}xf32>
+      %ms = arith.mulf %mn, %scalerow : vector<{bm}xf32>
+      %nms = arith.negf %ms : vector<{bm}xf32>
+      %mc = vector.shape_cast %nms : vector<{bm}xf32> to vector<{bm}x1xf32>
+      %mb = vector.broadcast %mc : vector<{bm}x1xf32> to vector<{bm}x{bn}xf32>
+      %sd = math.fma %s, %scale, %mb : vector<{bm}x{bn}xf32>
+      %p = math.exp2 %sd : vector<{bm}x{bn}xf32>
       %dm = arith.subf %m, %mn : vector<{bm}xf32>
-      %alpha = math.exp2 %dm : vector<{bm}xf32>
+      %dms = arith.mulf %dm, %scalerow : vector<{bm}xf32>
+      %alpha = math.exp2 %dms : vector<{bm}xf32>
       %la = arith.mulf %l, %alpha : vector<{bm}xf32>
-      %ln = vector.multi_reduction <add>, %p, %la [1] : vector<{bm}x64xf32> to vector<{bm}xf32>
+      %ln = vector.multi_reduction <add>, %p, %la [1] : vector<{bm}x{bn}xf32> to vector<{bm}xf32>
       %ac = vector.shape_cast %alpha : vector<{bm}xf32> to vector<{bm}x1xf32>
       %ab = vector.broadcast %ac : vector<{bm}x1xf32> to vector<{bm}x{d}xf32>
       %oa = arith.mulf %o, %ab : vector<{bm}x{d}xf32>
-      %p16 = arith.truncf %p : vector<{bm}x64xf32> to vector<{bm}x64xf16>
-      %tv = layout.load %pv[%kj, %c0] masked : {kt} -> vector<64x{d}xf16>
+      %p16 = arith.truncf %p : vector<{bm}x{bn}xf32> to vector<{bm}x{bn}xf16>
+      %tv = layout.load %pv[%kj, %c0] masked : {kt} -> vector<{bn}x{d}xf16>
       %o2 = vector.contract {{indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %p16, %tv, %oa
-         : vector<{bm}x64xf16>, vector<64x{d}xf16> into vector<{bm}x{d}xf32>
+         : vector<{bm}x{bn}xf16>, vector<{bn}x{d}xf16> into vector<{bm}x{d}xf32>
       scf.yield %mn, %ln, %o2 : vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>
     }}
     %lc = vector.shape_cast %res#1 : vector<{bm}xf32> to vector<{bm}x1xf32>
@@ -134,7 +147,7 @@ def kernel(d, bm, causal=False, dtype="f16"):
     return text if dtype == "f16" else text.replace("xf16", "x" + dtype)
 
 
-EXAMPLE = [(64, 64)]
+EXAMPLE = [(64, 64, 64)]
 
 
 def main():
@@ -145,12 +158,12 @@ def main():
     kernels = EXAMPLE if "--example" in sys.argv else KERNELS
     print(HEADER, end="")
     for causal in (False, True):
-        for d, bm in kernels:
-            print(kernel(d, bm, causal))
+        for d, bm, bn in kernels:
+            print(kernel(d, bm, bn, causal))
     if "--example" not in sys.argv:
         # bf16 inputs: the query block 64 kernels, not causal.
         for d in (64, 128):
-            print(kernel(d, 64, False, "bf16"))
+            print(kernel(d, 64, 64, False, "bf16"))
     print("}\n}")
 
 

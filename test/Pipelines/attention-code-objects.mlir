@@ -38,10 +38,10 @@
 // NOTES: .vgpr_spill_count: 0
 
 // LOOP: | kernel | main loop | instructions | matrix | ds_read | ds_write | ds_bpermute | s_barrier | scratch |
-// LOOP: | attn_d64_bm64 | {{[^|]+}} | {{[0-9]+}} | 32 | {{[0-9]+}} | 9 | 2 | 4 | 0 |
-// LOOP: | attn_d64_bm128 | {{[^|]+}} | {{[0-9]+}} | 64 | {{[0-9]+}} | 9 | 4 | 4 | 0 |
-// LOOP: | attn_d128_bm64 | {{[^|]+}} | {{[0-9]+}} | 64 | {{[0-9]+}} | 16 | 2 | 4 | 0 |
-// LOOP: | attn_d128_bm128 | {{[^|]+}} | {{[0-9]+}} | 128 | {{[0-9]+}} | 16 | 4 | 4 | 0 |
+// LOOP: | attn_d64_bm64 | {{[^|]+}} | {{[0-9]+}} | 32 | {{[0-9]+}} | 9 | 2 | 2 | 0 |
+// LOOP: | attn_d64_bm128 | {{[^|]+}} | {{[0-9]+}} | 64 | {{[0-9]+}} | 9 | 4 | 2 | 0 |
+// LOOP: | attn_d128_bm64 | {{[^|]+}} | {{[0-9]+}} | 64 | {{[0-9]+}} | 16 | 2 | 2 | 0 |
+// LOOP: | attn_d128_bm128 | {{[^|]+}} | {{[0-9]+}} | 128 | {{[0-9]+}} | 16 | 4 | 2 | 0 |
 
 // PTX-LABEL: .entry attn_d64_bm64
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -1,4 +1,5 @@
 // RUN: layout-opt %s -layout-tile-shared-memory="chip=sm_90 remarks" 2>&1 | FileCheck %s
+// RUN: layout-opt %s -layout-tile-shared-memory="chip=gfx942 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
 
 /// A loop of two contractions (issue 40's milestone: S = Q K^T, the row
 /// maximum, O += f16(S - m) V) compiled as a fragment program on sm_90: the
@@ -6,20 +7,35 @@
 /// memory) and how the row maximum is reduced (16 registers per row in each
 /// lane, then xor 1, 2); in the loop P is never written to or read from
 /// workgroup memory: the only ldmatrix reads are of the staged Q, K and V
-/// (4 + 32 + 32 per warp: 16x64 wave tiles of m16n8k16).
+/// (4 + 32 + 32 per warp: 16x64 wave tiles of m16n8k16). K and V (their
+/// rows 16-byte aligned: layout.stride_multiples) are copied by cp.async one
+/// product ahead (FragmentCopies.h): V's copy during S = Q K^T, the next K's
+/// during the softmax and O += P V; two barriers per iteration. gfx942 has
+/// no asynchronous copies: each thread loads the next group into registers.
+
+// CHECK: remark: in a fragment program: its staged tiles in 2 groups, each copied by cp.async during the product before the one that reads it; 2 barriers per iteration
+// REGS: remark: in a fragment program: its staged tiles in 2 groups, each loaded into registers during the product before the one that reads it; 2 barriers per iteration; not cp.async: gfx942 has no asynchronous copies into workgroup memory
 
 // CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; its lhs staged through workgroup memory as the instruction's A
 // CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; its lhs a re-view of the accumulator's registers as the instruction's A (0 shuffles, no workgroup memory)
 // CHECK: remark: in a fragment program: row maximumf in registers: 16 registers per row in each lane, then gpu.shuffle xor 1, 2; no workgroup memory
 
 // CHECK-LABEL: gpu.func @attn_max
-// Q (loop-invariant) is staged once before the loop.
+// Q (loop-invariant) is staged once before the loop; the first K tile's
+// copies start.
 // CHECK: gpu.barrier
 // CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
 // CHECK: scf.for
-// K before S: then 4 K steps of 1 ldmatrix of Q, 8 of K and 8 mma.sync.
-// CHECK: gpu.barrier
-// CHECK: gpu.barrier
+// K arrived: wait, meet, start V's copies; then 4 K steps of 1 ldmatrix of
+// Q, 8 of K and 8 mma.sync.
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
 // CHECK-COUNT-9: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
 // CHECK-COUNT-9: nvgpu.ldmatrix
@@ -32,9 +48,14 @@
 // CHECK-NOT: nvgpu.ldmatrix
 // CHECK-COUNT-4: gpu.shuffle  xor
 // CHECK-NOT: gpu.shuffle
-// V before O; P comes from registers: only V's 8 ldmatrix per K step.
-// CHECK: gpu.barrier
-// CHECK: gpu.barrier
+// V arrived: wait, meet, start the next K tile's copies (if there is one);
+// P comes from registers: only V's 8 ldmatrix per K step.
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
 // CHECK-COUNT-8: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
 // CHECK-COUNT-8: nvgpu.ldmatrix
@@ -45,6 +66,8 @@
 // CHECK-COUNT-8: nvgpu.mma.sync
 // CHECK-NOT: nvgpu.ldmatrix
 // CHECK: layout.matrix_instruction = array<i64: 16, 8, 16>
+// Nothing stays in flight after the loop.
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
 // CHECK: gpu.return
 
 #mk = affine_map<(m, n, k) -> (m, k)>
@@ -55,7 +78,10 @@
 !p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
 module attributes {gpu.container_module} {
 gpu.module @m {
-  gpu.func @attn_max(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+  gpu.func @attn_max(%Q: memref<?x?xf16>,
+      %K: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
+      %V: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
+      %O: memref<?x?xf32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

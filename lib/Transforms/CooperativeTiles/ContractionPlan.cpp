@@ -216,12 +216,6 @@ bool prefetchable(scf::ForOp loop, LoadOp load) {
   });
 }
 
-/// Whether `leaf`'s tile can be copied asynchronously: straight into its
-/// buffer (the global rows run along the buffer's) as copiesAsync vectors.
-bool copiesAsync(const Leaf &leaf, const GlobalAccess &access) {
-  return access.copiesAsync() && leaf.bufDims.back() == leaf.side.contiguous;
-}
-
 /// Analyzes A's and B's global sides, orders their buffers and plans their
 /// staging for `threads` threads (Plan::operands), or a diagnostic.
 LogicalResult planOperands(ContractionTree &t, Plan &plan, int64_t threads,

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ContractionFragments.h"
+#include "FragmentCopies.h"
 #include "FragmentProgram.h"
 
 #include "layout/Dialect/Layout/Utils/TileAccess.h"
@@ -50,6 +51,8 @@ struct Emitter {
   /// The leaves staged so far in the current iteration (or before the
   /// loop, for the loop-invariant ones).
   DenseSet<int> staged;
+  /// The loop-variant tiles' copies, where they run ahead (FragmentCopies.h).
+  std::optional<FragmentCopier> copier;
 
   const FragmentContext &cx() const { return contexts.front(); }
   /// The C fragment type with elements `et`.
@@ -373,7 +376,9 @@ LogicalResult Emitter::stage(OpBuilder &b, ArrayRef<int> leaves) {
 }
 
 LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
-  if (failed(stage(b, {site.a, site.b})))
+  if (failed(copier->pipelined()
+                 ? copier->arrive(b, &site - p.sites.data(), scalars)
+                 : stage(b, {site.a, site.b})))
     return failure();
   const Plan &plan = site.plan;
   const FragmentContext &c = contexts[&site - p.sites.data()];
@@ -593,6 +598,8 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   OpBuilder b(old);
   Emitter e{p, loc, *p.inst, {}, {}, {}, {}, block[0] * block[1] * block[2]};
   e.tid = linearThreadId(b, loc, block);
+  e.copier.emplace(p, loc, e.tid, e.threads);
+  e.copier->remark();
   for (FragmentSite &site : p.sites) {
     OperandLeaves leaves{site.a >= 0 ? &p.leaves[site.a] : nullptr,
                          &p.leaves[site.b],
@@ -617,9 +624,14 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   if (failed(e.stage(b, invariant)))
     return failure();
   DenseSet<int> beforeLoop = e.staged;
-  auto loop = scf::ForOp::create(
-      b, loc, old.getLowerBound(), old.getUpperBound(), old.getStep(),
-      initialParts(b, e), nullptr, old.getUnsignedCmp());
+  FailureOr<SmallVector<Value>> carried = e.copier->prologue(b);
+  if (failed(carried))
+    return failure();
+  SmallVector<Value> inits = initialParts(b, e);
+  llvm::append_range(inits, *carried);
+  auto loop = scf::ForOp::create(b, loc, old.getLowerBound(),
+                                 old.getUpperBound(), old.getStep(), inits,
+                                 nullptr, old.getUnsignedCmp());
   loop->setAttr(kMatrixInstructionAttr,
                 b.getDenseI64ArrayAttr({p.inst->m, p.inst->n, p.inst->k}));
   Block *body = loop.getBody();
@@ -629,6 +641,8 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   e.staged = beforeLoop;
   e.scalars.map(old.getInductionVar(), loop.getInductionVar());
   bindParts(e, old.getRegionIterArgs(), loop.getRegionIterArgs());
+  e.copier->enterLoop(loop,
+                      loop.getRegionIterArgs().take_back(carried->size()));
   // The scalars first (the staged tiles' indices); each staged tile right
   // before its first contraction (Emitter::stage).
   for (Operation &op : old.getBody()->without_terminator())
@@ -654,7 +668,9 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
       for (int64_t i = 0, n = e.fragmentsOf(arg); i < n; ++i)
         yielded.push_back(e.partOf(ib, v, i, e.fragmentType(et)));
   }
+  llvm::append_range(yielded, e.copier->yielded());
   scf::YieldOp::create(ib, loc, yielded);
+  e.copier->finish(b);
   bindParts(e, old.getResults(), loop.getResults());
   for (Operation *op : p.after) {
     OpBuilder ab(op);

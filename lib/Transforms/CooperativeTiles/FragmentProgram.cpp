@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FragmentProgram.h"
+#include "FragmentCopies.h"
 #include "Contraction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -621,7 +622,8 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
       d << "; " << r;
     return d;
   }
-  if (failed(planLeaves(p, threads, options)))
+  if (failed(planLeaves(p, threads, options)) ||
+      failed(planFragmentCopies(p, *chip)))
     return failure();
   return p;
 }

@@ -104,6 +104,34 @@ struct FragmentSite {
   int64_t shuffles = 0;
 };
 
+/// How the loop-variant staged tiles reach their buffers (FragmentCopies.h).
+enum class FragmentCopyMode : uint8_t {
+  /// Each group's loads, a barrier, the writes, a barrier, right before the
+  /// first product that reads it.
+  Synchronous,
+  /// Each group loaded into registers one product ahead, written at its
+  /// product.
+  Registers,
+  /// Each group copied by cp.async one product ahead.
+  Async,
+};
+
+/// The plan of the staged copies (FragmentCopies.h).
+struct FragmentCopyPlan {
+  FragmentCopyMode mode = FragmentCopyMode::Synchronous;
+  /// The loop-variant staged leaves (indices into FragmentProgram::leaves)
+  /// by the product that first reads them, in program order.
+  SmallVector<SmallVector<int>> groups;
+  /// Per site: the group it reads first, or -1.
+  SmallVector<int64_t> groupAt;
+  /// The old loop's scalar ops that compute group 0's tile indices, in
+  /// order: cloned with the induction variable of the next iteration (and,
+  /// before the loop, of the first).
+  SmallVector<Operation *> indexOps;
+  /// Why the copies are not of a faster mode (for the remark).
+  std::string why;
+};
+
 /// A planned fragment program.
 struct FragmentProgram {
   scf::ForOp loop;
@@ -122,6 +150,7 @@ struct FragmentProgram {
   std::deque<Leaf> leaves;
   std::vector<StagingMapping> staging;
   std::vector<FragmentSite> sites;
+  FragmentCopyPlan copies;
   /// The kind of every value the emission meets: the loop's block
   /// arguments and ops, and the ops after the loop that use its results.
   DenseMap<Value, FragmentKind> kinds;

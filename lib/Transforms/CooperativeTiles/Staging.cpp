@@ -410,6 +410,10 @@ void tiles::storeStagedTile(OpBuilder &b, Location loc, const Leaf &leaf,
   }
 }
 
+bool tiles::copiesAsync(const Leaf &leaf, const GlobalAccess &access) {
+  return access.copiesAsync() && leaf.bufDims.back() == leaf.side.contiguous;
+}
+
 LogicalResult tiles::copyStagedTileAsync(
     OpBuilder &b, Location loc, const Leaf &leaf, ArrayRef<Value> indices,
     const StagingMapping &staging, Value tid, int64_t threads, Value stage) {

@@ -146,6 +146,11 @@ void storeStagedTile(OpBuilder &b, Location loc, const Leaf &leaf,
                      const StagingMapping &staging, Value tid, int64_t threads,
                      ValueRange values, Value stage);
 
+/// Whether `leaf`'s tile can be copied asynchronously: straight into its
+/// buffer (the global rows run along the buffer's) as `access`'s vectors
+/// (GlobalAccess::copiesAsync).
+bool copiesAsync(const Leaf &leaf, const GlobalAccess &access);
+
 /// Starts the asynchronous copies of one thread's blocks of `leaf`'s tile
 /// at tile `indices` into pipeline stage `stage` of its buffer (whole-tile
 /// test once, then unguarded or zero-filling copies).

@@ -22,6 +22,11 @@
 /// vector.step broadcast onto S, key < N and key <= query, the loop ending
 /// at the diagonal tile), compared with softmax(Q K^T / 8) V computed in
 /// f32 with exp on the host within 4e-3 (1 + |ref|).
+///
+/// The K and V tiles are copied one product ahead (FragmentCopies.h): on
+/// sm_90 attn_softmax and attn_causal by cp.async (their K and V rows are
+/// declared 16-byte aligned), attn_max through registers (its rows are
+/// aligned only at run time), as on every AMD target.
 
 // CHECK: attn_max 77x128: O 0 mismatches of 4928, m 0 mismatches of 77
 // CHECK: attn_max 128x192: O 0 mismatches of 8192, m 0 mismatches of 128
@@ -87,7 +92,9 @@ gpu.module @kernels {
   // scores scaled by log2(e) / sqrt(d), the running row maximum m and row
   // sum l, the accumulator rescaled by alpha = exp2(m - m') each tile, and
   // O / l stored as f16.
-  gpu.func @attn_softmax(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>,
+  gpu.func @attn_softmax(%Q: memref<?x?xf16>,
+      %K: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
+      %V: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
                          %O: memref<?x?xf16>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
@@ -141,7 +148,9 @@ gpu.module @kernels {
   }
 
   // The same with a causal mask over ragged keys (key < N, key <= query).
-  gpu.func @attn_causal(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>,
+  gpu.func @attn_causal(%Q: memref<?x?xf16>,
+      %K: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
+      %V: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
                          %O: memref<?x?xf16>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index

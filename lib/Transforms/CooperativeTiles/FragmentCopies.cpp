@@ -1,0 +1,317 @@
+//===- FragmentCopies.cpp - Fragment programs: the staged copies ----------===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The plan and the emission of a fragment program's staged copies
+// (FragmentCopies.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FragmentCopies.h"
+
+#include "layout/Transforms/Remarks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::layout;
+using namespace mlir::layout::tiles;
+
+namespace {
+
+bool isInvariant(scf::ForOp loop, const Leaf &leaf) {
+  return llvm::all_of(LoadOp(leaf.load).getIndices(), [&](Value v) {
+    return !loop.getRegion().isAncestor(v.getParentRegion());
+  });
+}
+
+/// Groups the loop-variant staged leaves by the site that first reads
+/// them; `last[i]`: the last site that reads leaf i.
+void groupLeaves(FragmentProgram &p, SmallVector<int64_t> &last) {
+  FragmentCopyPlan &plan = p.copies;
+  DenseSet<int> grouped;
+  last.assign(p.leaves.size(), -1);
+  for (auto [s, site] : llvm::enumerate(p.sites)) {
+    plan.groupAt.push_back(-1);
+    for (int i : {site.a, site.b}) {
+      if (i < 0 || isInvariant(p.loop, p.leaves[i]))
+        continue;
+      last[i] = s;
+      if (!grouped.insert(i).second)
+        continue;
+      if (plan.groupAt[s] < 0) {
+        plan.groupAt[s] = plan.groups.size();
+        plan.groups.emplace_back();
+      }
+      plan.groups.back().push_back(i);
+    }
+  }
+}
+
+/// The old loop's ops that compute group 0's tile indices from the
+/// induction variable and values defined outside the loop (in order), or
+/// why they cannot be computed for another iteration.
+std::string planIndexOps(FragmentProgram &p) {
+  scf::ForOp loop = p.loop;
+  SetVector<Operation *> ops;
+  SmallVector<Value> work;
+  for (int i : p.copies.groups.front())
+    llvm::append_range(work, LoadOp(p.leaves[i].load).getIndices());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == loop.getInductionVar() ||
+        !loop.getRegion().isAncestor(v.getParentRegion()))
+      continue;
+    Operation *op = v.getDefiningOp();
+    if (!op)
+      return "their tile indices depend on a value the loop carries";
+    if (op->getNumRegions() || !isMemoryEffectFree(op) ||
+        op->getBlock() != loop.getBody())
+      return llvm::formatv("their tile indices depend on '{0}', which cannot "
+                           "be computed ahead",
+                           op->getName())
+          .str();
+    if (ops.insert(op))
+      llvm::append_range(work, op->getOperands());
+  }
+  p.copies.indexOps = ops.takeVector();
+  llvm::sort(p.copies.indexOps,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  return "";
+}
+
+/// Why the groups' tiles cannot be copied by cp.async on `chip` (empty:
+/// they can), tracing their accesses before the loop.
+FailureOr<std::string> asyncProblem(FragmentProgram &p, const Chip &chip) {
+  if (!chip.asyncCopy)
+    return chip.name + " has no asynchronous copies into workgroup memory";
+  OpBuilder b(p.loop);
+  Value zero = indexConstant(b, p.loop.getLoc(), 0);
+  for (const SmallVector<int> &group : p.copies.groups)
+    for (int i : group) {
+      const Leaf &leaf = p.leaves[i];
+      SmallVector<Value> at(LoadOp(leaf.load).getIndices().size(), zero);
+      FailureOr<GlobalAccess> access =
+          tileAccess(b, leaf, at, p.staging[i].width);
+      if (failed(access))
+        return failure();
+      if (!copiesAsync(leaf, *access))
+        return std::string("a tile is not copied as 4-, 8- or 16-byte "
+                           "vectors straight into its buffer (its rows run "
+                           "across the buffer's, or its view does not allow "
+                           "such vectors)");
+      if (access->alignment())
+        return std::string(
+            "a tile's rows keep its vectors aligned only at run time "
+            "(layout.stride_multiples on the memref makes it static)");
+    }
+  return std::string();
+}
+
+} // namespace
+
+LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip) {
+  FragmentCopyPlan &plan = p.copies;
+  SmallVector<int64_t> last;
+  groupLeaves(p, last);
+  if (plan.groups.empty()) {
+    plan.why = "it stages no tile that changes in the loop";
+    return success();
+  }
+  if (plan.groups.size() < 2) {
+    plan.why = "its staged tiles are read first by one product: a buffer "
+               "each cannot be refilled during the product that reads it";
+    return success();
+  }
+  // Group 0 is refilled (for the next iteration) before the last group's
+  // product: no product from then on may read it.
+  int64_t lastStart = llvm::find(plan.groupAt, int64_t(plan.groups.size() - 1)) -
+                      plan.groupAt.begin();
+  for (int i : plan.groups.front())
+    if (last[i] >= lastStart) {
+      plan.why = "a tile of the first group is read by the last group's "
+                 "product, during which it is refilled";
+      return success();
+    }
+  if (std::string why = planIndexOps(p); !why.empty()) {
+    plan.why = why;
+    return success();
+  }
+  FailureOr<std::string> why = asyncProblem(p, chip);
+  if (failed(why))
+    return failure();
+  plan.why = *why;
+  plan.mode = why->empty() ? FragmentCopyMode::Async
+                           : FragmentCopyMode::Registers;
+  return success();
+}
+
+FailureOr<SmallVector<Value>>
+FragmentCopier::issue(OpBuilder &b, int64_t g, const IRMapping &at) const {
+  SmallVector<Value> regs;
+  for (int i : plan.groups[g]) {
+    const Leaf &leaf = p.leaves[i];
+    SmallVector<Value> indices;
+    for (Value v : LoadOp(leaf.load).getIndices())
+      indices.push_back(at.lookupOrDefault(v));
+    if (plan.mode == FragmentCopyMode::Async) {
+      if (failed(copyStagedTileAsync(b, loc, leaf, indices, p.staging[i], tid,
+                                     threads, Value())))
+        return failure();
+      continue;
+    }
+    FailureOr<SmallVector<Value>> r =
+        loadStagedTile(b, loc, leaf, indices, p.staging[i], tid, threads);
+    if (failed(r))
+      return failure();
+    llvm::append_range(regs, *r);
+  }
+  return regs;
+}
+
+FailureOr<SmallVector<Value>>
+FragmentCopier::issueAt(OpBuilder &b, int64_t g, Value iv, Value ub,
+                        const IRMapping &scalars) {
+  Value below = arith::CmpIOp::create(b, loc,
+                                      old.getUnsignedCmp()
+                                          ? arith::CmpIPredicate::ult
+                                          : arith::CmpIPredicate::slt,
+                                      iv, ub);
+  // The tile indices of that iteration, computed in the branch that uses
+  // them.
+  auto issueIn = [&](OpBuilder &tb) {
+    IRMapping at = scalars;
+    at.map(old.getInductionVar(), iv);
+    for (Operation *op : plan.indexOps)
+      tb.clone(*op, at);
+    return issue(tb, g, at);
+  };
+  if (plan.mode == FragmentCopyMode::Async) {
+    auto ifOp = scf::IfOp::create(b, loc, below, /*withElseRegion=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    if (failed(issueIn(tb)))
+      return failure();
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    return SmallVector<Value>();
+  }
+  bool failedIssue = false;
+  SmallVector<Type> types;
+  auto ifOp = scf::IfOp::create(
+      b, loc, below,
+      [&](OpBuilder &tb, Location) {
+        FailureOr<SmallVector<Value>> regs = issueIn(tb);
+        failedIssue = failed(regs);
+        if (!failedIssue)
+          for (Value v : *regs)
+            types.push_back(v.getType());
+        scf::YieldOp::create(tb, loc,
+                             failedIssue ? SmallVector<Value>() : *regs);
+      },
+      [&](OpBuilder &eb, Location) {
+        SmallVector<Value> zeros;
+        for (Type t : types)
+          zeros.push_back(arith::ConstantOp::create(
+              eb, loc, cast<TypedAttr>(eb.getZeroAttr(t))));
+        scf::YieldOp::create(eb, loc, zeros);
+      });
+  if (failedIssue)
+    return failure();
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+FailureOr<SmallVector<Value>> FragmentCopier::prologue(OpBuilder &b) {
+  if (!pipelined())
+    return SmallVector<Value>();
+  return issueAt(b, 0, old.getLowerBound(), old.getUpperBound(),
+                 IRMapping());
+}
+
+void FragmentCopier::enterLoop(scf::ForOp newLoop, ValueRange carried) {
+  loop = newLoop;
+  pending.assign(plan.groups.size(), {});
+  if (!plan.groups.empty())
+    pending.front().assign(carried.begin(), carried.end());
+}
+
+LogicalResult FragmentCopier::arrive(OpBuilder &b, int64_t site,
+                                     const IRMapping &scalars) {
+  int64_t g = plan.groupAt[site];
+  if (g < 0)
+    return success();
+  if (plan.mode == FragmentCopyMode::Async) {
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  } else {
+    ArrayRef<Value> regs = pending[g];
+    for (int i : plan.groups[g]) {
+      int64_t n = p.staging[i].vectors();
+      storeStagedTile(b, loc, p.leaves[i], p.staging[i], tid, threads,
+                      regs.take_front(n), Value());
+      regs = regs.drop_front(n);
+    }
+  }
+  gpu::BarrierOp::create(b, loc);
+  int64_t h = g + 1;
+  if (h == int64_t(plan.groups.size())) {
+    Value iv = arith::AddIOp::create(b, loc, loop.getInductionVar(),
+                                     loop.getStep());
+    FailureOr<SmallVector<Value>> regs =
+        issueAt(b, 0, iv, loop.getUpperBound(), scalars);
+    if (failed(regs))
+      return failure();
+    next = std::move(*regs);
+    return success();
+  }
+  FailureOr<SmallVector<Value>> regs = issue(b, h, scalars);
+  if (failed(regs))
+    return failure();
+  if (plan.mode == FragmentCopyMode::Async)
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  pending[h] = std::move(*regs);
+  return success();
+}
+
+void FragmentCopier::finish(OpBuilder &b) const {
+  if (plan.mode == FragmentCopyMode::Async)
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+}
+
+void FragmentCopier::remark() const {
+  int64_t groups = plan.groups.size();
+  std::string text;
+  StringRef copies;
+  switch (plan.mode) {
+  case FragmentCopyMode::Async:
+    copies = "cp.async";
+    text = llvm::formatv("its staged tiles in {0} groups, each copied by "
+                         "cp.async during the product before the one that "
+                         "reads it; {0} barriers per iteration",
+                         groups);
+    break;
+  case FragmentCopyMode::Registers:
+    copies = "registers";
+    text = llvm::formatv("its staged tiles in {0} groups, each loaded into "
+                         "registers during the product before the one that "
+                         "reads it; {0} barriers per iteration; not cp.async: "
+                         "{1}",
+                         groups, plan.why);
+    break;
+  case FragmentCopyMode::Synchronous:
+    copies = "synchronous";
+    text = llvm::formatv("its staged tiles loaded, written and met by two "
+                         "barriers right before the product that reads "
+                         "them: {0}",
+                         plan.why);
+    break;
+  }
+  scf::ForOp at = old;
+  emitLayoutRemark(at.getLoc(), "FragmentCopies", "layout-tiles",
+                   at->getParentOfType<gpu::GPUFuncOp>().getName(),
+                   "in a fragment program: " + text,
+                   {{"Copies", copies.str()}, {"Groups", std::to_string(groups)}},
+                   p.remarks);
+}

@@ -1,0 +1,109 @@
+//===- FragmentCopies.h - Fragment programs: the staged copies --*- C++ -*-===//
+//
+// Part of the layout-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// How a fragment program's loop-variant staged tiles (attention's K and V)
+// reach their workgroup buffers. Each tile has one buffer; the tiles are
+// grouped by the product that first reads them (K before S = Q K^T, V
+// before O += P V), and each group's copy runs one product ahead, as in
+// FlashAttention-2's forward loop (flash_fwd_kernel.h: the V copy is
+// issued before S = Q K^T, the next K copy before the softmax and P V):
+//
+//   before product g:  wait for group g's copy; barrier;
+//                      start group g + 1's copy (after the last group:
+//                      group 0 of the next iteration, if there is one)
+//
+// The barrier before product g is also the one after which no wave reads
+// group g + 1's buffer for the previous iteration, so one buffer per tile
+// suffices and an iteration meets the block once per group (the
+// synchronous staging meets it twice per group and overlaps nothing).
+// Group 0's buffer is refilled before the last group's product, so its
+// tiles must be read by then.
+//
+// The copies are cp.async (Async: PTX cp.async into the buffer, zero-fill
+// past a masked edge) where the chip has them and every tile goes
+// straight into its buffer as aligned 4-, 8- or 16-byte vectors; else
+// each thread loads its part of the next group into registers and writes
+// it to the buffer at the group's product (Registers: the loads are in
+// flight during the product before). Synchronous where the program has a
+// single group or the next iteration's tile indices cannot be computed
+// ahead.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_FRAGMENTCOPIES_H
+#define LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_FRAGMENTCOPIES_H
+
+#include "FragmentProgram.h"
+
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir {
+namespace layout {
+namespace tiles {
+
+/// Plans `p.copies` on `chip`: the groups, the mode and why it is not a
+/// faster one. Traces the tiles' global accesses before the loop (a
+/// diagnostic where one cannot be traced).
+LogicalResult planFragmentCopies(FragmentProgram &p, const Chip &chip);
+
+/// Emits the copies that FragmentCopyPlan planned, for the fragment
+/// program's emitter (FragmentEmit.cpp).
+class FragmentCopier {
+public:
+  FragmentCopier(const FragmentProgram &p, Location loc, Value tid,
+                 int64_t threads)
+      : p(p), plan(p.copies), old(p.loop), loc(loc), tid(tid),
+        threads(threads) {}
+
+  bool pipelined() const { return plan.mode != FragmentCopyMode::Synchronous; }
+
+  /// Before the loop: starts group 0's copies for the first iteration.
+  /// Returns the registers the loop carries for it (Registers mode; the
+  /// new loop's extra iter_args' initial values).
+  FailureOr<SmallVector<Value>> prologue(OpBuilder &b);
+  /// Binds the new loop and the block arguments of the carried registers.
+  void enterLoop(scf::ForOp loop, ValueRange carried);
+  /// Before the products of site `site`: completes the copies of the group
+  /// it first reads, meets the block, starts the next group's copies.
+  /// `scalars` maps the old loop's scalars to this iteration's.
+  LogicalResult arrive(OpBuilder &b, int64_t site, const IRMapping &scalars);
+  /// The carried registers' next values (the new loop's extra yields).
+  ArrayRef<Value> yielded() const { return next; }
+  /// After the loop: no copy stays in flight.
+  void finish(OpBuilder &b) const;
+  /// Remarks the plan at the loop (where remarks are asked for).
+  void remark() const;
+
+private:
+  /// Starts (Async) or loads into registers (Registers) group `g`'s tiles
+  /// at the old loop's tile indices mapped by `at`.
+  FailureOr<SmallVector<Value>> issue(OpBuilder &b, int64_t g,
+                                      const IRMapping &at) const;
+  /// Group `g`'s copies for the iteration at `iv` (the prologue's lower
+  /// bound, or the next iteration's), under the test that it is below
+  /// the upper bound: the registers loaded (zeros where it is not).
+  FailureOr<SmallVector<Value>> issueAt(OpBuilder &b, int64_t g, Value iv,
+                                        Value ub, const IRMapping &scalars);
+
+  const FragmentProgram &p;
+  const FragmentCopyPlan &plan;
+  /// The tile program's loop, and the new one (enterLoop).
+  scf::ForOp old;
+  Location loc;
+  Value tid;
+  int64_t threads;
+  scf::ForOp loop;
+  /// Registers mode: the registers of each group loaded by the previous
+  /// product (group 0's: the loop's carried block arguments).
+  SmallVector<SmallVector<Value>> pending;
+  SmallVector<Value> next;
+};
+
+} // namespace tiles
+} // namespace layout
+} // namespace mlir
+
+#endif // LAYOUT_LIB_TRANSFORMS_COOPERATIVETILES_FRAGMENTCOPIES_H
