@@ -1,6 +1,6 @@
 """Tile kernels written in Python (layout_opt.tile): the transposes of
-examples/transpose-tiles.mlir and the GEMMs of examples/matmul.mlir, one
-Python function each. After canonicalization each builds exactly the
+examples/transpose-tiles.mlir, the GEMMs of examples/matmul.mlir and the
+attention forwards of examples/attention.mlir, one Python function each. After canonicalization each builds exactly the
 hand-written gpu.func of the same name (python/tests/test_tile.py checks
 it), and compiles for AMD and NVIDIA chips alike:
 
@@ -11,6 +11,7 @@ bench/transpose/python-launch.py runs the transpose and the GEMM on the
 H100 from these definitions (bench/RESULTS.md).
 """
 
+import math
 import sys
 
 from layout_opt import tile as lt
@@ -89,8 +90,67 @@ def gemm_f16_bias_relu(a: lt.Partition("f16", tile=(128, 32)),
     c[bm, bn] = lt.maximum(acc * alpha + rows, 0.0).astype("f16")
 
 
+def attention(d, bm, bn=64, causal=False):
+    """The flash-attention forward of examples/attention.mlir (issue 40;
+    bench/attention/gen-attention.py writes the same kernels by hand): one
+    block of `bm` query rows of one (batch, head) per block, Q, K, V and O
+    [batch * heads * N, d] f16 (d in the type, so that K's and V's tiles go
+    by cp.async on sm_80+), key/value tiles of `bn` rows; FlashAttention-2's
+    recurrence in base 2, the loop kept in the matrix instructions'
+    registers by the tile pass (P is the second product's operand by
+    re-view, the row statistics are reduced by shuffles)."""
+    scale = math.log2(math.e) / math.sqrt(d)
+    qt = lt.Partition("f16", tile=(bm, d), shape=(None, d))
+    kt = lt.Partition("f16", tile=(bn, d), shape=(None, d))
+    name = "attn%s_d%d_bm%d%s" % ("_causal" if causal else "", d, bm,
+                                  "" if bn == 64 else "_bn%d" % bn)
+
+    def attn(q: qt, k: kt, v: kt, o: qt, n: int):
+        # This block's query tile (of all heads' rows), and its head's
+        # first key/value tile.
+        qi = lt.block_id("y")
+        qtiles = n // bm
+        kvtiles = n // bn
+        kv0 = qi // qtiles * kvtiles
+        end = kvtiles
+        if causal:
+            # Keys up to the block's last query (the loop ends at the
+            # diagonal tiles), then key <= query in the tiles that cross it.
+            bx = qi % qtiles
+            end = (bx + 1) * bm // bn
+            queries = lt.arange(bm) + lt.broadcast(bx * bm, (bm,))
+
+        def step(j, m, l, acc):
+            kj = kv0 + j
+            s = lt.dot_t(q[qi, 0], k[kj, 0], lt.zeros((bm, bn), "f32"))
+            if causal:
+                keys = lt.arange(bn) + lt.broadcast(j * bn, (bn,))
+                keep = lt.less_equal(lt.broadcast(keys, (bm, bn)),
+                                     lt.rows(queries, bn))
+                s = lt.where(keep, s, -math.inf)
+            # The row maximum of the unscaled scores; P = exp2(S scale -
+            # m scale), one fma per element.
+            m_new = lt.row_max(s, m)
+            p = lt.exp2(lt.fma(s, scale, lt.rows(-(m_new * scale), bn)))
+            alpha = lt.exp2((m - m_new) * scale)
+            l_new = lt.row_sum(p, l * alpha)
+            acc = lt.dot(p.astype("f16"), v[kj, 0], acc * lt.rows(alpha, d))
+            return m_new, l_new, acc
+
+        _, l, acc = lt.fori_loop(0, end, step, (
+            lt.full((bm,), -math.inf, "f32"), lt.zeros((bm,), "f32"),
+            lt.zeros((bm, d), "f32")))
+        o[qi, 0] = (acc / lt.rows(l, d)).astype("f16")
+
+    return lt.kernel(block=(128, 1, 1), grid="o", name=name)(attn)
+
+
+attn_d64_bm64 = attention(64, 64)
+attn_causal_d64_bm64 = attention(64, 64, causal=True)
+
 KERNELS = [tile_transpose_f32, tile_transpose_scale_f16, gemm_f16,
-           gemm_f16_t128_g8, gemm_f16_bias_relu]
+           gemm_f16_t128_g8, gemm_f16_bias_relu, attn_d64_bm64,
+           attn_causal_d64_bm64]
 
 
 def main(argv):

@@ -169,7 +169,7 @@ def run(out):
             args = [t.view(BATCH * HEADS * n, d) for t in (q, k, v, o)]
 
             def ours():
-                kernel.launch((n // bm, BATCH * HEADS, 1),
+                kernel.launch((1, BATCH * HEADS * n // bm, 1),
                               (THREADS, 1, 1), args + [n])
             ours()
             torch.cuda.synchronize()
@@ -235,8 +235,8 @@ def bf16_rows(cuda, cubin, timed, gen, report):
             args = [t.view(BATCH * HEADS * n, d) for t in (q, k, v, o)]
 
             def ours():
-                kernel.launch((n // 64, BATCH * HEADS, 1), (THREADS, 1, 1),
-                              args + [n])
+                kernel.launch((1, BATCH * HEADS * n // 64, 1),
+                              (THREADS, 1, 1), args + [n])
             ours()
             torch.cuda.synchronize()
             rows = [("layout-opt %s (mma.sync)" % name, ours,

@@ -6,17 +6,19 @@ programs (issue 40), one kernel per head dimension d and query block BM.
     python3 bench/attention/gen-attention.py --example > examples/attention.mlir
 
 Each kernel computes, for one block of BM query rows of one (batch, head)
-(grid x: N / BM query blocks, grid y: batch * heads), the FlashAttention-2
+(grid y: batch * heads * N / BM, the query blocks of every head), the FlashAttention-2
 recurrence over key/value tiles of 64 rows in base 2: S = Q K^T scaled by
 log2(e) / sqrt(d), the running row maximum m and row sum l, the
 accumulator rescaled by alpha = exp2(m - m'), O / l stored as f16. Q, K, V
 and O are [batch * heads * N, d] row-major f16 (heads folded into the rows),
 N a multiple of 64 and of BM; -layout-tile-shared-memory compiles the loop
 as a fragment program (FragmentProgram.h: the tiles stay in the matrix
-instructions' registers, P is the second product's A by re-view). K's and
-V's rows are declared multiples of 8 elements (layout.stride_multiples: d
-is 64 or 128), so that on sm_80 and later their tiles are copied by
-cp.async one product ahead (FragmentCopies.h).
+instructions' registers, P is the second product's A by re-view). The
+rows are d elements wide in the memref type (memref<?xdxf16>), so the
+tiles' rows are statically 16-byte aligned and on sm_80 and later K's and
+V's tiles are copied by cp.async one product ahead (FragmentCopies.h).
+examples/tile_kernels.py writes the same kernels in Python (the op order
+here follows it: python/tests/test_tile.py compares them).
 """
 
 import math
@@ -29,10 +31,11 @@ KERNELS = [(64, 64, 64), (64, 128, 64), (64, 128, 128), (128, 64, 64),
 HEADER = """// The flash-attention forward as tile programs (issue 40), written by
 // bench/attention/gen-attention.py (see there; the bench's other head
 // dimensions and blocks come from it too). One kernel per head dimension
-// d and query block BM: attn_d<d>_bm<BM>(Q, K, V, O, N), grid (N / BM,
-// batch * heads), 128 threads; Q, K, V, O [batch * heads * N, d] f16 (K's
-// and V's rows 16-byte aligned: their tiles go by cp.async on sm_80 and
-// later); and attn_causal_d<d>_bm<BM>, the same with a causal mask.
+// d and query block BM: attn_d<d>_bm<BM>(Q, K, V, O, N), grid (1, batch *
+// heads * N / BM), 128 threads; Q, K, V, O [batch * heads * N, d] f16 (d in
+// the type: K's and V's tiles go by cp.async on sm_80 and later); and
+// attn_causal_d<d>_bm<BM>, the same with a causal mask. The same kernels in
+// Python: examples/tile_kernels.py.
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
@@ -43,95 +46,108 @@ module attributes {gpu.container_module} {
 gpu.module @attention {"""
 
 
+# The ops in the order examples/tile_kernels.py's attention() traces them
+# (constants where it makes them), so that the two agree after
+# canonicalization (python/tests/test_tile.py).
 CAUSAL_SETUP = """    // Causal: keys up to the block's last query (the loop ends at the
     // diagonal tiles), then key <= query in the tiles that cross it.
-    %bx1 = arith.addi %bx, %c1 : index
-    %qend = arith.muli %bx1, %cbm : index
-    %last = arith.divui %qend, %cbn : index
-    %q0p = arith.muli %bx, %cbm : index
+    %bx = arith.remui %qi, %qtiles : index
+    %c1b = arith.constant 1 : index
+    %bx1 = arith.addi %bx, %c1b : index
+    %cbm2 = arith.constant {bm} : index
+    %qend = arith.muli %bx1, %cbm2 : index
+    %cbn2 = arith.constant {bn} : index
+    %end = arith.divui %qend, %cbn2 : index
     %qstep = vector.step : vector<{bm}xindex>
+    %cbm3 = arith.constant {bm} : index
+    %q0p = arith.muli %bx, %cbm3 : index
     %q0v = vector.broadcast %q0p : index to vector<{bm}xindex>
     %qpos = arith.addi %qstep, %q0v : vector<{bm}xindex>
-    %qcol = vector.shape_cast %qpos : vector<{bm}xindex> to vector<{bm}x1xindex>
-    %kstep = vector.step : vector<{bn}xindex>
-    %ninfs = arith.constant dense<0xFF800000> : vector<{bm}x{bn}xf32>
 """
 
-CAUSAL_MASK = """      %k0 = arith.muli %j, %cbn : index
+CAUSAL_MASK = """      %kstep = vector.step : vector<{bn}xindex>
+      %cbn3 = arith.constant {bn} : index
+      %k0 = arith.muli %j, %cbn3 : index
       %k0v = vector.broadcast %k0 : index to vector<{bn}xindex>
       %kpos = arith.addi %kstep, %k0v : vector<{bn}xindex>
       %kb = vector.broadcast %kpos : vector<{bn}xindex> to vector<{bm}x{bn}xindex>
+      %qcol = vector.shape_cast %qpos : vector<{bm}xindex> to vector<{bm}x1xindex>
       %qb = vector.broadcast %qcol : vector<{bm}x1xindex> to vector<{bm}x{bn}xindex>
       %keep = arith.cmpi ule, %kb, %qb : vector<{bm}x{bn}xindex>
+      %ninfs = arith.constant dense<0xFF800000> : vector<{bm}x{bn}xf32>
       %s = arith.select %keep, %s0, %ninfs : vector<{bm}x{bn}xi1>, vector<{bm}x{bn}xf32>
 """
 
 
 def kernel(d, bm, bn=64, causal=False, dtype="f16"):
-    qt = "!layout.partition_view<?x?xf16, tile = [%d, %d]>" % (bm, d)
-    kt = "!layout.partition_view<?x?xf16, tile = [%d, %d]>" % (bn, d)
-    tv = "!layout.tensor_view<?x?xf16>"
+    qt = "!layout.partition_view<?x%dxf16, tile = [%d, %d]>" % (d, bm, d)
+    kt = "!layout.partition_view<?x%dxf16, tile = [%d, %d]>" % (d, bn, d)
+    tv = "!layout.tensor_view<?x%dxf16>" % d
+    mt = "memref<?x%dxf16>" % d
     scale = math.log2(math.e) / math.sqrt(d)
+    mask = CAUSAL_MASK.replace("{bm}", str(bm)).replace("{bn}", str(bn))
+    setup = CAUSAL_SETUP.replace("{bm}", str(bm)).replace("{bn}", str(bn))
     text = f"""
-  gpu.func @attn{"_causal" if causal else ""}_d{d}_bm{bm}{"" if bn == 64 else "_bn%d" % bn}{"" if dtype == "f16" else "_" + dtype}(%Q: memref<?x?xf16>,
-      %K: memref<?x?xf16> {{layout.stride_multiples = array<i64: 8, 1>}},
-      %V: memref<?x?xf16> {{layout.stride_multiples = array<i64: 8, 1>}},
-      %O: memref<?x?xf16>, %N: index) kernel
+  gpu.func @attn{"_causal" if causal else ""}_d{d}_bm{bm}{"" if bn == 64 else "_bn%d" % bn}{"" if dtype == "f16" else "_" + dtype}(%Q: {mt},
+      %K: {mt}, %V: {mt}, %O: {mt}, %N: index) kernel
       attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %cbm = arith.constant {bm} : index
-    %cbn = arith.constant {bn} : index
-    %vq = layout.view %Q : memref<?x?xf16> -> {tv}
-    %vk = layout.view %K : memref<?x?xf16> -> {tv}
-    %vv = layout.view %V : memref<?x?xf16> -> {tv}
-    %vo = layout.view %O : memref<?x?xf16> -> {tv}
+    %vq = layout.view %Q : {mt} -> {tv}
+    %vk = layout.view %K : {mt} -> {tv}
+    %vv = layout.view %V : {mt} -> {tv}
+    %vo = layout.view %O : {mt} -> {tv}
     %pq = layout.partition %vq tile [{bm}, {d}] : {tv} -> {qt}
     %pk = layout.partition %vk tile [{bn}, {d}] : {tv} -> {kt}
     %pv = layout.partition %vv tile [{bn}, {d}] : {tv} -> {kt}
     %po = layout.partition %vo tile [{bm}, {d}] : {tv} -> {qt}
-    %bx = gpu.block_id x
-    %bh = gpu.block_id y
-    // This block's query tile, and its head's first key/value tile.
+    // This block's query tile (of all heads' rows), and its head's first
+    // key/value tile.
+    %qi = gpu.block_id y
+    %cbm = arith.constant {bm} : index
     %qtiles = arith.divui %N, %cbm : index
+    %cbn = arith.constant {bn} : index
     %kvtiles = arith.divui %N, %cbn : index
-    %q0 = arith.muli %bh, %qtiles : index
-    %qi = arith.addi %q0, %bx : index
+    %bh = arith.divui %qi, %qtiles : index
     %kv0 = arith.muli %bh, %kvtiles : index
-{CAUSAL_SETUP.replace("{bm}", str(bm)).replace("{bn}", str(bn)) if causal else ""}    %ninf = arith.constant dense<0xFF800000> : vector<{bm}xf32>
+{setup if causal else ""}    %ninf = arith.constant dense<0xFF800000> : vector<{bm}xf32>
     %zrow = arith.constant dense<0.0> : vector<{bm}xf32>
-    %zs = arith.constant dense<0.0> : vector<{bm}x{bn}xf32>
     %zo = arith.constant dense<0.0> : vector<{bm}x{d}xf32>
-    // log2(e) / sqrt({d})
-    %scale = arith.constant dense<{scale:.9f}> : vector<{bm}x{bn}xf32>
-    %scalerow = arith.constant dense<{scale:.9f}> : vector<{bm}xf32>
-    %res:3 = scf.for %j = %c0 to {"%last" if causal else "%kvtiles"} step %c1
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %res:3 = scf.for %j = %c0 to {"%end" if causal else "%kvtiles"} step %c1
         iter_args(%m = %ninf, %l = %zrow, %o = %zo)
         -> (vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>) {{
       %kj = arith.addi %kv0, %j : index
-      %tq = layout.load %pq[%qi, %c0] masked : {qt} -> vector<{bm}x{d}xf16>
-      %tk = layout.load %pk[%kj, %c0] masked : {kt} -> vector<{bn}x{d}xf16>
+      %cq = arith.constant 0 : index
+      %tq = layout.load %pq[%qi, %cq] masked : {qt} -> vector<{bm}x{d}xf16>
+      %ck = arith.constant 0 : index
+      %tk = layout.load %pk[%kj, %ck] masked : {kt} -> vector<{bn}x{d}xf16>
+      %zs = arith.constant dense<0.0> : vector<{bm}x{bn}xf32>
       %s{"0" if causal else ""} = vector.contract {{indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %tq, %tk, %zs
          : vector<{bm}x{d}xf16>, vector<{bn}x{d}xf16> into vector<{bm}x{bn}xf32>
-{CAUSAL_MASK.replace("{bm}", str(bm)).replace("{bn}", str(bn)) if causal else ""}      // The row maximum of the unscaled scores; P = exp2(S scale - m scale),
+{mask if causal else ""}      // The row maximum of the unscaled scores; P = exp2(S scale - m scale),
       // one fma per element (FlashAttention-2's scale_apply_exp2).
       %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<{bm}x{bn}xf32> to vector<{bm}xf32>
+      // log2(e) / sqrt({d})
+      %scalerow = arith.constant dense<{scale!r}> : vector<{bm}xf32>
       %ms = arith.mulf %mn, %scalerow : vector<{bm}xf32>
       %nms = arith.negf %ms : vector<{bm}xf32>
       %mc = vector.shape_cast %nms : vector<{bm}xf32> to vector<{bm}x1xf32>
       %mb = vector.broadcast %mc : vector<{bm}x1xf32> to vector<{bm}x{bn}xf32>
+      %scale = arith.constant dense<{scale!r}> : vector<{bm}x{bn}xf32>
       %sd = math.fma %s, %scale, %mb : vector<{bm}x{bn}xf32>
       %p = math.exp2 %sd : vector<{bm}x{bn}xf32>
       %dm = arith.subf %m, %mn : vector<{bm}xf32>
-      %dms = arith.mulf %dm, %scalerow : vector<{bm}xf32>
+      %scalerow2 = arith.constant dense<{scale!r}> : vector<{bm}xf32>
+      %dms = arith.mulf %dm, %scalerow2 : vector<{bm}xf32>
       %alpha = math.exp2 %dms : vector<{bm}xf32>
       %la = arith.mulf %l, %alpha : vector<{bm}xf32>
       %ln = vector.multi_reduction <add>, %p, %la [1] : vector<{bm}x{bn}xf32> to vector<{bm}xf32>
+      %p16 = arith.truncf %p : vector<{bm}x{bn}xf32> to vector<{bm}x{bn}xf16>
+      %cv = arith.constant 0 : index
+      %tv = layout.load %pv[%kj, %cv] masked : {kt} -> vector<{bn}x{d}xf16>
       %ac = vector.shape_cast %alpha : vector<{bm}xf32> to vector<{bm}x1xf32>
       %ab = vector.broadcast %ac : vector<{bm}x1xf32> to vector<{bm}x{d}xf32>
       %oa = arith.mulf %o, %ab : vector<{bm}x{d}xf32>
-      %p16 = arith.truncf %p : vector<{bm}x{bn}xf32> to vector<{bm}x{bn}xf16>
-      %tv = layout.load %pv[%kj, %c0] masked : {kt} -> vector<{bn}x{d}xf16>
       %o2 = vector.contract {{indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %p16, %tv, %oa
          : vector<{bm}x{bn}xf16>, vector<{bn}x{d}xf16> into vector<{bm}x{d}xf32>
       scf.yield %mn, %ln, %o2 : vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>
@@ -140,7 +156,8 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16"):
     %lb = vector.broadcast %lc : vector<{bm}x1xf32> to vector<{bm}x{d}xf32>
     %out = arith.divf %res#2, %lb : vector<{bm}x{d}xf32>
     %out16 = arith.truncf %out : vector<{bm}x{d}xf32> to vector<{bm}x{d}xf16>
-    layout.store %out16, %po[%qi, %c0] masked : vector<{bm}x{d}xf16>, {qt}
+    %co = arith.constant 0 : index
+    layout.store %out16, %po[%qi, %co] masked : vector<{bm}x{d}xf16>, {qt}
     gpu.return
   }}"""
     # bf16: the same program on bf16 tiles (Q, K, V, P and O).

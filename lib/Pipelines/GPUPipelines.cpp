@@ -32,6 +32,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Regex.h"
 
 using namespace mlir;
@@ -74,6 +75,21 @@ bool reportBadCommonOptions(OpPassManager &pm, StringRef name,
   return false;
 }
 
+/// Makes NVPTX give shared-memory pointers 32 bits (its -nvptx-short-ptr,
+/// as Triton's PTX translation sets it), unless the command line set the
+/// option. PTX addresses of the .shared window are 32-bit: 64-bit pointers
+/// cost every hoisted ldmatrix / cp.async address a register pair (the d
+/// 128 attention kernels spilled 360 bytes at 255 registers; 208 with
+/// this). The option is process-wide, as LLVM's options are.
+void useShortSharedPointers() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("nvptx-short-ptr");
+  if (it == options.end() || it->second->getNumOccurrences())
+    return;
+  // As if given on the command line (parsed by the option's own type).
+  (void)it->second->addOccurrence(0, it->first, "true");
+}
+
 /// The GPU part both pipelines share, around the target-specific passes
 /// (their options checked by reportBadCommonOptions): inlines helper
 /// functions (addLayoutInlining), distributes
@@ -106,6 +122,7 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
   // wgmma reads the operands' descriptors, which the layout lowering
   // consumes: first.
   if (name == "layout-to-nvvm") {
+    useShortSharedPointers();
     pm.addNestedPass<gpu::GPUModuleOp>(
         layout::createLayoutWarpgroupMmaToNVVM());
     pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutBulkTensorToNVVM());

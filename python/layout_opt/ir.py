@@ -31,6 +31,7 @@ from . import _ops_arith as arith
 from . import _ops_func as func
 from . import _ops_gpu as gpu
 from . import _ops_layout as layout
+from . import _ops_math as math
 from . import _ops_memref as memref
 from . import _ops_scf as scf
 from . import _ops_vector as vector
@@ -46,5 +47,5 @@ def function_type(inputs, results):
 __all__ = [
     "Attribute", "Block", "InsertionPoint", "Operation", "Region", "Type",
     "Value", "arith", "current_block", "func", "function_type", "gpu",
-    "layout", "memref", "scf", "vector",
+    "layout", "math", "memref", "scf", "vector",
 ]

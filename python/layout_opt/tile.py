@@ -478,15 +478,15 @@ def full(shape, value, dtype):
 
 
 def broadcast(x, shape):
-    """`x` (a ScalarValue, or a tile of the trailing dimensions) repeated
-    to `shape` (vector.broadcast)."""
+    """`x` (a ScalarValue or an Index, or a tile of the trailing
+    dimensions) repeated to `shape` (vector.broadcast)."""
     if isinstance(x, Tile):
         value, dtype = x.value, x.dtype
-    elif isinstance(x, ScalarValue):
+    elif isinstance(x, (ScalarValue, Index)):
         value, dtype = x.value, _type_text(x.value)
     else:
-        raise TypeError("broadcast takes a tile or a scalar argument, got %s"
-                        % type(x).__name__)
+        raise TypeError("broadcast takes a tile, a scalar argument or an "
+                        "index, got %s" % type(x).__name__)
     return Tile(_ir.vector.broadcast(
         value, result="vector<%sx%s>" % (_shape_text(shape), dtype)))
 
@@ -766,9 +766,14 @@ def kernel(block, grid, name=None):
     return wrap
 
 
+# The softmax math, row reductions, positions and masks, dot_t.
+from ._tile_ops import (arange, dot_t, exp2, fma, less, less_equal,  # noqa
+                        row_max, row_sum, rows, where)
+
 __all__ = [
     "CodeObject", "Index", "Kernel", "Partition", "PartitionView", "Scalar",
-    "ScalarValue", "Tile", "block_id", "broadcast", "dot", "fori_loop",
-    "full", "grid_dim", "kernel", "maximum", "minimum", "target_of",
-    "transpose", "zeros",
+    "ScalarValue", "Tile", "arange", "block_id", "broadcast", "dot", "dot_t",
+    "exp2", "fma", "fori_loop", "full", "grid_dim", "kernel", "less",
+    "less_equal", "maximum", "minimum", "row_max", "row_sum", "rows",
+    "target_of", "transpose", "where", "zeros",
 ]

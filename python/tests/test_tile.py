@@ -38,6 +38,8 @@ COUNTERPARTS = {
     "gemm_f16": "matmul.mlir",
     "gemm_f16_t128_g8": "matmul.mlir",
     "gemm_f16_bias_relu": "matmul.mlir",
+    "attn_d64_bm64": "attention.mlir",
+    "attn_causal_d64_bm64": "attention.mlir",
 }
 
 
@@ -448,3 +450,54 @@ def test_scalars_combine_with_tiles_from_either_side():
     text = str(trace(scale))
     assert text.count("vector.broadcast") == 2
     assert text.count("arith.mulf") == 2 and "arith.negf" in text
+
+
+@pytest.mark.parametrize("chip,instruction,copies", [
+    ("sm_90", "mma.sync.aligned.m16n8k16", "copied by cp.async"),
+    ("gfx1100", "v_wmma_f32_16x16x16_f16", "loaded into registers")])
+def test_attention_keeps_its_loop_in_registers(chip, instruction, copies):
+    """The Python attention forward (the same IR as examples/attention.mlir,
+    test_kernel_equals_its_hand_written_counterpart) is a fragment program
+    on NVIDIA and AMD alike: P reaches the second product without
+    workgroup memory, the row statistics go by shuffles, K and V one
+    product ahead."""
+    remarks = kernels.attn_causal_d64_bm64.lower(chip).remarks
+    products = [r for r in remarks if "in a fragment program: " + instruction
+                in r]
+    assert len(products) == 2, remarks
+    assert "no workgroup memory" in products[1]
+    assert sum("row maximumf in registers" in r for r in remarks) == 1
+    assert sum("row add in registers" in r for r in remarks) == 1
+    assert any("its staged tiles in 2 groups, each " + copies in r
+               for r in remarks), remarks
+
+
+def test_attention_ops_check_their_arguments():
+    def bad_init(a: lt.Partition("f32", tile=(8, 8))):
+        lt.row_max(lt.zeros((8, 8), "f32"), lt.zeros((4,), "f32"))
+    with pytest.raises(ValueError, match="starts from a vector<8xf32> "
+                       "\\(one value per row\\), got vector<4xf32>"):
+        trace(bad_init)
+
+    def bad_dot_t(a: lt.Partition("f16", tile=(16, 16)),
+                  b: lt.Partition("f16", tile=(8, 16))):
+        i = lt.block_id("x")
+        lt.dot_t(a[i, i], b[i, i], lt.zeros((16, 16), "f32"))
+    with pytest.raises(ValueError, match="does not accumulate"):
+        trace(bad_dot_t)
+
+    def bad_where(a: lt.Partition("f32", tile=(8, 8))):
+        i = lt.block_id("x")
+        lt.where(a[i, i], a[i, i], 0.0)
+    with pytest.raises(ValueError, match="i1 condition"):
+        trace(bad_where)
+
+    def int_exp(a: lt.Partition("i32", tile=(8, 8))):
+        lt.exp2(a[0, 0])
+    with pytest.raises(TypeError, match="must be a float tile"):
+        trace(int_exp)
+
+    def flat_rows(a: lt.Partition("f32", tile=(8, 8))):
+        lt.rows(a[0, 0], 8)
+    with pytest.raises(ValueError, match="repeats a 1-D tile"):
+        trace(flat_rows)

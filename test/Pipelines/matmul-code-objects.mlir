@@ -100,7 +100,7 @@
 // PTX: cp.async.wait_group 1;
 // PTX-NEXT: bar.sync 0;
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX: cp.async.wait_group 0;
 // PTX-LABEL: .entry gemm_f16_64(

@@ -7,7 +7,8 @@
 /// memory) and how the row maximum is reduced (16 registers per row in each
 /// lane, then xor 1, 2); in the loop P is never written to or read from
 /// workgroup memory: the only ldmatrix reads are of the staged Q, K and V
-/// (4 + 32 + 32 per warp: 16x64 wave tiles of m16n8k16). K and V (their
+/// (4 + 16 + 16 per warp: 16x64 wave tiles of m16n8k16, B's .x2 reads two
+/// to an .x4). K and V (their
 /// rows 16-byte aligned: layout.stride_multiples) are copied by cp.async one
 /// product ahead (FragmentCopies.h): V's copy during S = Q K^T, the next K's
 /// during the softmax and O += P V; two barriers per iteration. gfx942 has
@@ -30,39 +31,39 @@
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: scf.for
 // K arrived: wait, meet, start V's copies; then 4 K steps of 1 ldmatrix of
-// Q, 8 of K and 8 mma.sync.
+// Q, 4 .x4 of K (two n8 tiles each) and 8 mma.sync.
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
 // CHECK-NOT: gpu.barrier
 // CHECK: nvgpu.device_async_copy
 // CHECK: nvvm.cp.async.commit.group
-// CHECK-COUNT-9: nvgpu.ldmatrix
+// CHECK-COUNT-5: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
-// CHECK-COUNT-9: nvgpu.ldmatrix
+// CHECK-COUNT-5: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
-// CHECK-COUNT-9: nvgpu.ldmatrix
+// CHECK-COUNT-5: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
-// CHECK-COUNT-9: nvgpu.ldmatrix
+// CHECK-COUNT-5: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
 // The row maximum: two rows per lane, xor 1 and 2 each.
 // CHECK-NOT: nvgpu.ldmatrix
 // CHECK-COUNT-4: gpu.shuffle  xor
 // CHECK-NOT: gpu.shuffle
 // V arrived: wait, meet, start the next K tile's copies (if there is one);
-// P comes from registers: only V's 8 ldmatrix per K step.
+// P comes from registers: only V's 4 ldmatrix per K step.
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
 // CHECK-NOT: gpu.barrier
 // CHECK: scf.if
 // CHECK: nvgpu.device_async_copy
 // CHECK: nvvm.cp.async.commit.group
-// CHECK-COUNT-8: nvgpu.ldmatrix
+// CHECK-COUNT-4: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
-// CHECK-COUNT-8: nvgpu.ldmatrix
+// CHECK-COUNT-4: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
-// CHECK-COUNT-8: nvgpu.ldmatrix
+// CHECK-COUNT-4: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
-// CHECK-COUNT-8: nvgpu.ldmatrix
+// CHECK-COUNT-4: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
 // CHECK-NOT: nvgpu.ldmatrix
 // CHECK: layout.matrix_instruction = array<i64: 16, 8, 16>

@@ -158,17 +158,33 @@ const LdMatrixLoad *ldmatrixLoad(const Plan &plan, const OperandLeaves &t,
   return nullptr;
 }
 
-/// One lane's fragment of A or B with one nvgpu.ldmatrix: each lane gives
+/// One lane's fragments of A or B for the instruction tiles at `bases`
+/// (row, col) of the operand tile with one nvgpu.ldmatrix: each lane gives
 /// the address of one 16-byte row of the stored tile (the table's row
-/// addresses), and the result is the instruction's fragment.
-Value readWithLdMatrix(OpBuilder &b, Location loc, const FragmentContext &cx,
-                       MatrixOperand operand, Value rows, Value rowBase,
-                       Value colBase) {
+/// addresses), and the result is the instruction's fragment. Two tiles of
+/// an .x2 load share one .x4 (as CUTLASS's SM75_U32x4_LDSM_N reads two B
+/// fragments): lanes 16-31 give the second tile's row addresses (those of
+/// lanes 0-15 of its .x2), and its matrices follow the first tile's.
+SmallVector<Value> readWithLdMatrix(OpBuilder &b, Location loc,
+                                    const FragmentContext &cx,
+                                    MatrixOperand operand, Value rows,
+                                    ArrayRef<std::pair<Value, Value>> bases) {
   const MatrixInstruction &inst = *cx.plan.inst;
   bool isA = operand == MatrixOperand::A;
   const LdMatrixLoad &load = *(isA ? cx.loadA : cx.loadB);
   const Leaf &leaf = isA ? *cx.operands.a : *cx.operands.b;
-  auto [r, c] = tileCoordAt(b, loc, rows, cx.lane, load.cols);
+  int64_t tiles = bases.size();
+  Value lane = cx.lane;
+  auto [rowBase, colBase] = bases.front();
+  if (tiles == 2) {
+    Value active = indexConstant(b, loc, load.activeLanes());
+    Value second =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, lane, active);
+    lane = arith::RemUIOp::create(b, loc, lane, active);
+    rowBase = arith::SelectOp::create(b, loc, second, bases[1].first, rowBase);
+    colBase = arith::SelectOp::create(b, loc, second, bases[1].second, colBase);
+  }
+  auto [r, c] = tileCoordAt(b, loc, rows, lane, load.cols);
   // The stored tile's (r, c) is the operand tile's (r, c), or (c, r) for a
   // B stored N x K; the operand's rows and columns sit at rowPos / colPos of
   // the load's tile.
@@ -181,9 +197,21 @@ Value readWithLdMatrix(OpBuilder &b, Location loc, const FragmentContext &cx,
   coord[colPos] = arith::AddIOp::create(b, loc, colBase, c);
   Value at =
       OffsetOp::create(b, loc, leaf.desc, leaf.bufCoord(coord, cx.stage));
-  return nvgpu::LdMatrixOp::create(
-      b, loc, operandType(inst, operand, cx.plan.elementType), leaf.buffer,
-      ValueRange{at}, load.transpose, uint32_t(load.numTiles));
+  VectorType type = operandType(inst, operand, cx.plan.elementType);
+  int64_t regs = type.getDimSize(0);
+  VectorType loaded = VectorType::get({tiles * regs, type.getDimSize(1)},
+                                      type.getElementType());
+  Value v = nvgpu::LdMatrixOp::create(b, loc, loaded, leaf.buffer,
+                                      ValueRange{at}, load.transpose,
+                                      uint32_t(tiles * load.numTiles));
+  if (tiles == 1)
+    return {v};
+  SmallVector<Value> fragments;
+  for (int64_t t = 0; t < tiles; ++t)
+    fragments.push_back(vector::ExtractStridedSliceOp::create(
+        b, loc, v, ArrayRef<int64_t>{t * regs, 0},
+        ArrayRef<int64_t>{regs, type.getDimSize(1)}, ArrayRef<int64_t>{1, 1}));
+  return fragments;
 }
 
 /// One lane's fragment of A or B for instruction tile (`rowBase`,
@@ -193,7 +221,8 @@ Value readFragment(OpBuilder &b, Location loc, const FragmentContext &cx,
   const MatrixInstruction &inst = *cx.plan.inst;
   bool isA = operand == MatrixOperand::A;
   if (Value rows = isA ? cx.rowsA : cx.rowsB)
-    return readWithLdMatrix(b, loc, cx, operand, rows, rowBase, colBase);
+    return readWithLdMatrix(b, loc, cx, operand, rows, {{rowBase, colBase}})
+        .front();
   const Leaf &leaf = isA ? *cx.operands.a : *cx.operands.b;
   // Positions of the operand tile's rows and columns in the load's tile.
   int64_t rowPos = isA ? cx.operands.aM : cx.operands.bK;
@@ -379,12 +408,27 @@ OperandFragments tiles::readOperandFragments(OpBuilder &b, Location loc,
                                              int64_t count, Value base,
                                              int64_t step, Value k0,
                                              int64_t pack) {
-  OperandFragments result;
-  for (int64_t t = 0; t < count; ++t) {
+  bool isA = operand == MatrixOperand::A;
+  auto tileAt = [&](int64_t t) -> std::pair<Value, Value> {
     Value at =
         arith::AddIOp::create(b, loc, base, indexConstant(b, loc, t * step));
-    Value row = operand == MatrixOperand::A ? at : k0;
-    Value col = operand == MatrixOperand::A ? k0 : at;
+    return isA ? std::pair{at, k0} : std::pair{k0, at};
+  };
+  // Tiles read by .x2 ldmatrix go two to an .x4.
+  const LdMatrixLoad *load = isA ? cx.loadA : cx.loadB;
+  Value rows = isA ? cx.rowsA : cx.rowsB;
+  if (pack == 1 && rows && load->numTiles == 2 && count % 2 == 0 &&
+      2 * load->activeLanes() <= cx.plan.inst->waveSize) {
+    OperandFragments result;
+    for (int64_t t = 0; t < count; t += 2)
+      for (Value f : readWithLdMatrix(b, loc, cx, operand, rows,
+                                      {tileAt(t), tileAt(t + 1)}))
+        result.push_back({f});
+    return result;
+  }
+  OperandFragments result;
+  for (int64_t t = 0; t < count; ++t) {
+    auto [row, col] = tileAt(t);
     result.push_back(
         pack > 1
             ? readPackedFragments(b, loc, cx, operand, row, col, pack)

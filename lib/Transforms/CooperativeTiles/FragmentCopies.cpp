@@ -130,8 +130,9 @@ LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip) {
   }
   // Group 0 is refilled (for the next iteration) before the last group's
   // product: no product from then on may read it.
-  int64_t lastStart = llvm::find(plan.groupAt, int64_t(plan.groups.size() - 1)) -
-                      plan.groupAt.begin();
+  int64_t lastStart =
+      llvm::find(plan.groupAt, int64_t(plan.groups.size() - 1)) -
+      plan.groupAt.begin();
   for (int i : plan.groups.front())
     if (last[i] >= lastStart) {
       plan.why = "a tile of the first group is read by the last group's "
@@ -146,13 +147,13 @@ LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip) {
   if (failed(why))
     return failure();
   plan.why = *why;
-  plan.mode = why->empty() ? FragmentCopyMode::Async
-                           : FragmentCopyMode::Registers;
+  plan.mode =
+      why->empty() ? FragmentCopyMode::Async : FragmentCopyMode::Registers;
   return success();
 }
 
-FailureOr<SmallVector<Value>>
-FragmentCopier::issue(OpBuilder &b, int64_t g, const IRMapping &at) const {
+FailureOr<SmallVector<Value>> FragmentCopier::issue(OpBuilder &b, int64_t g,
+                                                    const IRMapping &at) const {
   SmallVector<Value> regs;
   for (int i : plan.groups[g]) {
     const Leaf &leaf = p.leaves[i];
@@ -177,11 +178,11 @@ FragmentCopier::issue(OpBuilder &b, int64_t g, const IRMapping &at) const {
 FailureOr<SmallVector<Value>>
 FragmentCopier::issueAt(OpBuilder &b, int64_t g, Value iv, Value ub,
                         const IRMapping &scalars) {
-  Value below = arith::CmpIOp::create(b, loc,
-                                      old.getUnsignedCmp()
-                                          ? arith::CmpIPredicate::ult
-                                          : arith::CmpIPredicate::slt,
-                                      iv, ub);
+  Value below =
+      arith::CmpIOp::create(b, loc,
+                            old.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                                 : arith::CmpIPredicate::slt,
+                            iv, ub);
   // The tile indices of that iteration, computed in the branch that uses
   // them.
   auto issueIn = [&](OpBuilder &tb) {
@@ -227,8 +228,7 @@ FragmentCopier::issueAt(OpBuilder &b, int64_t g, Value iv, Value ub,
 FailureOr<SmallVector<Value>> FragmentCopier::prologue(OpBuilder &b) {
   if (!pipelined())
     return SmallVector<Value>();
-  return issueAt(b, 0, old.getLowerBound(), old.getUpperBound(),
-                 IRMapping());
+  return issueAt(b, 0, old.getLowerBound(), old.getUpperBound(), IRMapping());
 }
 
 void FragmentCopier::enterLoop(scf::ForOp newLoop, ValueRange carried) {
@@ -257,8 +257,8 @@ LogicalResult FragmentCopier::arrive(OpBuilder &b, int64_t site,
   gpu::BarrierOp::create(b, loc);
   int64_t h = g + 1;
   if (h == int64_t(plan.groups.size())) {
-    Value iv = arith::AddIOp::create(b, loc, loop.getInductionVar(),
-                                     loop.getStep());
+    Value iv =
+        arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
     FailureOr<SmallVector<Value>> regs =
         issueAt(b, 0, iv, loop.getUpperBound(), scalars);
     if (failed(regs))
@@ -309,9 +309,10 @@ void FragmentCopier::remark() const {
     break;
   }
   scf::ForOp at = old;
-  emitLayoutRemark(at.getLoc(), "FragmentCopies", "layout-tiles",
-                   at->getParentOfType<gpu::GPUFuncOp>().getName(),
-                   "in a fragment program: " + text,
-                   {{"Copies", copies.str()}, {"Groups", std::to_string(groups)}},
-                   p.remarks);
+  emitLayoutRemark(
+      at.getLoc(), "FragmentCopies", "layout-tiles",
+      at->getParentOfType<gpu::GPUFuncOp>().getName(),
+      "in a fragment program: " + text,
+      {{"Copies", copies.str()}, {"Groups", std::to_string(groups)}},
+      p.remarks);
 }

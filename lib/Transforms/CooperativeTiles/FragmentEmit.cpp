@@ -629,9 +629,9 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
     return failure();
   SmallVector<Value> inits = initialParts(b, e);
   llvm::append_range(inits, *carried);
-  auto loop = scf::ForOp::create(b, loc, old.getLowerBound(),
-                                 old.getUpperBound(), old.getStep(), inits,
-                                 nullptr, old.getUnsignedCmp());
+  auto loop =
+      scf::ForOp::create(b, loc, old.getLowerBound(), old.getUpperBound(),
+                         old.getStep(), inits, nullptr, old.getUnsignedCmp());
   loop->setAttr(kMatrixInstructionAttr,
                 b.getDenseI64ArrayAttr({p.inst->m, p.inst->n, p.inst->k}));
   Block *body = loop.getBody();

@@ -15,8 +15,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "FragmentProgram.h"
-#include "FragmentCopies.h"
 #include "Contraction.h"
+#include "FragmentCopies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
