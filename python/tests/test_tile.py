@@ -468,7 +468,10 @@ def test_attention_keeps_its_loop_in_registers(chip, instruction, copies):
     assert "no workgroup memory" in products[1]
     assert sum("row maximumf in registers" in r for r in remarks) == 1
     assert sum("row add in registers" in r for r in remarks) == 1
-    assert any("its staged tiles in 2 groups, each " + copies in r
+    # Q (its column index a constant the tracer makes in the loop) once
+    # before the loop; K and V one product ahead.
+    assert any("1 staged tile(s) once before the loop, 2 per iteration; "
+               "those in 2 groups, each " + copies in r
                for r in remarks), remarks
 
 

@@ -14,8 +14,8 @@
 /// during the softmax and O += P V; two barriers per iteration. gfx942 has
 /// no asynchronous copies: each thread loads the next group into registers.
 
-// CHECK: remark: in a fragment program: its staged tiles in 2 groups, each copied by cp.async during the product before the one that reads it; 2 barriers per iteration
-// REGS: remark: in a fragment program: its staged tiles in 2 groups, each loaded into registers during the product before the one that reads it; 2 barriers per iteration; not cp.async: gfx942 has no asynchronous copies into workgroup memory
+// CHECK: remark: in a fragment program: 1 staged tile(s) once before the loop, 2 per iteration; those in 2 groups, each copied by cp.async during the product before the one that reads it; 2 barriers per iteration
+// REGS: remark: in a fragment program: 1 staged tile(s) once before the loop, 2 per iteration; those in 2 groups, each loaded into registers during the product before the one that reads it; 2 barriers per iteration; not cp.async: gfx942 has no asynchronous copies into workgroup memory
 
 // CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; its lhs staged through workgroup memory as the instruction's A
 // CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; its lhs a re-view of the accumulator's registers as the instruction's A (0 shuffles, no workgroup memory)

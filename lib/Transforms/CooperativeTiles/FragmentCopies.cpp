@@ -282,30 +282,35 @@ void FragmentCopier::finish(OpBuilder &b) const {
 
 void FragmentCopier::remark() const {
   int64_t groups = plan.groups.size();
-  std::string text;
+  int64_t inLoop = 0;
+  for (const SmallVector<int> &group : plan.groups)
+    inLoop += group.size();
+  std::string text = llvm::formatv("{0} staged tile(s) once before the loop, "
+                                   "{1} per iteration; ",
+                                   p.leaves.size() - inLoop, inLoop);
   StringRef copies;
   switch (plan.mode) {
   case FragmentCopyMode::Async:
     copies = "cp.async";
-    text = llvm::formatv("its staged tiles in {0} groups, each copied by "
-                         "cp.async during the product before the one that "
-                         "reads it; {0} barriers per iteration",
-                         groups);
+    text += llvm::formatv("those in {0} groups, each copied by "
+                          "cp.async during the product before the one that "
+                          "reads it; {0} barriers per iteration",
+                          groups);
     break;
   case FragmentCopyMode::Registers:
     copies = "registers";
-    text = llvm::formatv("its staged tiles in {0} groups, each loaded into "
-                         "registers during the product before the one that "
-                         "reads it; {0} barriers per iteration; not cp.async: "
-                         "{1}",
-                         groups, plan.why);
+    text += llvm::formatv("those in {0} groups, each loaded into "
+                          "registers during the product before the one that "
+                          "reads it; {0} barriers per iteration; not cp.async: "
+                          "{1}",
+                          groups, plan.why);
     break;
   case FragmentCopyMode::Synchronous:
     copies = "synchronous";
-    text = llvm::formatv("its staged tiles loaded, written and met by two "
-                         "barriers right before the product that reads "
-                         "them: {0}",
-                         plan.why);
+    text += llvm::formatv("those loaded, written and met by two "
+                          "barriers right before the product that reads "
+                          "them: {0}",
+                          plan.why);
     break;
   }
   scf::ForOp at = old;

@@ -578,6 +578,16 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
       p.elementType = getElementTypeOrSelf(contract.getLhsType());
       break;
     }
+  // Constant tile indices made in the loop (a tracer makes one per use, as
+  // layout_opt.tile does) are the loop's invariants: before it, so that a
+  // tile at invariant indices (Q) is staged once, not per iteration.
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto load = dyn_cast<LoadOp>(op))
+      for (Value index : load.getIndices())
+        if (Operation *def = index.getDefiningOp();
+            def && def->getBlock() == loop.getBody() &&
+            def->hasTrait<OpTrait::ConstantLike>())
+          def->moveBefore(loop);
   if (failed(planner.classifyIterArgs()))
     return failure();
   for (Operation &op : *loop.getBody())
