@@ -468,6 +468,8 @@ def test_attention_keeps_its_loop_in_registers(chip, instruction, copies):
     assert "no workgroup memory" in products[1]
     assert sum("row maximumf in registers" in r for r in remarks) == 1
     assert sum("row add in registers" in r for r in remarks) == 1
+    # The causal mask: tested at the tile's ends, skipped off the diagonal.
+    assert sum("a mask of 1 position compare(s)" in r for r in remarks) == 1
     # Q (its column index a constant the tracer makes in the loop) once
     # before the loop; K and V one product ahead.
     assert any("1 staged tile(s) once before the loop, 2 per iteration; "

@@ -92,6 +92,9 @@ struct Emitter {
   Value partOf(OpBuilder &b, Value v, int64_t i, VectorType type) const;
 
   void emitElementwise(OpBuilder &b, Operation *op);
+  /// A planned mask (FragmentMask): its select's true value where the
+  /// compare holds over the whole block tile, else the compare and select.
+  void emitMask(OpBuilder &b, arith::SelectOp select, const FragmentMask &m);
   void emitReduction(OpBuilder &b, vector::MultiDimReductionOp op);
   void emitBroadcast(OpBuilder &b, vector::BroadcastOp op);
   /// A broadcast of positions: each register's row or column put through
@@ -220,6 +223,78 @@ void Emitter::emitElementwise(OpBuilder &b, Operation *op) {
     out.parts.push_back(clone->getResult(0));
   }
   values[result] = std::move(out);
+}
+
+void Emitter::emitMask(OpBuilder &b, arith::SelectOp select,
+                       const FragmentMask &m) {
+  // Whether every compare holds over the block tile: each side's least and
+  // greatest value there (a position sequence's ends, monotone in either
+  // direction; a splat's value), x < y (or <=) everywhere when it holds
+  // for the greatest x and the least y, x > y (or >=) for the least x and
+  // the greatest y.
+  Value everywhere;
+  for (arith::CmpIOp compare : m.compares) {
+    arith::CmpIPredicate pred = compare.getPredicate();
+    bool isSigned = llvm::is_contained(
+        {arith::CmpIPredicate::slt, arith::CmpIPredicate::sle,
+         arith::CmpIPredicate::sgt, arith::CmpIPredicate::sge},
+        pred);
+    auto range = [&](Value side) -> std::pair<Value, Value> {
+      if (Value x = splatScalar(b, side))
+        return {x, x};
+      auto positions = side.getDefiningOp<vector::BroadcastOp>();
+      int64_t n = cast<VectorType>(positions.getSourceType()).getDimSize(0);
+      Value first =
+          positionAt(b, positions.getSource(), indexConstant(b, loc, 0));
+      Value last =
+          positionAt(b, positions.getSource(), indexConstant(b, loc, n - 1));
+      if (isSigned)
+        return {arith::MinSIOp::create(b, loc, first, last),
+                arith::MaxSIOp::create(b, loc, first, last)};
+      return {arith::MinUIOp::create(b, loc, first, last),
+              arith::MaxUIOp::create(b, loc, first, last)};
+    };
+    auto [lhsMin, lhsMax] = range(compare.getLhs());
+    auto [rhsMin, rhsMax] = range(compare.getRhs());
+    bool less = llvm::is_contained(
+        {arith::CmpIPredicate::slt, arith::CmpIPredicate::sle,
+         arith::CmpIPredicate::ult, arith::CmpIPredicate::ule},
+        pred);
+    Value holds = arith::CmpIOp::create(b, loc, pred, less ? lhsMax : lhsMin,
+                                        less ? rhsMin : rhsMax);
+    everywhere =
+        everywhere ? arith::AndIOp::create(b, loc, everywhere, holds) : holds;
+  }
+  emitLayoutRemark(
+      select.getLoc(), "FragmentMask", "layout-tiles",
+      select->getParentOfType<gpu::GPUFuncOp>().getName(),
+      llvm::formatv("in a fragment program: a mask of {0} position "
+                    "compare(s), tested at the block tile's ends first: "
+                    "where it holds on the whole tile a block-uniform "
+                    "branch skips the compares and selects",
+                    m.compares.size()),
+      {{"Compares", std::to_string(m.compares.size())}}, p.remarks);
+  Value result = select.getResult();
+  VectorType type = fragmentType(getElementTypeOrSelf(result.getType()));
+  int64_t n = fragmentsOf(result);
+  auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(n, type), everywhere,
+                                /*withElseRegion=*/true);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  SmallVector<Value> kept;
+  for (int64_t i = 0; i < n; ++i)
+    kept.push_back(partOf(tb, select.getTrueValue(), i, type));
+  scf::YieldOp::create(tb, loc, kept);
+  OpBuilder eb = ifOp.getElseBodyBuilder();
+  for (Operation *op : m.ops) {
+    if (auto broadcast = dyn_cast<vector::BroadcastOp>(op))
+      emitBroadcast(eb, broadcast);
+    else
+      emitElementwise(eb, op);
+  }
+  emitElementwise(eb, select);
+  scf::YieldOp::create(eb, loc, values[result].parts);
+  values[result] = {FragmentKind::Matrix,
+                    SmallVector<Value>(ifOp.getResults())};
 }
 
 void Emitter::emitReduction(OpBuilder &b, vector::MultiDimReductionOp op) {
@@ -507,6 +582,15 @@ LogicalResult Emitter::emitOp(OpBuilder &b, Operation *op) {
   case FragmentKind::Matrix:
   case FragmentKind::Slice:
     break;
+  }
+  // A planned mask's compare and position broadcasts are emitted with its
+  // select (emitMask), where the mask is evaluated.
+  for (const auto &[select, mask] : p.masks)
+    if (llvm::is_contained(mask.ops, op))
+      return success();
+  if (auto it = p.masks.find(op); it != p.masks.end()) {
+    emitMask(b, cast<arith::SelectOp>(op), it->second);
+    return success();
   }
   if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
     for (const FragmentSite &site : p.sites)

@@ -557,6 +557,93 @@ LogicalResult planLeaves(FragmentProgram &p, int64_t threads,
   return success();
 }
 
+/// Whether positions `v` (FragmentKind::Coordinates) are monotone along
+/// their dimension: a sequence (vector.step or an arithmetic-sequence
+/// constant) plus or minus splats, through shape casts.
+bool monotonePositions(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<vector::StepOp>(def) || arithmeticSequence(def))
+    return true;
+  if (auto cast = dyn_cast<vector::ShapeCastOp>(def))
+    return monotonePositions(cast.getSource());
+  auto splat = [](Value x) {
+    Operation *d = x.getDefiningOp();
+    FragmentOp kind = d ? classifyFragmentOp(d) : FragmentOp::None;
+    return kind == FragmentOp::SplatConstant ||
+           kind == FragmentOp::ScalarBroadcast;
+  };
+  if (isa<arith::AddIOp>(def))
+    return (monotonePositions(def->getOperand(0)) &&
+            splat(def->getOperand(1))) ||
+           (splat(def->getOperand(0)) && monotonePositions(def->getOperand(1)));
+  if (isa<arith::SubIOp>(def))
+    return monotonePositions(def->getOperand(0)) && splat(def->getOperand(1));
+  return false;
+}
+
+/// The selects of the loop whose condition is a FragmentMask.
+void planMasks(FragmentProgram &p) {
+  Block *body = p.loop.getBody();
+  auto splat = [](Value x) {
+    Operation *d = x.getDefiningOp();
+    FragmentOp kind = d ? classifyFragmentOp(d) : FragmentOp::None;
+    return kind == FragmentOp::SplatConstant ||
+           kind == FragmentOp::ScalarBroadcast;
+  };
+  for (Operation &op : body->without_terminator()) {
+    auto select = dyn_cast<arith::SelectOp>(op);
+    if (!select || p.kinds.lookup(select.getResult()) != FragmentKind::Matrix)
+      continue;
+    FragmentMask mask;
+    SetVector<Operation *> ops;
+    // The conjunction's compares; false where the condition is another op.
+    std::function<bool(Value)> collect = [&](Value c) {
+      Operation *def = c.getDefiningOp();
+      if (!def || def->getBlock() != body)
+        return false;
+      if (isa<arith::AndIOp>(def)) {
+        ops.insert(def);
+        return collect(def->getOperand(0)) && collect(def->getOperand(1));
+      }
+      auto compare = dyn_cast<arith::CmpIOp>(def);
+      if (!compare || llvm::is_contained(
+                          {arith::CmpIPredicate::eq, arith::CmpIPredicate::ne},
+                          compare.getPredicate()))
+        return false;
+      ops.insert(def);
+      mask.compares.push_back(compare);
+      for (Value side : def->getOperands()) {
+        if (splat(side))
+          continue;
+        auto b = side.getDefiningOp<vector::BroadcastOp>();
+        if (!b || b->getBlock() != body ||
+            !isa<VectorType>(b.getSourceType()) ||
+            !monotonePositions(b.getSource()))
+          return false;
+        ops.insert(b);
+      }
+      return true;
+    };
+    if (!collect(select.getCondition()))
+      continue;
+    // Used nowhere else: the fast path does not emit them.
+    bool own = llvm::all_of(ops, [&](Operation *o) {
+      return llvm::all_of(o->getUsers(), [&](Operation *user) {
+        return user == select || ops.contains(user);
+      });
+    });
+    if (!own)
+      continue;
+    mask.ops = ops.takeVector();
+    llvm::sort(mask.ops, [](Operation *x, Operation *y) {
+      return x->isBeforeInBlock(y);
+    });
+    p.masks[select] = std::move(mask);
+  }
+}
+
 } // namespace
 
 FailureOr<FragmentProgram>
@@ -595,6 +682,7 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
       return failure();
   if (failed(planner.collectAfter()))
     return failure();
+  planMasks(p);
   const std::optional<Chip> &chip = options.chip;
   if (!chip)
     return loop.emitOpError() << kWhat

@@ -39,6 +39,8 @@
 
 #include "layout/Evaluator/FragmentReduction.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include <deque>
 
 namespace mlir {
@@ -132,6 +134,21 @@ struct FragmentCopyPlan {
   std::string why;
 };
 
+/// An arith.select whose condition is a conjunction (arith.andi) of
+/// ordered compares, each of a broadcast of monotone positions (a tile's
+/// column or row positions: FragmentKind::Coordinates) with another or with
+/// a splat (a causal mask, a ragged-key bound), planned by planMasks:
+/// where every compare holds over the whole block tile, which the
+/// sequences' ends decide, a block-uniform branch takes the select's true
+/// value and skips the compares and selects (FlashAttention-2 masks only
+/// the tiles that cross the diagonal or the end of the keys).
+struct FragmentMask {
+  /// The condition's ops (arith.andi, arith.cmpi, position broadcasts), in
+  /// program order: emitted only where the mask is evaluated.
+  SmallVector<Operation *> ops;
+  SmallVector<arith::CmpIOp> compares;
+};
+
 /// A planned fragment program.
 struct FragmentProgram {
   scf::ForOp loop;
@@ -151,6 +168,8 @@ struct FragmentProgram {
   std::vector<StagingMapping> staging;
   std::vector<FragmentSite> sites;
   FragmentCopyPlan copies;
+  /// The masks with a uniform fast path, by their select.
+  DenseMap<Operation *, FragmentMask> masks;
   /// The kind of every value the emission meets: the loop's block
   /// arguments and ops, and the ops after the loop that use its results.
   DenseMap<Value, FragmentKind> kinds;

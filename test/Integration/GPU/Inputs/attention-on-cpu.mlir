@@ -21,7 +21,9 @@
 /// and its causal form over ragged keys (attn_causal: positions from
 /// vector.step broadcast onto S, key < N and key <= query, the loop ending
 /// at the diagonal tile), compared with softmax(Q K^T / 8) V computed in
-/// f32 with exp on the host within 4e-3 (1 + |ref|).
+/// f32 with exp on the host within 4e-3 (1 + |ref|); attn_softmax_d128
+/// is attn_softmax at head dimension 128 (d in the memref type), against
+/// softmax(Q K^T / sqrt(128)) V.
 ///
 /// The K and V tiles are copied one product ahead (FragmentCopies.h): on
 /// sm_90 attn_softmax and attn_causal by cp.async (their K and V rows are
@@ -35,6 +37,7 @@
 // CHECK: attn_softmax 200x192: O 0 outside the tolerance of 12800
 // CHECK: attn_causal 77x77: O 0 outside the tolerance of 4928
 // CHECK: attn_causal 200x200: O 0 outside the tolerance of 12800
+// CHECK: attn_softmax_d128 77x192: O 0 outside the tolerance of 9856
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
@@ -43,6 +46,8 @@
 
 !tv16 = !layout.tensor_view<?x?xf16>
 !p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!tv128 = !layout.tensor_view<?x128xf16>
+!p128 = !layout.partition_view<?x128xf16, tile = [64, 128]>
 !p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
 !prow = !layout.partition_view<?xf32, tile = [64]>
 
@@ -147,6 +152,63 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // attn_softmax with d = 128 (the rows in the type: 16-byte aligned).
+  gpu.func @attn_softmax_d128(%Q: memref<?x128xf16>,
+      %K: memref<?x128xf16>,
+      %V: memref<?x128xf16>,
+                         %O: memref<?x128xf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x128xf16> -> !tv128
+    %vk = layout.view %K : memref<?x128xf16> -> !tv128
+    %vv = layout.view %V : memref<?x128xf16> -> !tv128
+    %vo = layout.view %O : memref<?x128xf16> -> !tv128
+    %pq = layout.partition %vq tile [64, 128] : !tv128 -> !p128
+    %pk = layout.partition %vk tile [64, 128] : !tv128 -> !p128
+    %pv = layout.partition %vv tile [64, 128] : !tv128 -> !p128
+    %po = layout.partition %vo tile [64, 128] : !tv128 -> !p128
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p128
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zrow = arith.constant dense<0.0> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %zo = arith.constant dense<0.0> : vector<64x128xf32>
+    // log2(e) / sqrt(128)
+    %scale = arith.constant dense<0.127517431> : vector<64x64xf32>
+    %res:3 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %l = %zrow, %o = %zo) -> (vector<64xf32>, vector<64xf32>, vector<64x128xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p128 -> vector<64x128xf16>
+      %tk = layout.load %pk[%j, %c0] masked : !p128 -> vector<64x128xf16>
+      %s0 = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x128xf16>, vector<64x128xf16> into vector<64x64xf32>
+      %s = arith.mulf %s0, %scale : vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %d = arith.subf %s, %mb : vector<64x64xf32>
+      %p = math.exp2 %d : vector<64x64xf32>
+      %dm = arith.subf %m, %mn : vector<64xf32>
+      %alpha = math.exp2 %dm : vector<64xf32>
+      %la = arith.mulf %l, %alpha : vector<64xf32>
+      %ln = vector.multi_reduction <add>, %p, %la [1] : vector<64x64xf32> to vector<64xf32>
+      %ac = vector.shape_cast %alpha : vector<64xf32> to vector<64x1xf32>
+      %ab = vector.broadcast %ac : vector<64x1xf32> to vector<64x128xf32>
+      %oa = arith.mulf %o, %ab : vector<64x128xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %tv = layout.load %pv[%j, %c0] masked : !p128 -> vector<64x128xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %oa
+         : vector<64x64xf16>, vector<64x128xf16> into vector<64x128xf32>
+      scf.yield %mn, %ln, %o2 : vector<64xf32>, vector<64xf32>, vector<64x128xf32>
+    }
+    %lc = vector.shape_cast %res#1 : vector<64xf32> to vector<64x1xf32>
+    %lb = vector.broadcast %lc : vector<64x1xf32> to vector<64x128xf32>
+    %out = arith.divf %res#2, %lb : vector<64x128xf32>
+    %out16 = arith.truncf %out : vector<64x128xf32> to vector<64x128xf16>
+    layout.store %out16, %po[%bm, %c0] masked : vector<64x128xf16>, !p128
+    gpu.return
+  }
+
   // The same with a causal mask over ragged keys (key < N, key <= query).
   gpu.func @attn_causal(%Q: memref<?x?xf16>,
       %K: memref<?x?xf16> {layout.stride_multiples = array<i64: 8, 1>},
@@ -232,6 +294,7 @@ gpu.module @kernels {
 
 func.func private @attn_max_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>, memref<?xf32>, index, index, index)
 func.func private @attn_softmax_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index)
+func.func private @attn_softmax_d128_host(memref<?x128xf16>, memref<?x128xf16>, memref<?x128xf16>, memref<?x128xf16>, index, index, index)
 func.func private @attn_causal_host(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index)
 
 /// Small integers in [-2, 2]. K mixes key and column (n c mod 7,
@@ -440,15 +503,18 @@ func.func @run_attn_max(%nq: index, %nk: index) {
   return
 }
 
-/// softmax(Q K^T / 8) V for every query row i in f32 (exp, not exp2: an
-/// independent formula), into %o's row i; with %causal over keys j <= i
-/// only.
+/// softmax(Q K^T / sqrt(d)) V for every query row i in f32 (exp, not
+/// exp2: an independent formula), into %o's row i; with %causal over keys
+/// j <= i only.
 func.func @softmax_reference(%nq: index, %nk: index, %d: index, %o: memref<?x?xf32>, %causal: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
-  %eighth = arith.constant 0.125 : f32
+  // 1 / sqrt(d)
+  %di = arith.index_cast %d : index to i64
+  %df = arith.uitofp %di : i64 to f32
+  %eighth = math.rsqrt %df : f32
   %s = memref.alloc(%nk) : memref<?xf32>
   scf.for %i = %c0 to %nq step %c1 {
     // Causal: the keys up to the query's position.
@@ -495,12 +561,13 @@ func.func @softmax_reference(%nq: index, %nk: index, %d: index, %o: memref<?x?xf
 /// Runs @attn_softmax and counts the elements of O farther than
 /// 4e-3 (1 + |ref|) from the reference: P is rounded to f16 (2^-11
 /// relative) before it multiplies V, and O to f16 when stored.
-func.func @run_attn_softmax(%nq: index, %nk: index, %causal: i1) {
+func.func @run_attn_softmax(%nq: index, %nk: index, %causal: i1, %d: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c64 = arith.constant 64 : index
-  %d = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %wide = arith.cmpi eq, %d, %c128 : index
   %q = memref.alloc(%nq, %d) : memref<?x?xf16>
   %k = memref.alloc(%nk, %d) : memref<?x?xf16>
   %v = memref.alloc(%nk, %d) : memref<?x?xf16>
@@ -519,7 +586,15 @@ func.func @run_attn_softmax(%nq: index, %nk: index, %causal: i1) {
   scf.if %causal {
     func.call @attn_causal_host(%q, %k, %v, %o, %gx, %c1, %c1) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
   } else {
-    func.call @attn_softmax_host(%q, %k, %v, %o, %gx, %c1, %c1) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
+    scf.if %wide {
+      %q2 = memref.cast %q : memref<?x?xf16> to memref<?x128xf16>
+      %k2 = memref.cast %k : memref<?x?xf16> to memref<?x128xf16>
+      %v2 = memref.cast %v : memref<?x?xf16> to memref<?x128xf16>
+      %o2 = memref.cast %o : memref<?x?xf16> to memref<?x128xf16>
+      func.call @attn_softmax_d128_host(%q2, %k2, %v2, %o2, %gx, %c1, %c1) : (memref<?x128xf16>, memref<?x128xf16>, memref<?x128xf16>, memref<?x128xf16>, index, index, index) -> ()
+    } else {
+      func.call @attn_softmax_host(%q, %k, %v, %o, %gx, %c1, %c1) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>, index, index, index) -> ()
+    }
   }
   call @softmax_reference(%nq, %nk, %d, %ro, %causal) : (index, index, index, memref<?x?xf32>, i1) -> ()
   %tol = arith.constant 4.0e-3 : f32
@@ -546,7 +621,11 @@ func.func @run_attn_softmax(%nq: index, %nk: index, %causal: i1) {
   scf.if %causal {
     vector.print str "attn_causal "
   } else {
-    vector.print str "attn_softmax "
+    scf.if %wide {
+      vector.print str "attn_softmax_d128 "
+    } else {
+      vector.print str "attn_softmax "
+    }
   }
   vector.print %nq : index punctuation <no_punctuation>
   vector.print str "x"
@@ -573,10 +652,12 @@ func.func @main() {
   call @run_attn_max(%c200, %c192) : (index, index) -> ()
   %false = arith.constant false
   %true = arith.constant true
-  call @run_attn_softmax(%c77, %c128, %false) : (index, index, i1) -> ()
-  call @run_attn_softmax(%c200, %c192, %false) : (index, index, i1) -> ()
-  call @run_attn_softmax(%c77, %c77, %true) : (index, index, i1) -> ()
-  call @run_attn_softmax(%c200, %c200, %true) : (index, index, i1) -> ()
+  %c64 = arith.constant 64 : index
+  call @run_attn_softmax(%c77, %c128, %false, %c64) : (index, index, i1, index) -> ()
+  call @run_attn_softmax(%c200, %c192, %false, %c64) : (index, index, i1, index) -> ()
+  call @run_attn_softmax(%c77, %c77, %true, %c64) : (index, index, i1, index) -> ()
+  call @run_attn_softmax(%c200, %c200, %true, %c64) : (index, index, i1, index) -> ()
+  call @run_attn_softmax(%c77, %c192, %false, %c128) : (index, index, i1, index) -> ()
   return
 }
 }
