@@ -106,6 +106,7 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
   // wgmma reads the operands' descriptors, which the layout lowering
   // consumes: first.
   if (name == "layout-to-nvvm") {
+    pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutNVVMPtxVersion());
     pm.addNestedPass<gpu::GPUModuleOp>(
         layout::createLayoutWarpgroupMmaToNVVM());
     pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutBulkTensorToNVVM());

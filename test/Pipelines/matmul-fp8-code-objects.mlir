@@ -1,0 +1,112 @@
+// FP8 GEMM tile programs (A M x K and B N x K, both K-major, of f8E4M3FN /
+// f8E5M2, or on gfx942 f8E4M3FNUZ / f8E5M2FNUZ through the sed of the RUN
+// lines; the kernels of Inputs/matmul-fp8-on-cpu.mlir with K tiles of 64)
+// distributed by -layout-tile-shared-memory{chip=...}, swizzled and
+// compiled: the chip's FP8 matrix instructions in the code object,
+// fragments read from LDS as 16-byte vectors (two K-packed MFMA K steps),
+// no scratch and no spills; on sm_90 the FP8 mma.sync, called as its LLVM
+// intrinsic, in PTX ISA 8.4 (-layout-nvvm-ptx-version), and on sm_90a the
+// same mma.sync (the tile pass has no FP8 wgmma yet).
+
+// RUN: rm -rf %t/gfx942 && sed -e 's/^!fp8 = .*/!fp8 = f8E4M3FNUZ/' -e 's/^!bf8 = .*/!bf8 = f8E5M2FNUZ/' %s \
+// RUN:   | layout-opt -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t/gfx942 -o /dev/null 2>/dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx942/kernels.gfx942.hsaco | FileCheck --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx942 %t/gfx942/kernels.gfx942.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: rm -rf %t/gfx950 && layout-opt %s -layout-to-rocdl=chip=gfx950 -layout-dump-binaries=dir=%t/gfx950 -o /dev/null 2>/dev/null \
+// RUN:   && llvm-readelf --notes %t/gfx950/kernels.gfx950.hsaco | FileCheck --check-prefix=NOTES %s \
+// RUN:   && llvm-objdump -d --mcpu=gfx950 %t/gfx950/kernels.gfx950.hsaco | FileCheck --check-prefix=CDNA %s
+// RUN: rm -rf %t/sm_90 && layout-opt %s -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t/sm_90 -o /dev/null 2>/dev/null \
+// RUN:   && FileCheck --check-prefix=PTX %s < %t/sm_90/kernels.sm_90.ptx
+// RUN: layout-opt %s -layout-tile-shared-memory=chip=sm_90a | FileCheck --check-prefix=SM90A %s
+
+/// 64 x 64 x 64 block tiles on two waves of 32 x 64: 2 x 4 MFMAs per K tile
+/// each, A's and B's fragments of two K steps in one ds_read_b128 (no
+/// narrower fragment reads).
+// NOTES: .group_segment_fixed_size: 8192
+// NOTES: .name: nt_fp8
+// NOTES: .private_segment_fixed_size: 0
+// NOTES: .vgpr_spill_count: 0
+// NOTES: .group_segment_fixed_size: 8192
+// NOTES: .name: nt_bf8
+// NOTES: .private_segment_fixed_size: 0
+// NOTES: .vgpr_spill_count: 0
+// CDNA-LABEL: <nt_fp8>:
+// CDNA-NOT: ds_read_b64
+// CDNA: ds_read_b128
+// CDNA-NOT: ds_read_b64
+// CDNA-COUNT-8: v_mfma_f32_32x32x16_fp8_fp8
+// CDNA-LABEL: <nt_bf8>:
+// CDNA-NOT: ds_read_b64
+// CDNA: ds_read_b128
+// CDNA-NOT: ds_read_b64
+// CDNA-COUNT-8: v_mfma_f32_32x32x16_bf8_bf8
+
+// PTX: .version 8.4
+// PTX-LABEL: .entry nt_fp8(
+// PTX-COUNT-64: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+// PTX-LABEL: .entry nt_bf8(
+// PTX-COUNT-64: mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32
+
+// SM90A: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+// SM90A-NOT: layout.warpgroup_mma
+
+!fp8 = f8E4M3FN
+!bf8 = f8E5M2
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+
+module attributes {gpu.container_module} {
+gpu.module @kernels {
+  gpu.func @nt_fp8(%A: memref<?x?x!fp8>, %B: memref<?x?x!fp8>, %C: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?x!fp8> -> !layout.tensor_view<?x?x!fp8>
+    %vb = layout.view %B : memref<?x?x!fp8> -> !layout.tensor_view<?x?x!fp8>
+    %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pa = layout.partition %va tile [64, 64] : !layout.tensor_view<?x?x!fp8> -> !layout.partition_view<?x?x!fp8, tile = [64, 64]>
+    %pb = layout.partition %vb tile [64, 64] : !layout.tensor_view<?x?x!fp8> -> !layout.partition_view<?x?x!fp8, tile = [64, 64]>
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 64]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !layout.partition_view<?x?x!fp8, tile = [64, 64]>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?x!fp8, tile = [64, 64]> -> vector<64x64x!fp8>
+      %tb = layout.load %pb[%bn, %kt] masked : !layout.partition_view<?x?x!fp8, tile = [64, 64]> -> vector<64x64x!fp8>
+      %r = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<64x64x!fp8>, vector<64x64x!fp8> into vector<64x64xf32>
+      scf.yield %r : vector<64x64xf32>
+    }
+    layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
+    gpu.return
+  }
+  gpu.func @nt_bf8(%A: memref<?x?x!bf8>, %B: memref<?x?x!bf8>, %C: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?x!bf8> -> !layout.tensor_view<?x?x!bf8>
+    %vb = layout.view %B : memref<?x?x!bf8> -> !layout.tensor_view<?x?x!bf8>
+    %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pa = layout.partition %va tile [64, 64] : !layout.tensor_view<?x?x!bf8> -> !layout.partition_view<?x?x!bf8, tile = [64, 64]>
+    %pb = layout.partition %vb tile [64, 64] : !layout.tensor_view<?x?x!bf8> -> !layout.partition_view<?x?x!bf8, tile = [64, 64]>
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 64]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !layout.partition_view<?x?x!bf8, tile = [64, 64]>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?x!bf8, tile = [64, 64]> -> vector<64x64x!bf8>
+      %tb = layout.load %pb[%bn, %kt] masked : !layout.partition_view<?x?x!bf8, tile = [64, 64]> -> vector<64x64x!bf8>
+      %r = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<64x64x!bf8>, vector<64x64x!bf8> into vector<64x64xf32>
+      scf.yield %r : vector<64x64xf32>
+    }
+    layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
+    gpu.return
+  }
+}
+
+}
