@@ -33,11 +33,18 @@
 ///   NaN or |C - reference| <= K * 2^-24 * sum_k |A[i][k] B[k][j]| (f32
 ///   accumulation of K products in any order stays within (K - 1) 2^-24 of
 ///   that sum).
+/// - "scaled": @scaled_fp8 / @scaled_bf8 (the "exact" inputs) multiply the
+///   accumulator by sa * sb, a scale per row of A and one per column of B
+///   (torch._scaled_mm's per-tensor and row-wise scales) and store f16 /
+///   bf16: compared bit for bit with the exact sum (an f32) put through
+///   the same f32 multiplications in the same order and arith.truncf.
 
 // CHECK: nt_fp8 67x45x100 exact: 0 mismatches of 3015, 0 NaN
 // CHECK: nt_fp8 67x45x100 all codes: 0 mismatches of 3015, 45 NaN
 // CHECK: nt_bf8 67x45x100 exact: 0 mismatches of 3015, 0 NaN
 // CHECK: nt_bf8 67x45x100 all codes: 0 mismatches of 3015, 45 NaN
+// CHECK: scaled_fp8 67x45x100 f16: 0 mismatches of 3015
+// CHECK: scaled_bf8 67x45x100 bf16: 0 mismatches of 3015
 
 !fp8 = f8E4M3FN
 !bf8 = f8E5M2
@@ -96,12 +103,98 @@ gpu.module @kernels {
     layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
     gpu.return
   }
+  // The scaled epilogue (torch._scaled_mm's per-tensor and row-wise
+  // scales): C = f16(acc * (sa * sb) * row[i] * col[j]), row[i] a scale
+  // per row of A (an M x 1 tile), col[j] one per column of B (N).
+  gpu.func @scaled_fp8(%A: memref<?x?x!fp8>, %B: memref<?x?x!fp8>, %C: memref<?x?xf16>, %sa: f32, %sb: f32,
+                      %Row: memref<?x1xf32>, %Col: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?x!fp8> -> !layout.tensor_view<?x?x!fp8>
+    %vb = layout.view %B : memref<?x?x!fp8> -> !layout.tensor_view<?x?x!fp8>
+    %vc = layout.view %C : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vr = layout.view %Row : memref<?x1xf32> -> !layout.tensor_view<?x1xf32>
+    %vl = layout.view %Col : memref<?xf32> -> !layout.tensor_view<?xf32>
+    %pa = layout.partition %va tile [64, 32] : !layout.tensor_view<?x?x!fp8> -> !layout.partition_view<?x?x!fp8, tile = [64, 32]>
+    %pb = layout.partition %vb tile [64, 32] : !layout.tensor_view<?x?x!fp8> -> !layout.partition_view<?x?x!fp8, tile = [64, 32]>
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf16> -> !layout.partition_view<?x?xf16, tile = [64, 64]>
+    %pr = layout.partition %vr tile [64, 1] : !layout.tensor_view<?x1xf32> -> !layout.partition_view<?x1xf32, tile = [64, 1]>
+    %pl = layout.partition %vl tile [64] : !layout.tensor_view<?xf32> -> !layout.partition_view<?xf32, tile = [64]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !layout.partition_view<?x?x!fp8, tile = [64, 32]>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?x!fp8, tile = [64, 32]> -> vector<64x32x!fp8>
+      %tb = layout.load %pb[%bn, %kt] masked : !layout.partition_view<?x?x!fp8, tile = [64, 32]> -> vector<64x32x!fp8>
+      %r = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<64x32x!fp8>, vector<64x32x!fp8> into vector<64x64xf32>
+      scf.yield %r : vector<64x64xf32>
+    }
+    %row = layout.load %pr[%bm, %c0] masked : !layout.partition_view<?x1xf32, tile = [64, 1]> -> vector<64x1xf32>
+    %col = layout.load %pl[%bn] masked : !layout.partition_view<?xf32, tile = [64]> -> vector<64xf32>
+    %rows = vector.broadcast %row : vector<64x1xf32> to vector<64x64xf32>
+    %cols = vector.broadcast %col : vector<64xf32> to vector<64x64xf32>
+    %sab = arith.mulf %sa, %sb : f32
+    %st = vector.broadcast %sab : f32 to vector<64x64xf32>
+    %x = arith.mulf %acc, %st : vector<64x64xf32>
+    %y = arith.mulf %x, %rows : vector<64x64xf32>
+    %z = arith.mulf %y, %cols : vector<64x64xf32>
+    %o = arith.truncf %z : vector<64x64xf32> to vector<64x64xf16>
+    layout.store %o, %pc[%bm, %bn] masked : vector<64x64xf16>, !layout.partition_view<?x?xf16, tile = [64, 64]>
+    gpu.return
+  }
+  // The scaled epilogue (torch._scaled_mm's per-tensor and row-wise
+  // scales): C = bf16(acc * (sa * sb) * row[i] * col[j]), row[i] a scale
+  // per row of A (an M x 1 tile), col[j] one per column of B (N).
+  gpu.func @scaled_bf8(%A: memref<?x?x!bf8>, %B: memref<?x?x!bf8>, %C: memref<?x?xbf16>, %sa: f32, %sb: f32,
+                      %Row: memref<?x1xf32>, %Col: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?x!bf8> -> !layout.tensor_view<?x?x!bf8>
+    %vb = layout.view %B : memref<?x?x!bf8> -> !layout.tensor_view<?x?x!bf8>
+    %vc = layout.view %C : memref<?x?xbf16> -> !layout.tensor_view<?x?xbf16>
+    %vr = layout.view %Row : memref<?x1xf32> -> !layout.tensor_view<?x1xf32>
+    %vl = layout.view %Col : memref<?xf32> -> !layout.tensor_view<?xf32>
+    %pa = layout.partition %va tile [64, 32] : !layout.tensor_view<?x?x!bf8> -> !layout.partition_view<?x?x!bf8, tile = [64, 32]>
+    %pb = layout.partition %vb tile [64, 32] : !layout.tensor_view<?x?x!bf8> -> !layout.partition_view<?x?x!bf8, tile = [64, 32]>
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xbf16> -> !layout.partition_view<?x?xbf16, tile = [64, 64]>
+    %pr = layout.partition %vr tile [64, 1] : !layout.tensor_view<?x1xf32> -> !layout.partition_view<?x1xf32, tile = [64, 1]>
+    %pl = layout.partition %vl tile [64] : !layout.tensor_view<?xf32> -> !layout.partition_view<?xf32, tile = [64]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !layout.partition_view<?x?x!bf8, tile = [64, 32]>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?x!bf8, tile = [64, 32]> -> vector<64x32x!bf8>
+      %tb = layout.load %pb[%bn, %kt] masked : !layout.partition_view<?x?x!bf8, tile = [64, 32]> -> vector<64x32x!bf8>
+      %r = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<64x32x!bf8>, vector<64x32x!bf8> into vector<64x64xf32>
+      scf.yield %r : vector<64x64xf32>
+    }
+    %row = layout.load %pr[%bm, %c0] masked : !layout.partition_view<?x1xf32, tile = [64, 1]> -> vector<64x1xf32>
+    %col = layout.load %pl[%bn] masked : !layout.partition_view<?xf32, tile = [64]> -> vector<64xf32>
+    %rows = vector.broadcast %row : vector<64x1xf32> to vector<64x64xf32>
+    %cols = vector.broadcast %col : vector<64xf32> to vector<64x64xf32>
+    %sab = arith.mulf %sa, %sb : f32
+    %st = vector.broadcast %sab : f32 to vector<64x64xf32>
+    %x = arith.mulf %acc, %st : vector<64x64xf32>
+    %y = arith.mulf %x, %rows : vector<64x64xf32>
+    %z = arith.mulf %y, %cols : vector<64x64xf32>
+    %o = arith.truncf %z : vector<64x64xf32> to vector<64x64xbf16>
+    layout.store %o, %pc[%bm, %bn] masked : vector<64x64xbf16>, !layout.partition_view<?x?xbf16, tile = [64, 64]>
+    gpu.return
+  }
 }
 
 /// The kernels as host functions (-layout-test-gpu-to-loops): the kernel's
 /// arguments, then the grid.
 func.func private @nt_fp8_host(memref<?x?x!fp8>, memref<?x?x!fp8>, memref<?x?xf32>, index, index, index)
 func.func private @nt_bf8_host(memref<?x?x!bf8>, memref<?x?x!bf8>, memref<?x?xf32>, index, index, index)
+func.func private @scaled_fp8_host(memref<?x?x!fp8>, memref<?x?x!fp8>, memref<?x?xf16>, f32, f32, memref<?x1xf32>, memref<?xf32>, index, index, index)
+func.func private @scaled_bf8_host(memref<?x?x!bf8>, memref<?x?x!bf8>, memref<?x?xbf16>, f32, f32, memref<?x1xf32>, memref<?xf32>, index, index, index)
 
 /// Whether the types are the FNUZ encodings (set by the RUN line's sed).
 func.func @fnuz() -> i1 {
@@ -464,6 +557,192 @@ func.func @run_bf8(%m: index, %n: index, %k: index, %all: i1) {
   return
 }
 
+/// The scales of the scaled kernels: sa = 0.375, sb = 1.3 (rounded to
+/// f32), row[i] = 0.5 + (i mod 11) / 16, col[j] = 2 - (j mod 13) / 32.
+func.func @row_scale(%i: index) -> f32 {
+  %c11 = arith.constant 11 : index
+  %r = arith.remui %i, %c11 : index
+  %r64 = arith.index_cast %r : index to i64
+  %rf = arith.sitofp %r64 : i64 to f32
+  %s16 = arith.constant 0.0625 : f32
+  %half = arith.constant 0.5 : f32
+  %x = arith.mulf %rf, %s16 : f32
+  %v = arith.addf %half, %x : f32
+  return %v : f32
+}
+func.func @col_scale(%j: index) -> f32 {
+  %c13 = arith.constant 13 : index
+  %r = arith.remui %j, %c13 : index
+  %r64 = arith.index_cast %r : index to i64
+  %rf = arith.sitofp %r64 : i64 to f32
+  %s32 = arith.constant 0.03125 : f32
+  %two = arith.constant 2.0 : f32
+  %x = arith.mulf %rf, %s32 : f32
+  %v = arith.subf %two, %x : f32
+  return %v : f32
+}
+
+/// The scaled reference of C[i][j] in f32, from the "exact" inputs (whose
+/// f64 sum is the f32 accumulator, exactly): the epilogue's multiplications
+/// in the kernel's order, acc * (sa * sb) * row[i] * col[j], each rounded
+/// to f32 as the kernel's are.
+func.func @scaled_reference(%i: index, %j: index, %k: index, %sa: f32, %sb: f32, %e5: i1) -> f32 {
+  %exact = arith.constant false
+  %sum, %tol = func.call @reference(%i, %j, %k, %exact, %e5) : (index, index, index, i1, i1) -> (f64, f64)
+  %acc = arith.truncf %sum : f64 to f32
+  %sab = arith.mulf %sa, %sb : f32
+  %r = func.call @row_scale(%i) : (index) -> f32
+  %c = func.call @col_scale(%j) : (index) -> f32
+  %x = arith.mulf %acc, %sab : f32
+  %y = arith.mulf %x, %r : f32
+  %z = arith.mulf %y, %c : f32
+  return %z : f32
+}
+
+/// Prints the elements of the scaled C that differ from the reference
+/// rounded to the output type (compared bit for bit), after the name.
+func.func @report_scaled_f16(%c: memref<?x?xf16>, %m: index, %n: index, %k: index, %sa: f32, %sb: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e5 = arith.constant false
+  %bad = scf.for %i = %c0 to %m step %c1 iter_args(%b0 = %c0) -> (index) {
+    %r = scf.for %j = %c0 to %n step %c1 iter_args(%b1 = %b0) -> (index) {
+      %x = memref.load %c[%i, %j] : memref<?x?xf16>
+      %y0 = func.call @scaled_reference(%i, %j, %k, %sa, %sb, %e5) : (index, index, index, f32, f32, i1) -> f32
+      %y = arith.truncf %y0 : f32 to f16
+      %xb = arith.bitcast %x : f16 to i16
+      %yb = arith.bitcast %y : f16 to i16
+      %same = arith.cmpi eq, %xb, %yb : i16
+      %miss = arith.select %same, %c0, %c1 : index
+      %b2 = arith.addi %b1, %miss : index
+      scf.yield %b2 : index
+    }
+    scf.yield %r : index
+  }
+  vector.print str " "
+  vector.print %m : index punctuation <no_punctuation>
+  vector.print str "x"
+  vector.print %n : index punctuation <no_punctuation>
+  vector.print str "x"
+  vector.print %k : index punctuation <no_punctuation>
+  vector.print str " f16: "
+  vector.print %bad : index punctuation <no_punctuation>
+  vector.print str " mismatches of "
+  %t = arith.muli %m, %n : index
+  vector.print %t : index
+  return
+}
+func.func @report_scaled_bf16(%c: memref<?x?xbf16>, %m: index, %n: index, %k: index, %sa: f32, %sb: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e5 = arith.constant true
+  %bad = scf.for %i = %c0 to %m step %c1 iter_args(%b0 = %c0) -> (index) {
+    %r = scf.for %j = %c0 to %n step %c1 iter_args(%b1 = %b0) -> (index) {
+      %x = memref.load %c[%i, %j] : memref<?x?xbf16>
+      %y0 = func.call @scaled_reference(%i, %j, %k, %sa, %sb, %e5) : (index, index, index, f32, f32, i1) -> f32
+      %y = arith.truncf %y0 : f32 to bf16
+      %xb = arith.bitcast %x : bf16 to i16
+      %yb = arith.bitcast %y : bf16 to i16
+      %same = arith.cmpi eq, %xb, %yb : i16
+      %miss = arith.select %same, %c0, %c1 : index
+      %b2 = arith.addi %b1, %miss : index
+      scf.yield %b2 : index
+    }
+    scf.yield %r : index
+  }
+  vector.print str " "
+  vector.print %m : index punctuation <no_punctuation>
+  vector.print str "x"
+  vector.print %n : index punctuation <no_punctuation>
+  vector.print str "x"
+  vector.print %k : index punctuation <no_punctuation>
+  vector.print str " bf16: "
+  vector.print %bad : index punctuation <no_punctuation>
+  vector.print str " mismatches of "
+  %t = arith.muli %m, %n : index
+  vector.print %t : index
+  return
+}
+
+/// The scales as memrefs: row (M x 1) and col (N).
+func.func @scales(%m: index, %n: index) -> (memref<?x1xf32>, memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %row = memref.alloc(%m) : memref<?x1xf32>
+  %col = memref.alloc(%n) : memref<?xf32>
+  scf.for %i = %c0 to %m step %c1 {
+    %v = func.call @row_scale(%i) : (index) -> f32
+    memref.store %v, %row[%i, %c0] : memref<?x1xf32>
+  }
+  scf.for %j = %c0 to %n step %c1 {
+    %v = func.call @col_scale(%j) : (index) -> f32
+    memref.store %v, %col[%j] : memref<?xf32>
+  }
+  return %row, %col : memref<?x1xf32>, memref<?xf32>
+}
+
+func.func @run_scaled_fp8(%m: index, %n: index, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %exact = arith.constant false
+  %sa = arith.constant 0.375 : f32
+  %sb = arith.constant 1.3 : f32
+  %a = memref.alloc(%m, %k) : memref<?x?x!fp8>
+  %b = memref.alloc(%n, %k) : memref<?x?x!fp8>
+  %c = memref.alloc(%m, %n) : memref<?x?xf16>
+  call @fill_fp8(%a, %b, %m, %n, %k, %exact) : (memref<?x?x!fp8>, memref<?x?x!fp8>, index, index, index, i1) -> ()
+  %row, %col = call @scales(%m, %n) : (index, index) -> (memref<?x1xf32>, memref<?xf32>)
+  %init = arith.constant -7.0 : f16
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      memref.store %init, %c[%i, %j] : memref<?x?xf16>
+    }
+  }
+  %gx = arith.ceildivui %n, %c64 : index
+  %gy = arith.ceildivui %m, %c64 : index
+  call @scaled_fp8_host(%a, %b, %c, %sa, %sb, %row, %col, %gx, %gy, %c1) : (memref<?x?x!fp8>, memref<?x?x!fp8>, memref<?x?xf16>, f32, f32, memref<?x1xf32>, memref<?xf32>, index, index, index) -> ()
+  vector.print str "scaled_fp8"
+  call @report_scaled_f16(%c, %m, %n, %k, %sa, %sb) : (memref<?x?xf16>, index, index, index, f32, f32) -> ()
+  memref.dealloc %a : memref<?x?x!fp8>
+  memref.dealloc %b : memref<?x?x!fp8>
+  memref.dealloc %c : memref<?x?xf16>
+  memref.dealloc %row : memref<?x1xf32>
+  memref.dealloc %col : memref<?xf32>
+  return
+}
+
+func.func @run_scaled_bf8(%m: index, %n: index, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %exact = arith.constant false
+  %sa = arith.constant 0.375 : f32
+  %sb = arith.constant 1.3 : f32
+  %a = memref.alloc(%m, %k) : memref<?x?x!bf8>
+  %b = memref.alloc(%n, %k) : memref<?x?x!bf8>
+  %c = memref.alloc(%m, %n) : memref<?x?xbf16>
+  call @fill_bf8(%a, %b, %m, %n, %k, %exact) : (memref<?x?x!bf8>, memref<?x?x!bf8>, index, index, index, i1) -> ()
+  %row, %col = call @scales(%m, %n) : (index, index) -> (memref<?x1xf32>, memref<?xf32>)
+  %init = arith.constant -7.0 : bf16
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      memref.store %init, %c[%i, %j] : memref<?x?xbf16>
+    }
+  }
+  %gx = arith.ceildivui %n, %c64 : index
+  %gy = arith.ceildivui %m, %c64 : index
+  call @scaled_bf8_host(%a, %b, %c, %sa, %sb, %row, %col, %gx, %gy, %c1) : (memref<?x?x!bf8>, memref<?x?x!bf8>, memref<?x?xbf16>, f32, f32, memref<?x1xf32>, memref<?xf32>, index, index, index) -> ()
+  vector.print str "scaled_bf8"
+  call @report_scaled_bf16(%c, %m, %n, %k, %sa, %sb) : (memref<?x?xbf16>, index, index, index, f32, f32) -> ()
+  memref.dealloc %a : memref<?x?x!bf8>
+  memref.dealloc %b : memref<?x?x!bf8>
+  memref.dealloc %c : memref<?x?xbf16>
+  memref.dealloc %row : memref<?x1xf32>
+  memref.dealloc %col : memref<?xf32>
+  return
+}
+
 func.func @main() {
   %m = arith.constant 67 : index
   %n = arith.constant 45 : index
@@ -474,6 +753,8 @@ func.func @main() {
   call @run_fp8(%m, %n, %k, %all) : (index, index, index, i1) -> ()
   call @run_bf8(%m, %n, %k, %exact) : (index, index, index, i1) -> ()
   call @run_bf8(%m, %n, %k, %all) : (index, index, index, i1) -> ()
+  call @run_scaled_fp8(%m, %n, %k) : (index, index, index) -> ()
+  call @run_scaled_bf8(%m, %n, %k) : (index, index, index) -> ()
   return
 }
 }
