@@ -6,7 +6,9 @@
 // f8E5M2).
 
 /// FP8 GEMM tile programs (`vector.contract` of 8-bit float tiles into an
-/// f32 accumulator, A M x K and B N x K: K-major, `#nk`) distributed by
+/// f32 accumulator; A M x K and B N x K, K-major as every FP8 instruction
+/// reads them (nt); B K x N (nn); A K x M and B K x N (tn), the last two
+/// transposed on their way into the workgroup buffers) distributed by
 /// -layout-tile-shared-memory onto the chip's FP8 matrix instruction
 /// (gfx942 / gfx950: v_mfma_f32_32x32x16_{fp8_fp8,bf8_bf8}; sm_90:
 /// mma.sync m16n8k32 .e4m3 / .e5m2 called as its LLVM intrinsic), run on
@@ -43,6 +45,10 @@
 // CHECK: nt_fp8 67x45x100 all codes: 0 mismatches of 3015, 45 NaN
 // CHECK: nt_bf8 67x45x100 exact: 0 mismatches of 3015, 0 NaN
 // CHECK: nt_bf8 67x45x100 all codes: 0 mismatches of 3015, 45 NaN
+// CHECK: nn_fp8 67x45x100 exact: 0 mismatches of 3015, 0 NaN
+// CHECK: nn_fp8 67x45x100 all codes: 0 mismatches of 3015, 45 NaN
+// CHECK: tn_bf8 67x45x100 exact: 0 mismatches of 3015, 0 NaN
+// CHECK: tn_bf8 67x45x100 all codes: 0 mismatches of 3015, 45 NaN
 // CHECK: scaled_fp8 67x45x100 f16: 0 mismatches of 3015
 // CHECK: scaled_bf8 67x45x100 bf16: 0 mismatches of 3015
 
@@ -50,6 +56,8 @@
 !bf8 = f8E5M2
 
 #mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#kn = affine_map<(m, n, k) -> (k, n)>
 #nk = affine_map<(m, n, k) -> (n, k)>
 #mn = affine_map<(m, n, k) -> (m, n)>
 
@@ -98,6 +106,57 @@ gpu.module @kernels {
       %tb = layout.load %pb[%bn, %kt] masked : !layout.partition_view<?x?x!bf8, tile = [64, 32]> -> vector<64x32x!bf8>
       %r = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
          : vector<64x32x!bf8>, vector<64x32x!bf8> into vector<64x64xf32>
+      scf.yield %r : vector<64x64xf32>
+    }
+    layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
+    gpu.return
+  }
+  // Operands that are not K-major (B K x N: nn; A K x M too: tn), which
+  // every FP8 instruction needs: transposed on their way through the
+  // workgroup buffers.
+  gpu.func @nn_fp8(%A: memref<?x?x!fp8>, %B: memref<?x?x!fp8>, %C: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?x!fp8> -> !layout.tensor_view<?x?x!fp8>
+    %vb = layout.view %B : memref<?x?x!fp8> -> !layout.tensor_view<?x?x!fp8>
+    %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pa = layout.partition %va tile [64, 32] : !layout.tensor_view<?x?x!fp8> -> !layout.partition_view<?x?x!fp8, tile = [64, 32]>
+    %pb = layout.partition %vb tile [32, 64] : !layout.tensor_view<?x?x!fp8> -> !layout.partition_view<?x?x!fp8, tile = [32, 64]>
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 64]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pb : !layout.partition_view<?x?x!fp8, tile = [32, 64]>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %tiles#0 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?x!fp8, tile = [64, 32]> -> vector<64x32x!fp8>
+      %tb = layout.load %pb[%kt, %bn] masked : !layout.partition_view<?x?x!fp8, tile = [32, 64]> -> vector<32x64x!fp8>
+      %r = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<64x32x!fp8>, vector<32x64x!fp8> into vector<64x64xf32>
+      scf.yield %r : vector<64x64xf32>
+    }
+    layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
+    gpu.return
+  }
+  gpu.func @tn_bf8(%A: memref<?x?x!bf8>, %B: memref<?x?x!bf8>, %C: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?x!bf8> -> !layout.tensor_view<?x?x!bf8>
+    %vb = layout.view %B : memref<?x?x!bf8> -> !layout.tensor_view<?x?x!bf8>
+    %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pa = layout.partition %va tile [32, 64] : !layout.tensor_view<?x?x!bf8> -> !layout.partition_view<?x?x!bf8, tile = [32, 64]>
+    %pb = layout.partition %vb tile [32, 64] : !layout.tensor_view<?x?x!bf8> -> !layout.partition_view<?x?x!bf8, tile = [32, 64]>
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 64]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pb : !layout.partition_view<?x?x!bf8, tile = [32, 64]>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %tiles#0 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%kt, %bm] masked : !layout.partition_view<?x?x!bf8, tile = [32, 64]> -> vector<32x64x!bf8>
+      %tb = layout.load %pb[%kt, %bn] masked : !layout.partition_view<?x?x!bf8, tile = [32, 64]> -> vector<32x64x!bf8>
+      %r = vector.contract {indexing_maps = [#km, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
+         : vector<32x64x!bf8>, vector<32x64x!bf8> into vector<64x64xf32>
       scf.yield %r : vector<64x64xf32>
     }
     layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
@@ -193,6 +252,8 @@ gpu.module @kernels {
 /// arguments, then the grid.
 func.func private @nt_fp8_host(memref<?x?x!fp8>, memref<?x?x!fp8>, memref<?x?xf32>, index, index, index)
 func.func private @nt_bf8_host(memref<?x?x!bf8>, memref<?x?x!bf8>, memref<?x?xf32>, index, index, index)
+func.func private @nn_fp8_host(memref<?x?x!fp8>, memref<?x?x!fp8>, memref<?x?xf32>, index, index, index)
+func.func private @tn_bf8_host(memref<?x?x!bf8>, memref<?x?x!bf8>, memref<?x?xf32>, index, index, index)
 func.func private @scaled_fp8_host(memref<?x?x!fp8>, memref<?x?x!fp8>, memref<?x?xf16>, f32, f32, memref<?x1xf32>, memref<?xf32>, index, index, index)
 func.func private @scaled_bf8_host(memref<?x?x!bf8>, memref<?x?x!bf8>, memref<?x?xbf16>, f32, f32, memref<?x1xf32>, memref<?xf32>, index, index, index)
 
@@ -410,9 +471,9 @@ func.func @reference(%i: index, %j: index, %k: index, %all: i1, %e5: i1) -> (f64
   return %sum#0, %tol : f64, f64
 }
 
-/// Fills A (M x K) and B (N x K) with the bytes as 8-bit floats of type
-/// !fp8 (%e5 false) or !bf8.
-func.func @fill_fp8(%a: memref<?x?x!fp8>, %b: memref<?x?x!fp8>, %m: index, %n: index, %k: index, %all: i1) {
+/// Fills A (M x K, or K x M with %akm) and B (N x K, or K x N with %bkn)
+/// with the bytes as 8-bit floats of type !fp8 (fill_fp8) or !bf8.
+func.func @fill_fp8(%a: memref<?x?x!fp8>, %b: memref<?x?x!fp8>, %m: index, %n: index, %k: index, %all: i1, %akm: i1, %bkn: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %e5 = arith.constant false
@@ -421,7 +482,11 @@ func.func @fill_fp8(%a: memref<?x?x!fp8>, %b: memref<?x?x!fp8>, %m: index, %n: i
       %x = func.call @a_code(%i, %kk, %all, %e5) : (index, index, i1, i1) -> i64
       %x8 = arith.trunci %x : i64 to i8
       %v = arith.bitcast %x8 : i8 to !fp8
-      memref.store %v, %a[%i, %kk] : memref<?x?x!fp8>
+      scf.if %akm {
+        memref.store %v, %a[%kk, %i] : memref<?x?x!fp8>
+      } else {
+        memref.store %v, %a[%i, %kk] : memref<?x?x!fp8>
+      }
     }
   }
   scf.for %j = %c0 to %n step %c1 {
@@ -429,12 +494,16 @@ func.func @fill_fp8(%a: memref<?x?x!fp8>, %b: memref<?x?x!fp8>, %m: index, %n: i
       %x = func.call @b_code(%kk, %j, %all, %e5) : (index, index, i1, i1) -> i64
       %x8 = arith.trunci %x : i64 to i8
       %v = arith.bitcast %x8 : i8 to !fp8
-      memref.store %v, %b[%j, %kk] : memref<?x?x!fp8>
+      scf.if %bkn {
+        memref.store %v, %b[%kk, %j] : memref<?x?x!fp8>
+      } else {
+        memref.store %v, %b[%j, %kk] : memref<?x?x!fp8>
+      }
     }
   }
   return
 }
-func.func @fill_bf8(%a: memref<?x?x!bf8>, %b: memref<?x?x!bf8>, %m: index, %n: index, %k: index, %all: i1) {
+func.func @fill_bf8(%a: memref<?x?x!bf8>, %b: memref<?x?x!bf8>, %m: index, %n: index, %k: index, %all: i1, %akm: i1, %bkn: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %e5 = arith.constant true
@@ -443,7 +512,11 @@ func.func @fill_bf8(%a: memref<?x?x!bf8>, %b: memref<?x?x!bf8>, %m: index, %n: i
       %x = func.call @a_code(%i, %kk, %all, %e5) : (index, index, i1, i1) -> i64
       %x8 = arith.trunci %x : i64 to i8
       %v = arith.bitcast %x8 : i8 to !bf8
-      memref.store %v, %a[%i, %kk] : memref<?x?x!bf8>
+      scf.if %akm {
+        memref.store %v, %a[%kk, %i] : memref<?x?x!bf8>
+      } else {
+        memref.store %v, %a[%i, %kk] : memref<?x?x!bf8>
+      }
     }
   }
   scf.for %j = %c0 to %n step %c1 {
@@ -451,7 +524,11 @@ func.func @fill_bf8(%a: memref<?x?x!bf8>, %b: memref<?x?x!bf8>, %m: index, %n: i
       %x = func.call @b_code(%kk, %j, %all, %e5) : (index, index, i1, i1) -> i64
       %x8 = arith.trunci %x : i64 to i8
       %v = arith.bitcast %x8 : i8 to !bf8
-      memref.store %v, %b[%j, %kk] : memref<?x?x!bf8>
+      scf.if %bkn {
+        memref.store %v, %b[%kk, %j] : memref<?x?x!bf8>
+      } else {
+        memref.store %v, %b[%j, %kk] : memref<?x?x!bf8>
+      }
     }
   }
   return
@@ -517,19 +594,38 @@ func.func @report(%c: memref<?x?xf32>, %m: index, %n: index, %k: index, %all: i1
   return
 }
 
-func.func @run_fp8(%m: index, %n: index, %k: index, %all: i1) {
+func.func @run_fp8(%m: index, %n: index, %k: index, %all: i1, %kn: i1) {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %e5 = arith.constant false
-  %a = memref.alloc(%m, %k) : memref<?x?x!fp8>
-  %b = memref.alloc(%n, %k) : memref<?x?x!fp8>
+  %akm0 = arith.constant false
+  %knakm = arith.andi %akm0, %kn : i1
+  %a = scf.if %knakm -> memref<?x?x!fp8> {
+    %x = memref.alloc(%k, %m) : memref<?x?x!fp8>
+    scf.yield %x : memref<?x?x!fp8>
+  } else {
+    %x = memref.alloc(%m, %k) : memref<?x?x!fp8>
+    scf.yield %x : memref<?x?x!fp8>
+  }
+  %b = scf.if %kn -> memref<?x?x!fp8> {
+    %x = memref.alloc(%k, %n) : memref<?x?x!fp8>
+    scf.yield %x : memref<?x?x!fp8>
+  } else {
+    %x = memref.alloc(%n, %k) : memref<?x?x!fp8>
+    scf.yield %x : memref<?x?x!fp8>
+  }
   %c = memref.alloc(%m, %n) : memref<?x?xf32>
-  call @fill_fp8(%a, %b, %m, %n, %k, %all) : (memref<?x?x!fp8>, memref<?x?x!fp8>, index, index, index, i1) -> ()
+  call @fill_fp8(%a, %b, %m, %n, %k, %all, %knakm, %kn) : (memref<?x?x!fp8>, memref<?x?x!fp8>, index, index, index, i1, i1, i1) -> ()
   call @clear(%c, %m, %n) : (memref<?x?xf32>, index, index) -> ()
   %gx = arith.ceildivui %n, %c64 : index
   %gy = arith.ceildivui %m, %c64 : index
-  call @nt_fp8_host(%a, %b, %c, %gx, %gy, %c1) : (memref<?x?x!fp8>, memref<?x?x!fp8>, memref<?x?xf32>, index, index, index) -> ()
-  vector.print str "nt_fp8"
+  scf.if %kn {
+    func.call @nn_fp8_host(%a, %b, %c, %gx, %gy, %c1) : (memref<?x?x!fp8>, memref<?x?x!fp8>, memref<?x?xf32>, index, index, index) -> ()
+    vector.print str "nn_fp8"
+  } else {
+    func.call @nt_fp8_host(%a, %b, %c, %gx, %gy, %c1) : (memref<?x?x!fp8>, memref<?x?x!fp8>, memref<?x?xf32>, index, index, index) -> ()
+    vector.print str "nt_fp8"
+  }
   call @report(%c, %m, %n, %k, %all, %e5) : (memref<?x?xf32>, index, index, index, i1, i1) -> ()
   memref.dealloc %a : memref<?x?x!fp8>
   memref.dealloc %b : memref<?x?x!fp8>
@@ -537,19 +633,38 @@ func.func @run_fp8(%m: index, %n: index, %k: index, %all: i1) {
   return
 }
 
-func.func @run_bf8(%m: index, %n: index, %k: index, %all: i1) {
+func.func @run_bf8(%m: index, %n: index, %k: index, %all: i1, %kn: i1) {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %e5 = arith.constant true
-  %a = memref.alloc(%m, %k) : memref<?x?x!bf8>
-  %b = memref.alloc(%n, %k) : memref<?x?x!bf8>
+  %akm0 = arith.constant true
+  %knakm = arith.andi %akm0, %kn : i1
+  %a = scf.if %knakm -> memref<?x?x!bf8> {
+    %x = memref.alloc(%k, %m) : memref<?x?x!bf8>
+    scf.yield %x : memref<?x?x!bf8>
+  } else {
+    %x = memref.alloc(%m, %k) : memref<?x?x!bf8>
+    scf.yield %x : memref<?x?x!bf8>
+  }
+  %b = scf.if %kn -> memref<?x?x!bf8> {
+    %x = memref.alloc(%k, %n) : memref<?x?x!bf8>
+    scf.yield %x : memref<?x?x!bf8>
+  } else {
+    %x = memref.alloc(%n, %k) : memref<?x?x!bf8>
+    scf.yield %x : memref<?x?x!bf8>
+  }
   %c = memref.alloc(%m, %n) : memref<?x?xf32>
-  call @fill_bf8(%a, %b, %m, %n, %k, %all) : (memref<?x?x!bf8>, memref<?x?x!bf8>, index, index, index, i1) -> ()
+  call @fill_bf8(%a, %b, %m, %n, %k, %all, %knakm, %kn) : (memref<?x?x!bf8>, memref<?x?x!bf8>, index, index, index, i1, i1, i1) -> ()
   call @clear(%c, %m, %n) : (memref<?x?xf32>, index, index) -> ()
   %gx = arith.ceildivui %n, %c64 : index
   %gy = arith.ceildivui %m, %c64 : index
-  call @nt_bf8_host(%a, %b, %c, %gx, %gy, %c1) : (memref<?x?x!bf8>, memref<?x?x!bf8>, memref<?x?xf32>, index, index, index) -> ()
-  vector.print str "nt_bf8"
+  scf.if %kn {
+    func.call @tn_bf8_host(%a, %b, %c, %gx, %gy, %c1) : (memref<?x?x!bf8>, memref<?x?x!bf8>, memref<?x?xf32>, index, index, index) -> ()
+    vector.print str "tn_bf8"
+  } else {
+    func.call @nt_bf8_host(%a, %b, %c, %gx, %gy, %c1) : (memref<?x?x!bf8>, memref<?x?x!bf8>, memref<?x?xf32>, index, index, index) -> ()
+    vector.print str "nt_bf8"
+  }
   call @report(%c, %m, %n, %k, %all, %e5) : (memref<?x?xf32>, index, index, index, i1, i1) -> ()
   memref.dealloc %a : memref<?x?x!bf8>
   memref.dealloc %b : memref<?x?x!bf8>
@@ -686,12 +801,13 @@ func.func @run_scaled_fp8(%m: index, %n: index, %k: index) {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %exact = arith.constant false
+  %false = arith.constant false
   %sa = arith.constant 0.375 : f32
   %sb = arith.constant 1.3 : f32
   %a = memref.alloc(%m, %k) : memref<?x?x!fp8>
   %b = memref.alloc(%n, %k) : memref<?x?x!fp8>
   %c = memref.alloc(%m, %n) : memref<?x?xf16>
-  call @fill_fp8(%a, %b, %m, %n, %k, %exact) : (memref<?x?x!fp8>, memref<?x?x!fp8>, index, index, index, i1) -> ()
+  call @fill_fp8(%a, %b, %m, %n, %k, %exact, %false, %false) : (memref<?x?x!fp8>, memref<?x?x!fp8>, index, index, index, i1, i1, i1) -> ()
   %row, %col = call @scales(%m, %n) : (index, index) -> (memref<?x1xf32>, memref<?xf32>)
   %init = arith.constant -7.0 : f16
   scf.for %i = %c0 to %m step %c1 {
@@ -717,12 +833,13 @@ func.func @run_scaled_bf8(%m: index, %n: index, %k: index) {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %exact = arith.constant false
+  %false = arith.constant false
   %sa = arith.constant 0.375 : f32
   %sb = arith.constant 1.3 : f32
   %a = memref.alloc(%m, %k) : memref<?x?x!bf8>
   %b = memref.alloc(%n, %k) : memref<?x?x!bf8>
   %c = memref.alloc(%m, %n) : memref<?x?xbf16>
-  call @fill_bf8(%a, %b, %m, %n, %k, %exact) : (memref<?x?x!bf8>, memref<?x?x!bf8>, index, index, index, i1) -> ()
+  call @fill_bf8(%a, %b, %m, %n, %k, %exact, %false, %false) : (memref<?x?x!bf8>, memref<?x?x!bf8>, index, index, index, i1, i1, i1) -> ()
   %row, %col = call @scales(%m, %n) : (index, index) -> (memref<?x1xf32>, memref<?xf32>)
   %init = arith.constant -7.0 : bf16
   scf.for %i = %c0 to %m step %c1 {
@@ -749,10 +866,16 @@ func.func @main() {
   %k = arith.constant 100 : index
   %exact = arith.constant false
   %all = arith.constant true
-  call @run_fp8(%m, %n, %k, %exact) : (index, index, index, i1) -> ()
-  call @run_fp8(%m, %n, %k, %all) : (index, index, index, i1) -> ()
-  call @run_bf8(%m, %n, %k, %exact) : (index, index, index, i1) -> ()
-  call @run_bf8(%m, %n, %k, %all) : (index, index, index, i1) -> ()
+  %kmajor = arith.constant false
+  %kn = arith.constant true
+  call @run_fp8(%m, %n, %k, %exact, %kmajor) : (index, index, index, i1, i1) -> ()
+  call @run_fp8(%m, %n, %k, %all, %kmajor) : (index, index, index, i1, i1) -> ()
+  call @run_bf8(%m, %n, %k, %exact, %kmajor) : (index, index, index, i1, i1) -> ()
+  call @run_bf8(%m, %n, %k, %all, %kmajor) : (index, index, index, i1, i1) -> ()
+  call @run_fp8(%m, %n, %k, %exact, %kn) : (index, index, index, i1, i1) -> ()
+  call @run_fp8(%m, %n, %k, %all, %kn) : (index, index, index, i1, i1) -> ()
+  call @run_bf8(%m, %n, %k, %exact, %kn) : (index, index, index, i1, i1) -> ()
+  call @run_bf8(%m, %n, %k, %all, %kn) : (index, index, index, i1, i1) -> ()
   call @run_scaled_fp8(%m, %n, %k) : (index, index, index) -> ()
   call @run_scaled_bf8(%m, %n, %k) : (index, index, index) -> ()
   return
