@@ -243,6 +243,7 @@ static MatrixInstruction mmaSyncFp8(StringRef mnemonic, StringRef intrinsic,
                          /*ldmatrixA=*/std::nullopt,
                          /*ldmatrixB=*/std::nullopt};
   inst.minimumSmVersion = 89;
+  inst.minimumPtxVersion = 84;
   return inst;
 }
 

@@ -103,6 +103,22 @@ MatrixInputPrecision mlir::layout::inputPrecision(MatrixElementKind kind) {
   llvm_unreachable("unknown matrix element kind");
 }
 
+std::optional<Float8Encoding>
+mlir::layout::float8EncodingOf(MatrixElementKind kind) {
+  switch (kind) {
+  case MatrixElementKind::E4M3FN:
+    return Float8Encoding::E4M3FN;
+  case MatrixElementKind::E5M2:
+    return Float8Encoding::E5M2;
+  case MatrixElementKind::E4M3FNUZ:
+    return Float8Encoding::E4M3FNUZ;
+  case MatrixElementKind::E5M2FNUZ:
+    return Float8Encoding::E5M2FNUZ;
+  default:
+    return std::nullopt;
+  }
+}
+
 StringRef mlir::layout::stringifyMatrixOperand(MatrixOperand operand) {
   switch (operand) {
   case MatrixOperand::A:
@@ -286,26 +302,42 @@ static StringRef chipsOf(ChipGeneration generation) {
   llvm_unreachable("unknown chip generation");
 }
 
-std::string mlir::layout::chipsWithF32Inputs() {
+std::string mlir::layout::chipsWithInputs(
+    llvm::function_ref<bool(MatrixElementKind)> takes) {
   std::string out;
   for (ChipGeneration g :
        {ChipGeneration::CDNA2, ChipGeneration::CDNA3, ChipGeneration::CDNA4,
         ChipGeneration::RDNA3, ChipGeneration::SM50, ChipGeneration::SM80,
         ChipGeneration::SM90A}) {
     llvm::SmallVector<StringRef> kinds;
-    for (const MatrixInstruction *inst : getMatrixInstructions(g))
-      if (takesF32Inputs(inst->inputKind)) {
-        StringRef kind = stringifyMatrixElementKind(inst->inputKind);
-        if (!llvm::is_contained(kinds, kind))
-          kinds.push_back(kind);
-      }
+    // The least sm_XY every matching instruction of the generation needs
+    // (minimumSmVersion: the FP8 mma.sync is on sm_89 and later only).
+    std::optional<int64_t> least;
+    for (const MatrixInstruction &inst : getMatrixInstructions()) {
+      if ((inst.generations & generationBit(g)) == 0 || !takes(inst.inputKind))
+        continue;
+      StringRef kind = stringifyMatrixElementKind(inst.inputKind);
+      if (!llvm::is_contained(kinds, kind))
+        kinds.push_back(kind);
+      least = least ? std::min(*least, inst.minimumSmVersion)
+                    : inst.minimumSmVersion;
+    }
     if (kinds.empty())
       continue;
+    std::string chips = chipsOf(g).str();
+    if (*least > leastSmVersion(g))
+      chips = llvm::formatv("sm_{0} ... {1}", *least,
+                            StringRef(chipsOf(g)).rsplit(" ... ").second)
+                  .str();
     StringRef family = g >= ChipGeneration::SM50 ? "mma.sync" : "MFMA";
-    out += (out.empty() ? "" : ", ") + chipsOf(g).str() + " (" +
-           llvm::join(kinds, ", ") + " " + family.str() + ")";
+    out += (out.empty() ? "" : ", ") + chips + " (" + llvm::join(kinds, ", ") +
+           " " + family.str() + ")";
   }
   return out;
+}
+
+std::string mlir::layout::chipsWithF32Inputs() {
+  return chipsWithInputs(takesF32Inputs);
 }
 
 llvm::SmallVector<const MatrixInstruction *>

@@ -123,6 +123,7 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
   // consumes: first.
   if (name == "layout-to-nvvm") {
     useShortSharedPointers();
+    pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutNVVMPtxVersion());
     pm.addNestedPass<gpu::GPUModuleOp>(
         layout::createLayoutWarpgroupMmaToNVVM());
     pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutBulkTensorToNVVM());

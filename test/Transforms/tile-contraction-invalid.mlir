@@ -107,7 +107,7 @@ gpu.module @m {
     %acc = scf.for %kt = %c0 to %t#1 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
       %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?xf64, tile = [64, 32]> -> vector<64x32xf64>
       %tb = layout.load %pb[%kt, %bn] masked : !layout.partition_view<?x?xf64, tile = [32, 64]> -> vector<32x64xf64>
-      // expected-error @+1 {{A and B must both be f16, both bf16 or both f32, got 'f64' and 'f64'}}
+      // expected-error @+1 {{A and B must have one element type, f16, bf16, f32 or an 8-bit float (f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ), got 'f64' and 'f64'}}
       %r = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s 
          : vector<64x32xf64>, vector<32x64xf64> into vector<64x64xf32>
       scf.yield %r : vector<64x64xf32>

@@ -499,7 +499,20 @@ TEST(MatrixInstructionsTest, Float8Entries) {
   EXPECT_EQ(mma->op.bShape, (llvm::SmallVector<int64_t, 2>{2, 4}));
   EXPECT_EQ(mma->op.cShape, (llvm::SmallVector<int64_t, 2>{2, 2}));
   EXPECT_EQ(mma->minimumSmVersion, 89);
+  EXPECT_EQ(mma->minimumPtxVersion, 84);
+  for (const MatrixInstruction &inst : getMatrixInstructions())
+    if (inst.op.llvmIntrinsic.empty())
+      EXPECT_EQ(inst.minimumPtxVersion, 0) << inst.mnemonic.str();
   EXPECT_EQ(mma->ldmatrix(MatrixOperand::A), nullptr);
+  EXPECT_EQ(float8EncodingOf(K::E4M3FNUZ), Float8Encoding::E4M3FNUZ);
+  EXPECT_EQ(float8EncodingOf(K::E5M2), Float8Encoding::E5M2);
+  EXPECT_EQ(float8EncodingOf(K::F16), std::nullopt);
+  // What a refusal of an FP8 contraction names: the FP8 mma.sync from
+  // sm_89 on.
+  EXPECT_EQ(chipsWithInputs(isFloat8),
+            "gfx940, gfx941, gfx942 (f8E4M3FNUZ, f8E5M2FNUZ MFMA), gfx950 "
+            "(f8E4M3FN, f8E5M2 MFMA), sm_89 ... sm_90 (f8E4M3FN, f8E5M2 "
+            "mma.sync), sm_90a (f8E4M3FN, f8E5M2 mma.sync)");
   for (StringRef chip : {"sm_89", "sm_90", "sm_90a"})
     EXPECT_TRUE(mma->availableOn(chip)) << chip.str();
   for (StringRef chip : {"sm_80", "sm_86", "gfx942"})

@@ -149,6 +149,23 @@ def LayoutBF16MmaSyncToNVVM : Pass<"layout-bf16-mma-sync-to-nvvm"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def LayoutNVVMPtxVersion : Pass<"layout-nvvm-ptx-version",
+                                 "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Raise a gpu.module's PTX ISA version to what its matrix "
+                "instructions need";
+  let description = [{
+    Matrix instructions that no MLIR 22 op issues are calls of their LLVM
+    intrinsic (`llvm.call_intrinsic`, the matrix instruction table's
+    `op.llvmIntrinsic`: the FP8 `mma.sync` m16n8k32), and some need a newer
+    PTX ISA than the NVPTX back end's default for the chip (the table's
+    `minimumPtxVersion`: 8.4 for the FP8 `mma.sync`, PTX ISA, `mma`;
+    without it the back end cannot select the intrinsic). This pass raises
+    the `+ptxXY` feature of the gpu.module's `#nvvm.target` to the largest
+    such version its calls need; a module without them is left as it is.
+    Part of `-layout-to-nvvm`, after the target is attached.
+  }];
+}
+
 def LayoutWarpgroupMmaToNVVM : Pass<"layout-warpgroup-mma-to-nvvm"> {
   let summary = "Lower layout.warpgroup_mma to wgmma.mma_async with matrix "
                 "descriptors derived from the operands' layouts";

@@ -31,9 +31,11 @@
 #define LAYOUT_EVALUATOR_MATRIXINSTRUCTIONS_H
 
 #include "layout/Evaluator/Descriptor.h"
+#include "layout/Evaluator/Float8.h"
 #include "layout/Target/Chip.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -106,6 +108,10 @@ inline bool isFloat8(MatrixElementKind kind) {
          kind == MatrixElementKind::E4M3FNUZ ||
          kind == MatrixElementKind::E5M2FNUZ;
 }
+
+/// The encoding (Float8.h) of an 8-bit float `kind`, or std::nullopt for
+/// the other kinds.
+std::optional<Float8Encoding> float8EncodingOf(MatrixElementKind kind);
 
 /// The three operands; C stands for the accumulator and the result D, which
 /// share one layout.
@@ -239,6 +245,12 @@ struct MatrixInstruction {
   /// of `generations` does: 89 for the FP8 mma.sync (sm_89 and later); 0
   /// otherwise.
   int64_t minimumSmVersion = 0;
+  /// The least PTX ISA version (as 10 * major + minor) that has the
+  /// instruction where it is above what the NVVM pipeline asks for by
+  /// default: 84 for the FP8 mma.sync (PTX ISA, mma: ".e4m3 and .e5m2 ...
+  /// introduced in PTX ISA version 8.4"; LLVM 22's NVPTX back end selects
+  /// its intrinsic only with +ptx84); 0 otherwise.
+  int64_t minimumPtxVersion = 0;
 
   const Descriptor &layout(MatrixOperand operand) const;
   /// Whether A and B are read from workgroup memory through matrix
@@ -292,6 +304,11 @@ getMatrixInstructions(llvm::StringRef chip);
 /// "sm_80 ... sm_90a (tf32 mma.sync), gfx942 (xf32 MFMA)": what a refusal
 /// of an f32 contraction names.
 std::string chipsWithF32Inputs();
+/// The same list for the kinds `takes` accepts (chipsWithF32Inputs is
+/// takesF32Inputs's; isFloat8's names what an 8-bit float contraction's
+/// refusal names), with a generation's chips narrowed to those from the
+/// instructions' minimumSmVersion ("sm_89 ... sm_90").
+std::string chipsWithInputs(llvm::function_ref<bool(MatrixElementKind)> takes);
 /// The instructions available on every chip of `generation`.
 llvm::SmallVector<const MatrixInstruction *>
 getMatrixInstructions(ChipGeneration generation);

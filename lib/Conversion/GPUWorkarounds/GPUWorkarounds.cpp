@@ -4,13 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Three passes the GPU pipelines run around upstream conversions, each for a
+// Four passes the GPU pipelines run around upstream conversions, each for a
 // gap of MLIR 22 that is named in its description (Passes.td): the dynamic
-// shared memory global's linkage, n-D shape casts, bf16 mma.sync.
+// shared memory global's linkage, n-D shape casts, bf16 mma.sync, the PTX
+// version of the matrix instructions called as LLVM intrinsics.
 //
 //===----------------------------------------------------------------------===//
 
 #include "layout/Conversion/Passes.h"
+#include "layout/Evaluator/MatrixInstructions.h"
 #include "layout/Evaluator/WarpgroupMma.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -26,6 +28,7 @@ namespace layout {
 #define GEN_PASS_DEF_LAYOUTEXTERNDYNAMICSHAREDMEMORY
 #define GEN_PASS_DEF_LAYOUTLOWERVECTORSHAPECASTS
 #define GEN_PASS_DEF_LAYOUTBF16MMASYNCTONVVM
+#define GEN_PASS_DEF_LAYOUTNVVMPTXVERSION
 #include "layout/Conversion/Passes.h.inc"
 } // namespace layout
 } // namespace mlir
@@ -136,6 +139,61 @@ struct BF16MmaSyncToNVVMPass final
           b, loc, cast<VectorType>(op.getType()), d)));
       op.erase();
     }
+  }
+};
+
+/// Raises the +ptxXY feature of a gpu.module's #nvvm.target to the
+/// largest minimumPtxVersion of the table's instructions it calls as LLVM
+/// intrinsics (the FP8 mma.sync: 8.4).
+struct NVVMPtxVersionPass final
+    : layout::impl::LayoutNVVMPtxVersionBase<NVVMPtxVersionPass> {
+  /// The PTX version `features` asks for with +ptxXY (0: none).
+  static int64_t askedVersion(StringRef features) {
+    int64_t version = 0;
+    SmallVector<StringRef> parts;
+    features.split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef part : parts) {
+      int64_t v = 0;
+      if (part.consume_front("+ptx") && !part.getAsInteger(10, v))
+        version = std::max(version, v);
+    }
+    return version;
+  }
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    int64_t needed = 0;
+    module.walk([&](LLVM::CallIntrinsicOp call) {
+      for (const layout::MatrixInstruction &inst :
+           layout::getMatrixInstructions())
+        if (!inst.op.llvmIntrinsic.empty() &&
+            call.getIntrin() == inst.op.llvmIntrinsic)
+          needed = std::max(needed, inst.minimumPtxVersion);
+    });
+    ArrayAttr targets = module.getTargetsAttr();
+    if (!needed || !targets)
+      return;
+    SmallVector<Attribute> raised;
+    for (Attribute attr : targets) {
+      auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr);
+      if (!nvvm || askedVersion(nvvm.getFeatures()) >= needed) {
+        raised.push_back(attr);
+        continue;
+      }
+      SmallVector<StringRef> kept;
+      SmallVector<StringRef> parts;
+      nvvm.getFeatures().split(parts, ',', -1, /*KeepEmpty=*/false);
+      for (StringRef part : parts)
+        if (!part.starts_with("+ptx"))
+          kept.push_back(part);
+      std::string ptx = "+ptx" + std::to_string(needed);
+      kept.push_back(ptx);
+      raised.push_back(NVVM::NVVMTargetAttr::get(
+          &getContext(), nvvm.getO(), nvvm.getTriple(), nvvm.getChip(),
+          llvm::join(kept, ","), nvvm.getFlags(), nvvm.getLink(),
+          nvvm.getVerifyTarget()));
+    }
+    module.setTargetsAttr(ArrayAttr::get(&getContext(), raised));
   }
 };
 

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -339,6 +340,46 @@ SmallVector<Value> readPackedFragments(OpBuilder &b, Location loc,
   return fragments;
 }
 
+/// The 32-bit registers of an 8-bit float fragment `v` (vector<R x 4 x f8>,
+/// register r holding elements 4r .. 4r + 3, low byte first) as i32.
+SmallVector<Value> registersOf(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<VectorType>(v.getType());
+  auto bytes = VectorType::get({4}, b.getI8Type());
+  auto word = VectorType::get({1}, b.getI32Type());
+  SmallVector<Value> regs;
+  for (int64_t r = 0, n = type.getDimSize(0); r < n; ++r) {
+    Value x = vector::ExtractOp::create(b, loc, v, r);
+    x = arith::BitcastOp::create(b, loc, bytes, x);
+    x = vector::BitCastOp::create(b, loc, word, x);
+    regs.push_back(vector::ExtractOp::create(b, loc, x, 0));
+  }
+  return regs;
+}
+
+/// An instruction no MLIR 22 op issues (the FP8 mma.sync): a call of the
+/// table's LLVM intrinsic with A's and B's registers as i32 and C's
+/// elements as f32, its struct of f32 results rebuilt into the accumulator
+/// type.
+Value callIntrinsic(OpBuilder &b, Location loc, const MatrixInstruction &inst,
+                    Value a, Value bv, Value acc) {
+  SmallVector<Value> args = registersOf(b, loc, a);
+  llvm::append_range(args, registersOf(b, loc, bv));
+  auto accType = cast<VectorType>(acc.getType());
+  SmallVector<int64_t> strides = computeStrides(accType.getShape());
+  int64_t n = accType.getNumElements();
+  for (int64_t i = 0; i < n; ++i)
+    args.push_back(
+        vector::ExtractOp::create(b, loc, acc, delinearize(i, strides)));
+  auto result = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(n, b.getF32Type()));
+  auto call = LLVM::CallIntrinsicOp::create(
+      b, loc, result, b.getStringAttr(inst.op.llvmIntrinsic), args);
+  SmallVector<Value> d;
+  for (int64_t i = 0; i < n; ++i)
+    d.push_back(LLVM::ExtractValueOp::create(b, loc, call.getResult(0), i));
+  return vector::FromElementsOp::create(b, loc, accType, d);
+}
+
 /// One matrix instruction: acc + a * b.
 Value multiply(OpBuilder &b, Location loc, const MatrixInstruction &inst,
                Value a, Value bv, Value acc) {
@@ -357,6 +398,8 @@ Value multiply(OpBuilder &b, Location loc, const MatrixInstruction &inst,
                                   uint32_t(inst.n), uint32_t(inst.k), a, bv,
                                   acc);
   case MatrixFamily::MmaSync: {
+    if (!inst.op.llvmIntrinsic.empty())
+      return callIntrinsic(b, loc, inst, a, bv, acc);
     auto mma = nvgpu::MmaSyncOp::create(
         b, loc, a, bv, acc, ArrayRef<int64_t>{inst.m, inst.n, inst.k});
     // tf32: f32 operands with tf32Enabled (the table's precisionAttr).

@@ -21,6 +21,7 @@
 #include "layout/Evaluator/MatrixInstructions.h"
 #include "layout/Evaluator/WarpgroupMma.h"
 #include "layout/Target/BankModel.h"
+#include "layout/Transforms/MatrixTypes.h"
 #include "layout/Transforms/Passes.h"
 #include "layout/Transforms/Remarks.h"
 
@@ -61,10 +62,7 @@ SmallVector<int64_t> tiles::fragmentBufferOrder(const MatrixInstruction &inst,
 }
 
 bool tiles::takesInputs(MatrixElementKind kind, Type t) {
-  if (t.isF32())
-    return takesF32Inputs(kind);
-  return (t.isF16() && kind == MatrixElementKind::F16) ||
-         (t.isBF16() && kind == MatrixElementKind::BF16);
+  return takesMatrixInputs(kind, t);
 }
 
 namespace {
@@ -98,6 +96,60 @@ bool fitWaves(Plan &plan, const MatrixInstruction &inst, int64_t waves,
   return best >= 0;
 }
 
+/// Whether `t` is one of the element types a tile contraction takes for A
+/// and B: f16, bf16, f32 or an 8-bit float.
+bool isInputType(Type t) {
+  return t.isF16() || t.isBF16() || t.isF32() || float8KindOf(t).has_value();
+}
+
+/// The instructions of `chip` that take `t`'s A and B (both of one element
+/// type), or a diagnostic naming the chips that have such instructions. A
+/// chip's instructions are its own (getMatrixInstructions(name): the FP8
+/// mma.sync is on sm_89 and later of its generation), less those the tile
+/// pass cannot issue: the FP8 wgmma, which layout.warpgroup_mma does not
+/// take yet (the table's lowersInMlir22), so that FP8 on sm_90a runs on
+/// the FP8 mma.sync.
+FailureOr<SmallVector<const MatrixInstruction *>>
+candidateInstructions(ContractionTree &t, const std::optional<Chip> &chip) {
+  vector::ContractionOp contract = t.contract;
+  Type et = t.a.side.elementType, bt = t.b.side.elementType;
+  // (vector.contract's verifier already refuses two element types, so an
+  // E4M3 A with an E5M2 B never gets here; the table has no such mix.)
+  if (!isInputType(et) || bt != et)
+    return contract.emitOpError()
+           << "in a tile program: A and B must have one element type, f16, "
+              "bf16, f32 or an 8-bit float (f8E4M3FN, f8E5M2, f8E4M3FNUZ, "
+              "f8E5M2FNUZ), got "
+           << et << " and " << bt;
+  if (!chip)
+    return contract.emitOpError()
+           << "in a tile program needs the target: run "
+              "-layout-tile-shared-memory with chip=... (-layout-to-rocdl "
+              "and -layout-to-nvvm pass theirs)";
+  SmallVector<const MatrixInstruction *> candidates;
+  for (const MatrixInstruction *inst : getMatrixInstructions(chip->name))
+    if (takesInputs(inst->inputKind, et) &&
+        !(inst->operandsInWorkgroupMemory() && !inst->op.lowersInMlir22))
+      candidates.push_back(inst);
+  if (!candidates.empty())
+    return candidates;
+  if (et.isF32())
+    return contract.emitOpError()
+           << "in a tile program: " << chip->name
+           << " has no matrix instruction with f32 inputs; f32 tiles "
+              "multiply on "
+           << chipsWithF32Inputs()
+           << " (or convert the tiles to f16 or bf16 with arith.truncf)";
+  if (float8KindOf(et))
+    return contract.emitOpError() << "in a tile program: " << chip->name
+                                  << " has no matrix instruction with " << et
+                                  << " inputs; 8-bit float tiles multiply on "
+                                  << chipsWithInputs(isFloat8);
+  return contract.emitOpError() << "in a tile program: " << chip->name
+                                << " has no matrix instruction with " << et
+                                << " inputs and an f32 accumulator";
+}
+
 /// The matrix instruction and the wave grid of `t` for `threads` threads
 /// on `chip`; `askedStages` receives `layout.pipeline_stages` (0 when
 /// absent).
@@ -117,33 +169,11 @@ FailureOr<Plan> planInstruction(ContractionTree &t, int64_t threads,
            << "after a tile contraction: the stored tile must be the "
               "accumulated BM x BN tile";
   plan.elementType = t.a.side.elementType;
-  Type et = plan.elementType;
-  if (!(et.isF16() || et.isBF16() || et.isF32()) || t.b.side.elementType != et)
-    return contract.emitOpError()
-           << "in a tile program: A and B must both be f16, both bf16 or "
-              "both f32, got "
-           << t.a.side.elementType << " and " << t.b.side.elementType;
-  if (!chip)
-    return contract.emitOpError()
-           << "in a tile program needs the target: run "
-              "-layout-tile-shared-memory with chip=... (-layout-to-rocdl "
-              "and -layout-to-nvvm pass theirs)";
-  SmallVector<const MatrixInstruction *> candidates;
-  for (const MatrixInstruction *inst : getMatrixInstructions(chip->generation))
-    if (takesInputs(inst->inputKind, et))
-      candidates.push_back(inst);
-  if (candidates.empty() && et.isF32())
-    return contract.emitOpError()
-           << "in a tile program: " << chip->name
-           << " has no matrix instruction with f32 inputs; f32 tiles "
-              "multiply on "
-           << chipsWithF32Inputs()
-           << " (or convert the tiles to f16 or bf16 with arith.truncf)";
-  if (candidates.empty())
-    return contract.emitOpError()
-           << "in a tile program: " << chip->name
-           << " has no matrix instruction "
-           << "with " << plan.elementType << " inputs and an f32 accumulator";
+  FailureOr<SmallVector<const MatrixInstruction *>> found =
+      candidateInstructions(t, chip);
+  if (failed(found))
+    return failure();
+  SmallVector<const MatrixInstruction *> candidates = std::move(*found);
   // The largest instruction first.
   llvm::stable_sort(candidates, [](auto *x, auto *y) {
     return x->m * x->n * x->k > y->m * y->n * y->k;

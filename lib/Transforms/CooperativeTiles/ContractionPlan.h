@@ -200,9 +200,8 @@ SmallVector<int64_t> fragmentBufferOrder(const MatrixInstruction &inst,
                                          MatrixOperand operand, int64_t kPos,
                                          int64_t nPos);
 
-/// Whether instructions of `kind` take A and B of element type `t`: f16,
-/// bf16, or f32 for the kinds that hold f32 in their registers (tf32, xf32,
-/// f32; MatrixInstructions.h).
+/// Whether instructions of `kind` take A and B of element type `t`
+/// (takesMatrixInputs, layout/Transforms/MatrixTypes.h).
 bool takesInputs(MatrixElementKind kind, Type t);
 
 /// Writes `plan`'s decisions on `op` (an emitted K loop) as the attributes

@@ -65,6 +65,12 @@ std::string copiesOf(const Plan &plan, size_t operand) {
         plan.alignment.empty() ? ""
                                : "; rows aligned only at run time get a "
                                  "register-prefetch version");
+  // A buffer whose fastest dimension is not the global rows' (K fastest
+  // for fragment reads, the rows along M or N): the staging transposes.
+  const Leaf &leaf = *plan.operands[operand].leaf;
+  if (leaf.bufDims.size() == 2 && leaf.bufDims.back() != leaf.side.contiguous)
+    return "into registers, transposed there (its global rows run across "
+           "its buffer's), then its workgroup buffer, one K tile ahead";
   return "into registers, then its workgroup buffer, one K tile ahead";
 }
 

@@ -7,9 +7,11 @@
 #include "MatrixEmulation.h"
 
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
+#include "layout/Transforms/MatrixTypes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -54,9 +56,62 @@ Value test::roundMantissa(OpBuilder &b, Location loc, Value x, int64_t bits,
   return arith::SelectOp::create(b, loc, finite, rounded, x);
 }
 
+/// The table's instruction `call` issues as its LLVM intrinsic (the FP8
+/// mma.sync), or nullptr.
+static const MatrixInstruction *intrinsicOf(LLVM::CallIntrinsicOp call) {
+  for (const MatrixInstruction &inst : getMatrixInstructions())
+    if (!inst.op.llvmIntrinsic.empty() &&
+        call.getIntrin() == inst.op.llvmIntrinsic)
+      return &inst;
+  return nullptr;
+}
+
 bool test::isMatrixInstruction(Operation *op) {
+  if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op))
+    return intrinsicOf(call) != nullptr;
   return isa<amdgpu::MFMAOp, amdgpu::WMMAOp, nvgpu::MmaSyncOp, WarpgroupMmaOp>(
       op);
+}
+
+LogicalResult test::vectorizeMatrixIntrinsicResults(ModuleOp top) {
+  SmallVector<LLVM::CallIntrinsicOp> calls;
+  top.walk([&](LLVM::CallIntrinsicOp call) {
+    if (intrinsicOf(call))
+      calls.push_back(call);
+  });
+  for (LLVM::CallIntrinsicOp call : calls) {
+    const MatrixInstruction &inst = *intrinsicOf(call);
+    int64_t n = inst.cElementsPerLane;
+    auto structType =
+        call.getNumResults() == 1
+            ? dyn_cast<LLVM::LLVMStructType>(call.getResult(0).getType())
+            : LLVM::LLVMStructType();
+    OpBuilder b(call);
+    if (!structType || int64_t(structType.getBody().size()) != n ||
+        !llvm::all_of(structType.getBody(), [](Type t) { return t.isF32(); }) ||
+        !llvm::all_of(call->getUsers(), [](Operation *user) {
+          auto extract = dyn_cast<LLVM::ExtractValueOp>(user);
+          return extract && extract.getPosition().size() == 1;
+        }))
+      return call.emitError() << "has no emulation: " << inst.op.llvmIntrinsic
+                              << " must return a struct of " << n
+                              << " f32, each taken by llvm.extractvalue";
+    auto type = VectorType::get({n}, b.getF32Type());
+    auto vectorCall = LLVM::CallIntrinsicOp::create(
+        b, call.getLoc(), type, call.getIntrinAttr(), call.getArgs());
+    for (Operation *user : llvm::make_early_inc_range(call->getUsers())) {
+      auto extract = cast<LLVM::ExtractValueOp>(user);
+      OpBuilder eb(extract);
+      extract.replaceAllUsesWith(
+          vector::ExtractOp::create(eb, extract.getLoc(),
+                                    vectorCall.getResult(0),
+                                    extract.getPosition()[0])
+              .getResult());
+      extract.erase();
+    }
+    call.erase();
+  }
+  return success();
 }
 
 bool test::isWaveCollective(Operation *op) {
@@ -76,6 +131,10 @@ OpShape shapeOf(Operation *op) {
     return {MatrixFamily::MFMA, mfma.getM(), mfma.getN(), mfma.getK()};
   if (auto wmma = dyn_cast<amdgpu::WMMAOp>(op))
     return {MatrixFamily::WMMA, wmma.getM(), wmma.getN(), wmma.getK()};
+  if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+    const MatrixInstruction &inst = *intrinsicOf(call);
+    return {inst.family, inst.m, inst.n, inst.k};
+  }
   std::array<int64_t, 3> mnk = cast<nvgpu::MmaSyncOp>(op).getMmaShapeAsArray();
   return {MatrixFamily::MmaSync, mnk[0], mnk[1], mnk[2]};
 }
@@ -131,36 +190,96 @@ std::pair<Value, Value> tileCoord(OpBuilder &b, Location loc, Value layout,
           arith::RemUIOp::create(b, loc, off, n)};
 }
 
-/// Writes every lane's elements of `operand` (operand number `index` of the
-/// op) into the f32 `tile` at the (row, col) the table's layout gives
-/// them, in loops over the lanes and registers. Where the layout
+/// One lane's registers of an operand as a 1-D vector of its elements, in
+/// the register layout's element order.
+using LaneRegistersAt = function_ref<Value(OpBuilder &, Value lane)>;
+
+/// The registers of operand `operand` (A, B or C) of matrix op `op` for one
+/// lane: the op's operand (0: A, 1: B, 2: C) flattened; for an instruction
+/// called as its LLVM intrinsic (the FP8 mma.sync), A's and B's i32
+/// registers as their bytes, low byte first (element 4 r + i is byte i of
+/// register r), and C's f32 operands.
+Value laneRegisters(OpBuilder &b, Location loc, Operation *op,
+                    const MatrixInstruction &inst, MatrixOperand operand,
+                    Value lane, LaneOperandAt laneOperand) {
+  if (!isa<LLVM::CallIntrinsicOp>(op))
+    return flatten(b, loc, laneOperand(b, unsigned(operand), lane));
+  int64_t aRegs = inst.aElementsPerLane / 4, bRegs = inst.bElementsPerLane / 4;
+  int64_t first = operand == MatrixOperand::A   ? 0
+                  : operand == MatrixOperand::B ? aRegs
+                                                : aRegs + bRegs;
+  int64_t count = operand == MatrixOperand::A   ? aRegs
+                  : operand == MatrixOperand::B ? bRegs
+                                                : inst.cElementsPerLane;
+  SmallVector<Value> regs;
+  for (int64_t i = 0; i < count; ++i)
+    regs.push_back(laneOperand(b, unsigned(first + i), lane));
+  Type t = regs.front().getType();
+  Value v =
+      vector::FromElementsOp::create(b, loc, VectorType::get({count}, t), regs);
+  if (operand == MatrixOperand::C)
+    return v;
+  return vector::BitCastOp::create(
+      b, loc, VectorType::get({4 * count}, b.getI8Type()), v);
+}
+
+/// An 8-bit float `x` (or its bits as i8) of `encoding` as f32: Float8.h's
+/// exact decode (every 8-bit float value is an f32; NaN stays NaN, E5M2's
+/// infinities stay infinite), looked up in a table of the 256 codes.
+Value decodeFloat8Element(OpBuilder &b, Location loc, Value x,
+                          Float8Encoding encoding) {
+  if (!x.getType().isInteger(8))
+    x = arith::BitcastOp::create(b, loc, b.getI8Type(), x);
+  SmallVector<float> values;
+  for (int code = 0; code < 256; ++code)
+    values.push_back(float(decodeFloat8(encoding, uint8_t(code))));
+  auto type = VectorType::get({256}, b.getF32Type());
+  Value table = arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, ArrayRef<float>(values)));
+  Value at = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), x);
+  return vector::ExtractOp::create(b, loc, table, OpFoldResult(at));
+}
+
+/// Element `x` of a lane's `operand` registers as the f32 the instruction
+/// multiplies: 16-bit floats extended, 8-bit floats decoded exactly, f32
+/// registers of A and B as inputPrecision says.
+Value inputValue(OpBuilder &b, Location loc, const MatrixInstruction &inst,
+                 MatrixOperand operand, Value x) {
+  if (operand != MatrixOperand::C) {
+    if (std::optional<Float8Encoding> encoding =
+            float8EncodingOf(inst.inputKind))
+      return decodeFloat8Element(b, loc, x, *encoding);
+  }
+  if (x.getType() != b.getF32Type())
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+  if (operand == MatrixOperand::C)
+    return x;
+  // f32 registers (tf32, xf32, f32): what the instruction makes of them.
+  MatrixInputPrecision p = inputPrecision(inst.inputKind);
+  return test::roundMantissa(b, loc, x, p.mantissaBits, p.rounding);
+}
+
+/// Writes every lane's elements of `operand` (each lane's registers from
+/// `registers`) into the f32 `tile` at the (row, col) the table's layout
+/// gives them, in loops over the lanes and registers. Where the layout
 /// replicates elements (gfx11 WMMA's half-waves), a second pass compares
 /// every holder with the value written: an element whose holders disagree
 /// becomes NaN.
 void gather(OpBuilder &b, Location loc, const MatrixInstruction &inst,
-            MatrixOperand operand, unsigned index, Value tile,
-            LaneOperandAt laneOperand) {
+            MatrixOperand operand, Value tile, LaneRegistersAt registers) {
   Value layout = buildDescriptor(b, loc, inst.layout(operand));
   int64_t cols = inst.tileShape(operand).second;
   auto eachElement =
       [&](function_ref<void(OpBuilder &, Value x, ValueRange at)> body) {
         forEach(b, loc, inst.waveSize, [&](OpBuilder &lb, Value lane) {
-          Value regs = flatten(lb, loc, laneOperand(lb, index, lane));
+          Value regs = registers(lb, lane);
           forEach(lb, loc, inst.elementsPerLane(operand),
                   [&](OpBuilder &eb, Value e) {
                     auto [r, c] = tileCoord(eb, loc, layout, lane, e, cols);
                     Value x = vector::ExtractOp::create(eb, loc, regs,
                                                         OpFoldResult(e));
-                    if (x.getType() != eb.getF32Type()) {
-                      x = arith::ExtFOp::create(eb, loc, eb.getF32Type(), x);
-                    } else if (operand != MatrixOperand::C) {
-                      // f32 registers (tf32, xf32, f32): what the
-                      // instruction makes of them (inputPrecision).
-                      MatrixInputPrecision p = inputPrecision(inst.inputKind);
-                      x = test::roundMantissa(eb, loc, x, p.mantissaBits,
-                                              p.rounding);
-                    }
-                    body(eb, x, ValueRange{r, c});
+                    body(eb, inputValue(eb, loc, inst, operand, x),
+                         ValueRange{r, c});
                   });
         });
       };
@@ -258,9 +377,35 @@ static const MatrixInstruction *wgmmaOf(WarpgroupMmaOp op) {
   return nullptr;
 }
 
+/// The table's instruction that `call` issues as its LLVM intrinsic, or
+/// nullptr after a diagnostic: its operands must be A's and B's 32-bit
+/// registers (i32) and C's elements (f32), its result a vector of C's
+/// elements (vectorizeMatrixIntrinsicResults).
+static const MatrixInstruction *intrinsicCallOf(LLVM::CallIntrinsicOp call) {
+  const MatrixInstruction *inst = intrinsicOf(call);
+  int64_t regs = (inst->aElementsPerLane + inst->bElementsPerLane) / 4;
+  int64_t c = inst->cElementsPerLane;
+  auto result = call.getNumResults() == 1
+                    ? dyn_cast<VectorType>(call.getResult(0).getType())
+                    : VectorType();
+  bool ok = int64_t(call.getArgs().size()) == regs + c && result &&
+            result.getNumElements() == c && result.getElementType().isF32();
+  for (auto [i, arg] : llvm::enumerate(call.getArgs()))
+    ok = ok && (int64_t(i) < regs ? arg.getType().isInteger(32)
+                                  : arg.getType().isF32());
+  if (ok)
+    return inst;
+  call.emitError() << "has no emulation: " << call.getIntrin() << " takes "
+                   << regs << " i32 registers of A and B and " << c
+                   << " f32 of C, and returns " << c << " f32";
+  return nullptr;
+}
+
 const MatrixInstruction *test::matrixInstructionOf(Operation *op) {
   if (auto wgmma = dyn_cast<WarpgroupMmaOp>(op))
     return wgmmaOf(wgmma);
+  if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op))
+    return intrinsicCallOf(call);
   OpShape shape = shapeOf(op);
   Type input = getElementTypeOrSelf(op->getOperand(0).getType());
   std::optional<MatrixElementKind> kind;
@@ -274,6 +419,8 @@ const MatrixInstruction *test::matrixInstructionOf(Operation *op) {
   else if (input.isF32() && shape.family == MatrixFamily::MFMA)
     kind = op->hasAttr("reducePrecision") ? MatrixElementKind::XF32
                                           : MatrixElementKind::F32;
+  else
+    kind = float8KindOf(input);
   for (const MatrixInstruction &inst : getMatrixInstructions()) {
     if (!kind || inst.family != shape.family || inst.m != shape.m ||
         inst.n != shape.n || inst.k != shape.k || inst.inputKind != *kind)
@@ -379,9 +526,12 @@ void test::emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
                                     MatrixTiles tiles,
                                     LaneOperandAt laneOperand,
                                     LaneResultAt laneResult) {
-  gather(b, loc, inst, MatrixOperand::A, 0, tiles.a, laneOperand);
-  gather(b, loc, inst, MatrixOperand::B, 1, tiles.b, laneOperand);
-  gather(b, loc, inst, MatrixOperand::C, 2, tiles.c, laneOperand);
+  for (auto [operand, tile] : {std::pair{MatrixOperand::A, tiles.a},
+                               std::pair{MatrixOperand::B, tiles.b},
+                               std::pair{MatrixOperand::C, tiles.c}})
+    gather(b, loc, inst, operand, tile, [&](OpBuilder &lb, Value lane) {
+      return laneRegisters(lb, loc, op, inst, operand, lane, laneOperand);
+    });
   multiplyAccumulate(b, loc, inst, tiles.a, tiles.b, tiles.c);
   scatter(b, loc, inst, tiles.c, cast<VectorType>(op->getResult(0).getType()),
           laneResult);
@@ -434,7 +584,10 @@ void test::emulateWarpgroupMma(OpBuilder &b, Location loc, Operation *op,
   readOperand(b, loc, laneOperand(b, bBuf, lane0),
               laneOperand(b, bBuf + 1, lane0), origin(bBuf + 2, rankB),
               mma.getBDims(), inst.k, inst.n, tiles.b);
-  gather(b, loc, inst, MatrixOperand::C, 0, tiles.c, laneOperand);
+  gather(b, loc, inst, MatrixOperand::C, tiles.c,
+         [&](OpBuilder &lb, Value lane) {
+           return flatten(lb, loc, laneOperand(lb, 0, lane));
+         });
   multiplyAccumulate(b, loc, inst, tiles.a, tiles.b, tiles.c);
   scatter(b, loc, inst, tiles.c, cast<VectorType>(mma.getResult().getType()),
           laneResult);

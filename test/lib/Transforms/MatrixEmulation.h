@@ -32,6 +32,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 
 namespace mlir {
 namespace nvgpu {
@@ -47,6 +48,14 @@ namespace test {
 /// bits) what cvt.rna.tf32.f32 gives.
 Value roundMantissa(OpBuilder &b, Location loc, Value x, int64_t bits,
                     MatrixInputPrecision::Rounding rounding);
+
+/// Gives every call of a matrix instruction's LLVM intrinsic in `top` (the
+/// table's op.llvmIntrinsic: the FP8 mma.sync) a vector of C's f32
+/// elements as its result instead of the LLVM struct, each
+/// llvm.extractvalue of it becoming a vector.extract, so that the
+/// emulation can keep the result per lane in host memory (a memref cannot
+/// hold structs). Fails with a diagnostic where a result is used otherwise.
+LogicalResult vectorizeMatrixIntrinsicResults(ModuleOp top);
 
 /// Whether `op` is a wave-level matrix instruction.
 bool isMatrixInstruction(Operation *op);

@@ -494,7 +494,8 @@ struct TestGpuToLoopsPass final
 
   void runOnOperation() override {
     ModuleOp top = getOperation();
-    if (failed(emulateTf32Conversions(top)))
+    if (failed(emulateTf32Conversions(top)) ||
+        failed(vectorizeMatrixIntrinsicResults(top)))
       return signalPassFailure();
     SmallVector<gpu::GPUModuleOp> modules;
     top.walk([&](gpu::GPUModuleOp m) { modules.push_back(m); });
