@@ -34,7 +34,7 @@
 // CDNA3-LABEL: <conv1x1>:
 
 // PTX-LABEL: .entry conv3x3_s1_p1(
-// PTX: cp.async.cg.shared.global [%rd{{[0-9]+}}{{(\+[0-9]+)?}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// PTX: cp.async.cg.shared.global [%r{{[0-9]+}}{{(\+[0-9]+)?}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-NOT: ld.global.b16
 // PTX-LABEL: .entry conv1x1(

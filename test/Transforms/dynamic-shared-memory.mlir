@@ -33,9 +33,9 @@
 // PTX: .visible .const .align 4 .u32 big_dynamic_shared_bytes = 82176;
 // PTX-NOT: small_dynamic_shared_bytes
 // PTX-LABEL: .entry big(
-// PTX: mov.b64 %rd{{[0-9]+}}, __dynamic_shmem__0;
-// PTX: st.shared.b32 [%rd{{[0-9]+}}+65792]
-// PTX: ld.shared.b16 %rs{{[0-9]+}}, [%rd{{[0-9]+}}+65536]
+// PTX: mov.b32 %r{{[0-9]+}}, __dynamic_shmem__0;
+// PTX: st.shared.b32 [%r{{[0-9]+}}+65792]
+// PTX: ld.shared.b16 %rs{{[0-9]+}}, [%r{{[0-9]+}}+65536]
 // PTX-LABEL: .entry small(
 
 /// 82176 bytes are within sm_86's 99 KiB (101376 bytes): no error for @big.
