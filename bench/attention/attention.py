@@ -25,7 +25,6 @@ batched_median_ms, the same for every contender). TFLOPS = 4 B H N^2 d /
 time. Exit status 0 when every check passes, 3 otherwise.
 """
 
-import importlib.util
 import os
 import sys
 
@@ -41,30 +40,13 @@ BATCH, HEADS = 4, 32
 
 
 def build(out):
-    common.build_path()
-    import layout_opt as lo
-    os.makedirs(out, exist_ok=True)
     # Every kernel of bench/attention/gen-attention.py (examples/attention.mlir
     # holds two of them).
     import subprocess
     text = subprocess.run(
         [sys.executable, os.path.join(HERE, "gen-attention.py")],
         check=True, capture_output=True, text=True).stdout
-    with open(os.path.join(out, "attention.mlir"), "w") as f:
-        f.write(text)
-    cubin = lo.compile(lo.Module.parse(text), "nvvm", "sm_90")
-    with open(os.path.join(out, "attention.sm_90.cubin"), "wb") as f:
-        f.write(cubin)
-    print("attention.sm_90.cubin: %d bytes" % len(cubin))
-    common.copy_runtime(out)
-
-
-def load_timer():
-    spec = importlib.util.spec_from_file_location(
-        "torch_conv", os.path.join(ROOT, "bench", "conv", "torch_conv.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.batched_median_ms
+    common.build_cubin(out, "attention", text)
 
 
 def triton_attention():
@@ -134,7 +116,7 @@ def run(out):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     cuda = common.import_runtime(out)
     common.device_banner(cuda)
-    timed = load_timer()
+    timed = common.load_timer()
     with open(os.path.join(out, "attention.sm_90.cubin"), "rb") as f:
         cubin = f.read()
     tri = triton_attention()

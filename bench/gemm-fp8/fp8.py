@@ -21,7 +21,6 @@ CUDA graph of 20 calls, median of 10 replays). TFLOPS = 2 M N K / time.
 Exit status 0 when every check passes, 3 otherwise.
 """
 
-import importlib.util
 import os
 import sys
 
@@ -107,26 +106,8 @@ def program():
 
 
 def build(out):
-    common.build_path()
-    import layout_opt as lo
-    os.makedirs(out, exist_ok=True)
-    text = program()
-    with open(os.path.join(out, "fp8.mlir"), "w") as f:
-        f.write(text)
-    cubin = lo.compile(lo.Module.parse(text), "nvvm", "sm_90")
-    with open(os.path.join(out, "fp8.sm_90.cubin"), "wb") as f:
-        f.write(cubin)
-    print("fp8.sm_90.cubin: %d bytes" % len(cubin))
-    common.copy_runtime(out)
+    common.build_cubin(out, "fp8", program())
     return 0
-
-
-def load_timer():
-    spec = importlib.util.spec_from_file_location(
-        "torch_conv", os.path.join(ROOT, "bench", "conv", "torch_conv.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.batched_median_ms
 
 
 def check(got, want, report):
@@ -145,7 +126,7 @@ def run(out):
     if cuda is None:
         return 3
     import torch
-    timed = load_timer()
+    timed = common.load_timer()
     with open(os.path.join(out, "fp8.sm_90.cubin"), "rb") as f:
         cubin = f.read()
     gen = torch.Generator(device="cuda").manual_seed(42)

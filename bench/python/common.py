@@ -38,6 +38,35 @@ def copy_runtime(out):
     print("copied %d Python files of the package to %s" % (len(sources), dst))
 
 
+def build_cubin(out, stem, text, chip="sm_90"):
+    """The build step of a bench whose kernels are MLIR `text`: writes
+    OUT/<stem>.mlir, compiles it for `chip` (-layout-to-nvvm) into
+    OUT/<stem>.<chip>.cubin and copies the package's Python files."""
+    build_path()
+    import layout_opt as lo
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, stem + ".mlir"), "w") as f:
+        f.write(text)
+    cubin = lo.compile(lo.Module.parse(text), "nvvm", chip)
+    name = "%s.%s.cubin" % (stem, chip)
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(cubin)
+    print("%s: %d bytes" % (name, len(cubin)))
+    copy_runtime(out)
+
+
+def load_timer():
+    """bench/conv/torch_conv.py's batched_median_ms: CUDA events around a
+    CUDA graph of calls, the median of several replays (the one timer the
+    torch-anchored benches share)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "torch_conv", os.path.join(ROOT, "bench", "conv", "torch_conv.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.batched_median_ms
+
+
 def import_runtime(out):
     """layout_opt from OUT/python (no compiler extension): its cuda
     module."""
