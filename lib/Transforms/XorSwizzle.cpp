@@ -114,6 +114,12 @@ Score scoreAccess(
 
 /// The most candidate layouts the swizzle search proves for one buffer.
 constexpr int64_t kMaxProvedLayouts = 64;
+/// The most candidate layouts whose lower bound it samples for one buffer
+/// (each sample walks the buffer's accesses): the two-term linear search
+/// alone has 8 x |linear| candidates, which took minutes on the transposing
+/// V^T buffers of the attention kernels on gfx942. The search keeps the
+/// best layout found when the budget runs out, and says so.
+constexpr int64_t kMaxSampledLayouts = 256;
 
 bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
@@ -389,6 +395,9 @@ private:
   /// Scores `cand`: its lower bound (into `bound`), and its proof where the
   /// bound beats the best proved so far (the proof can only be higher).
   void score(const Candidate &cand, std::optional<int64_t> *bound = nullptr) {
+    if (samplesLeft == 0)
+      return;
+    --samplesLeft;
     Descriptor candidate = *d;
     for (const Stage &s : cand.stages(lead, rows, cols))
       if (llvm::Error e = candidate.addStage(s)) {
@@ -423,7 +432,7 @@ private:
     for (const Candidate &cand : candidates) {
       std::optional<int64_t> low;
       score(cand, &low);
-      if (reachedZero())
+      if (reachedZero() || samplesLeft == 0)
         return;
       if (low && *low < *before && cand.terms.size() == 1)
         helpful.push_back({*low, cand.terms.front()});
@@ -440,7 +449,7 @@ private:
             second.shift == first.shift)
           continue;
         score({0, 0, {first, second}});
-        if (reachedZero())
+        if (reachedZero() || samplesLeft == 0)
           return;
       }
     }
@@ -457,7 +466,11 @@ private:
                              " pipeline stages)")
                << ", " << cand.str(cols) << "; bank conflicts " << *before
                << " -> " << after << " extra cycles"
-               << (after ? " (no layout of the search reaches 0)" : "")
+               << (!after             ? ""
+                   : samplesLeft == 0 ? " (the search stopped after " +
+                                            std::to_string(kMaxSampledLayouts) +
+                                            " layouts without reaching 0)"
+                                      : " (no layout of the search reaches 0)")
                << (proving ? ", proved for every wave, block and iteration"
                            : " in the first wave of block 0 and the first "
                              "iteration (not proved for all: " +
@@ -571,6 +584,8 @@ private:
   /// Proofs cost a block's threads per case: at most this many layouts are
   /// proved per buffer (the first ones whose bound is promising).
   int64_t proofsLeft = kMaxProvedLayouts;
+  /// Samples cost every access per layout: at most this many per buffer.
+  int64_t samplesLeft = kMaxSampledLayouts;
 };
 
 } // namespace

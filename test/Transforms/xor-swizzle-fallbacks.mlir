@@ -96,7 +96,7 @@ module attributes {gpu.container_module} {
 /// code): 1. Xor with the row itself would clear the column read and put
 /// every diagonal read on bank 0.
 
-// REMARK: remark: workgroup buffer on sm_90: swizzled: 64x64 tile, column blocks of 1 element xor (row / 2) mod 64; bank conflicts 31 -> 1 extra cycles (no layout of the search reaches 0), proved for every wave, block and iteration
+// REMARK: remark: workgroup buffer on sm_90: swizzled: 64x64 tile, column blocks of 1 element xor (row / 2) mod 64; bank conflicts 31 -> 1 extra cycles (the search stopped after 256 layouts without reaching 0), proved for every wave, block and iteration
 // REMARK: remark: bank conflicts on sm_90: 1 extra cycles (2-way; 4-byte reads
 // REMARK: remark: bank conflicts on sm_90: 0 extra cycles (1-way; 4-byte reads
 // IR: gpu.func @column_and_diagonal
