@@ -7,7 +7,7 @@ programs"). Re-exported by layout_opt.tile; use them as lt.exp2, ...
 """
 
 from . import ir as _ir
-from .tile import _FLOAT_WIDTHS, _MATMUL_ITERATORS, Tile, _shape_text
+from .tile import _FLOAT_WIDTHS, Tile, _contract, _shape_text
 
 # C[m, n] += A[m, k] * B[n, k]: both operands K-contiguous (Q K^T).
 _MATMUL_NT_MAPS = ("[affine_map<(m, n, k) -> (m, k)>, "
@@ -144,20 +144,7 @@ def where(cond, a, b):
 def dot_t(a, b, acc):
     """acc + a @ b^T for tiles a (M x K), b (N x K) and acc (M x N): both
     operands K-contiguous (attention's Q K^T), as lt.dot otherwise."""
-    for t, what in ((a, "a"), (b, "b"), (acc, "acc")):
-        if not isinstance(t, Tile) or len(t.shape) != 2:
-            raise ValueError("dot_t takes 2-D tiles; %s is %s" % (
-                what, t.type if isinstance(t, Tile) else type(t).__name__))
-    if a.dtype != b.dtype or a.dtype not in ("f16", "bf16", "f32"):
-        raise ValueError("dot_t takes a and b both f16, both bf16 or both "
-                         "f32, got %s and %s" % (a.dtype, b.dtype))
-    (m, k), (n, k2), (m2, n2) = a.shape, b.shape, acc.shape
-    if k != k2 or (m, n) != (m2, n2):
-        raise ValueError("dot_t of %s and %s (transposed) does not "
-                         "accumulate into %s" % (a.type, b.type, acc.type))
-    return Tile(_ir.vector.contract(
-        a.value, b.value, acc.value, _MATMUL_NT_MAPS, _MATMUL_ITERATORS,
-        kind="#vector.kind<add>", result=acc.type))
+    return _contract("dot_t", a, b, acc, _MATMUL_NT_MAPS)
 
 
 __all__ = ["arange", "dot_t", "exp2", "fma", "less", "less_equal", "rows",

@@ -534,25 +534,33 @@ def dot(a, b, acc):
     instructions. a and b are both f16, both bf16 or both f32 (tf32
     mma.sync on sm_80 ... sm_90a, xf32 MFMA on gfx942, f32 MFMA on gfx90a
     and gfx950; compiling for another chip fails naming these)."""
+    return _contract("dot", a, b, acc, _MATMUL_MAPS)
+
+
+def _contract(name, a, b, acc, maps):
+    """acc + a @ b (maps: b is K x N) or acc + a @ b^T (b is N x K), the
+    vector.contract of lt.dot and lt.dot_t, after checking the tiles."""
     for t, what in ((a, "a"), (b, "b"), (acc, "acc")):
         if not isinstance(t, Tile) or len(t.shape) != 2:
-            raise ValueError("dot takes 2-D tiles; %s is %s" % (
-                what, t.type if isinstance(t, Tile) else type(t).__name__))
+            raise ValueError("%s takes 2-D tiles; %s is %s" % (
+                name, what,
+                t.type if isinstance(t, Tile) else type(t).__name__))
     if a.dtype != b.dtype or a.dtype not in ("f16", "bf16", "f32"):
         raise ValueError(
-            "dot takes a and b both f16, both bf16 or both f32 (the matrix "
+            "%s takes a and b both f16, both bf16 or both f32 (the matrix "
             "instructions layout-opt maps it onto), got %s and %s%s"
-            % (a.dtype, b.dtype, "; f32 a and b multiply on "
+            % (name, a.dtype, b.dtype, "; f32 a and b multiply on "
                + _chips_with_f32_inputs() + " (elsewhere convert the tiles "
                "with .astype(\"f16\") or .astype(\"bf16\"); the "
                "accumulator stays f32)" if "f32" in (a.dtype, b.dtype)
                else ""))
-    (m, k), (k2, n), (m2, n2) = a.shape, b.shape, acc.shape
+    (m, k), (m2, n2) = a.shape, acc.shape
+    k2, n = b.shape if maps == _MATMUL_MAPS else b.shape[::-1]
     if k != k2 or (m, n) != (m2, n2):
-        raise ValueError("dot of %s and %s does not accumulate into %s"
-                         % (a.type, b.type, acc.type))
+        raise ValueError("%s of %s and %s does not accumulate into %s"
+                         % (name, a.type, b.type, acc.type))
     return Tile(_ir.vector.contract(
-        a.value, b.value, acc.value, _MATMUL_MAPS, _MATMUL_ITERATORS,
+        a.value, b.value, acc.value, maps, _MATMUL_ITERATORS,
         kind="#vector.kind<add>", result=acc.type))
 
 

@@ -323,10 +323,7 @@ FailureOr<std::string> asyncProblem(OpBuilder &b, ContractionTree &t,
       return failure();
     traced.push_back(*access);
     if (!copiesAsync(*p.leaf, *access))
-      notAsync = std::string(p.leaf == &t.a ? "A" : "B") +
-                 " is not copied as 4-, 8- or 16-byte vectors straight into "
-                 "its buffer (its rows run across the buffer's, or its view "
-                 "does not allow such vectors)";
+      notAsync = (p.leaf == &t.a ? "A" : "B") + kNotCopiedAsync.str();
     else if (Value test = access->alignment())
       plan.alignment.push_back(test);
   }

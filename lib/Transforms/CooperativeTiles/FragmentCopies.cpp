@@ -24,22 +24,22 @@ using namespace mlir::layout::tiles;
 
 namespace {
 
-bool isInvariant(scf::ForOp loop, const Leaf &leaf) {
-  return llvm::all_of(LoadOp(leaf.load).getIndices(), [&](Value v) {
-    return !loop.getRegion().isAncestor(v.getParentRegion());
-  });
-}
-
-/// Groups the loop-variant staged leaves by the site that first reads
-/// them; `last[i]`: the last site that reads leaf i.
+/// Sets apart the leaves whose tile indices the loop does not change
+/// (staged once before it) and groups the others by the site that first
+/// reads them; `last[i]`: the last site that reads leaf i.
 void groupLeaves(FragmentProgram &p, SmallVector<int64_t> &last) {
   FragmentCopyPlan &plan = p.copies;
   DenseSet<int> grouped;
   last.assign(p.leaves.size(), -1);
+  for (auto [i, leaf] : llvm::enumerate(p.leaves))
+    if (llvm::all_of(LoadOp(leaf.load).getIndices(), [&](Value v) {
+          return !p.loop.getRegion().isAncestor(v.getParentRegion());
+        }))
+      plan.beforeLoop.push_back(i);
   for (auto [s, site] : llvm::enumerate(p.sites)) {
     plan.groupAt.push_back(-1);
     for (int i : {site.a, site.b}) {
-      if (i < 0 || isInvariant(p.loop, p.leaves[i]))
+      if (i < 0 || llvm::is_contained(plan.beforeLoop, i))
         continue;
       last[i] = s;
       if (!grouped.insert(i).second)
@@ -101,10 +101,7 @@ FailureOr<std::string> asyncProblem(FragmentProgram &p, const Chip &chip) {
       if (failed(access))
         return failure();
       if (!copiesAsync(leaf, *access))
-        return std::string("a tile is not copied as 4-, 8- or 16-byte "
-                           "vectors straight into its buffer (its rows run "
-                           "across the buffer's, or its view does not allow "
-                           "such vectors)");
+        return "a tile" + kNotCopiedAsync.str();
       if (access->alignment())
         return std::string(
             "a tile's rows keep its vectors aligned only at run time "
@@ -282,12 +279,9 @@ void FragmentCopier::finish(OpBuilder &b) const {
 
 void FragmentCopier::remark() const {
   int64_t groups = plan.groups.size();
-  int64_t inLoop = 0;
-  for (const SmallVector<int> &group : plan.groups)
-    inLoop += group.size();
-  std::string text = llvm::formatv("{0} staged tile(s) once before the loop, "
-                                   "{1} per iteration; ",
-                                   p.leaves.size() - inLoop, inLoop);
+  std::string text = llvm::formatv(
+      "{0} staged tile(s) once before the loop, {1} per iteration; ",
+      plan.beforeLoop.size(), p.leaves.size() - plan.beforeLoop.size());
   StringRef copies;
   switch (plan.mode) {
   case FragmentCopyMode::Async:

@@ -698,14 +698,8 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   for (Leaf &leaf : p.leaves)
     allocateStagingBuffer(func, leaf, b, 1);
   // Tiles whose indices the loop does not change (Q) are staged once,
-  // before it.
-  SmallVector<int> invariant;
-  for (auto [i, leaf] : llvm::enumerate(p.leaves))
-    if (llvm::all_of(LoadOp(leaf.load).getIndices(), [&](Value v) {
-          return !old.getRegion().isAncestor(v.getParentRegion());
-        }))
-      invariant.push_back(i);
-  if (failed(e.stage(b, invariant)))
+  // before it (FragmentCopyPlan::beforeLoop).
+  if (failed(e.stage(b, p.copies.beforeLoop)))
     return failure();
   DenseSet<int> beforeLoop = e.staged;
   FailureOr<SmallVector<Value>> carried = e.copier->prologue(b);

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -69,9 +70,7 @@ struct Planner {
       return it->second;
     if (!isa<VectorType>(v.getType()))
       return FragmentKind::Scalar;
-    Operation *def = v.getDefiningOp();
-    FragmentOp op = def ? classifyFragmentOp(def) : FragmentOp::None;
-    if (op == FragmentOp::SplatConstant || op == FragmentOp::ScalarBroadcast)
+    if (isSplatValue(v))
       return FragmentKind::Splat;
     return isCoordinates(v) ? FragmentKind::Coordinates : FragmentKind::Staged;
   }
@@ -84,10 +83,10 @@ struct Planner {
       return false;
     if (isa<vector::StepOp>(def) || arithmeticSequence(def))
       return true;
-    FragmentOp op = classifyFragmentOp(def);
-    if (op == FragmentOp::SplatConstant || op == FragmentOp::ScalarBroadcast)
+    if (isSplatValue(v))
       return false;
-    if (op != FragmentOp::Elementwise && !isa<vector::ShapeCastOp>(def))
+    if (classifyFragmentOp(def) != FragmentOp::Elementwise &&
+        !isa<vector::ShapeCastOp>(def))
       return false;
     bool some = false;
     for (Value operand : def->getOperands()) {
@@ -568,30 +567,20 @@ bool monotonePositions(Value v) {
     return true;
   if (auto cast = dyn_cast<vector::ShapeCastOp>(def))
     return monotonePositions(cast.getSource());
-  auto splat = [](Value x) {
-    Operation *d = x.getDefiningOp();
-    FragmentOp kind = d ? classifyFragmentOp(d) : FragmentOp::None;
-    return kind == FragmentOp::SplatConstant ||
-           kind == FragmentOp::ScalarBroadcast;
-  };
   if (isa<arith::AddIOp>(def))
     return (monotonePositions(def->getOperand(0)) &&
-            splat(def->getOperand(1))) ||
-           (splat(def->getOperand(0)) && monotonePositions(def->getOperand(1)));
+            isSplatValue(def->getOperand(1))) ||
+           (isSplatValue(def->getOperand(0)) &&
+            monotonePositions(def->getOperand(1)));
   if (isa<arith::SubIOp>(def))
-    return monotonePositions(def->getOperand(0)) && splat(def->getOperand(1));
+    return monotonePositions(def->getOperand(0)) &&
+           isSplatValue(def->getOperand(1));
   return false;
 }
 
 /// The selects of the loop whose condition is a FragmentMask.
 void planMasks(FragmentProgram &p) {
   Block *body = p.loop.getBody();
-  auto splat = [](Value x) {
-    Operation *d = x.getDefiningOp();
-    FragmentOp kind = d ? classifyFragmentOp(d) : FragmentOp::None;
-    return kind == FragmentOp::SplatConstant ||
-           kind == FragmentOp::ScalarBroadcast;
-  };
   for (Operation &op : body->without_terminator()) {
     auto select = dyn_cast<arith::SelectOp>(op);
     if (!select || p.kinds.lookup(select.getResult()) != FragmentKind::Matrix)
@@ -615,7 +604,7 @@ void planMasks(FragmentProgram &p) {
       ops.insert(def);
       mask.compares.push_back(compare);
       for (Value side : def->getOperands()) {
-        if (splat(side))
+        if (isSplatValue(side))
           continue;
         auto b = side.getDefiningOp<vector::BroadcastOp>();
         if (!b || b->getBlock() != body ||
@@ -665,16 +654,20 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
       p.elementType = getElementTypeOrSelf(contract.getLhsType());
       break;
     }
-  // Constant tile indices made in the loop (a tracer makes one per use, as
-  // layout_opt.tile does) are the loop's invariants: before it, so that a
-  // tile at invariant indices (Q) is staged once, not per iteration.
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (auto load = dyn_cast<LoadOp>(op))
-      for (Value index : load.getIndices())
-        if (Operation *def = index.getDefiningOp();
-            def && def->getBlock() == loop.getBody() &&
-            def->hasTrait<OpTrait::ConstantLike>())
-          def->moveBefore(loop);
+  // Scalar computations the loop does not change (the constant indices a
+  // tracer makes at each use, as layout_opt.tile does) go before it, as
+  // loop-invariant code motion would move them: a tile at invariant indices
+  // (Q) is then staged once, not per iteration. Only speculatable ops
+  // (isPure: not a division that the loop's trip count guards).
+  for (Operation &op :
+       llvm::make_early_inc_range(loop.getBody()->without_terminator()))
+    if (isPure(&op) && op.getNumRegions() == 0 &&
+        llvm::none_of(op.getResultTypes(),
+                      [](Type t) { return isa<VectorType>(t); }) &&
+        llvm::all_of(op.getOperands(), [&](Value v) {
+          return !loop.getRegion().isAncestor(v.getParentRegion());
+        }))
+      op.moveBefore(loop);
   if (failed(planner.classifyIterArgs()))
     return failure();
   for (Operation &op : *loop.getBody())

@@ -121,6 +121,9 @@ enum class FragmentCopyMode : uint8_t {
 /// The plan of the staged copies (FragmentCopies.h).
 struct FragmentCopyPlan {
   FragmentCopyMode mode = FragmentCopyMode::Synchronous;
+  /// The staged leaves whose tile indices the loop does not change (Q):
+  /// staged once, before it.
+  SmallVector<int> beforeLoop;
   /// The loop-variant staged leaves (indices into FragmentProgram::leaves)
   /// by the product that first reads them, in program order.
   SmallVector<SmallVector<int>> groups;

@@ -151,6 +151,13 @@ void storeStagedTile(OpBuilder &b, Location loc, const Leaf &leaf,
 /// (GlobalAccess::copiesAsync).
 bool copiesAsync(const Leaf &leaf, const GlobalAccess &access);
 
+/// Why a tile that copiesAsync refuses is not copied asynchronously (the
+/// predicate of a sentence whose subject names the tile).
+inline constexpr llvm::StringLiteral kNotCopiedAsync =
+    " is not copied as 4-, 8- or 16-byte vectors straight into its buffer "
+    "(its rows run across the buffer's, or its view does not allow such "
+    "vectors)";
+
 /// Starts the asynchronous copies of one thread's blocks of `leaf`'s tile
 /// at tile `indices` into pipeline stage `stage` of its buffer (whole-tile
 /// test once, then unguarded or zero-filling copies).

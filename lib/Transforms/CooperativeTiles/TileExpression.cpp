@@ -163,6 +163,13 @@ FragmentOp tiles::classifyFragmentOp(Operation *op) {
   return elementwise ? FragmentOp::Elementwise : FragmentOp::None;
 }
 
+bool tiles::isSplatValue(Value v) {
+  Operation *def = v.getDefiningOp();
+  FragmentOp kind = def ? classifyFragmentOp(def) : FragmentOp::None;
+  return kind == FragmentOp::SplatConstant ||
+         kind == FragmentOp::ScalarBroadcast;
+}
+
 namespace {
 
 /// Collects one store's expression.

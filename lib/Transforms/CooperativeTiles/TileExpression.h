@@ -42,6 +42,9 @@ enum class FragmentOp {
   Elementwise,
 };
 FragmentOp classifyFragmentOp(Operation *op);
+/// Whether `v` is a splat: a splat constant or a broadcast scalar (one
+/// value on every fragment).
+bool isSplatValue(Value v);
 
 /// A leaf of a cooperative tile expression: a cooperative load.
 struct Leaf {
