@@ -8,8 +8,9 @@ on one GPU.
 `build` writes the tile programs below (C = bf16(A B^T scaled), A M x K
 and B N x K e4m3 row-major, both K-contiguous: torch._scaled_mm's layout)
 and compiles them for sm_90 (-layout-to-nvvm: mma.sync m16n8k32 e4m3,
-cp.async stages) into OUT/fp8.sm_90.cubin, with the package's Python
-files. Two scalings: per tensor (two f32 scalars) and row-wise (a scale
+cp.async stages) into OUT/fp8.sm_90.cubin and for sm_90a (wgmma m64nNk32
+e4m3 from TMA boxes in an mbarrier ring, grouped block order) into
+OUT/fp8.sm_90a.cubin, with the package's Python files. Two scalings: per tensor (two f32 scalars) and row-wise (a scale
 per row of A, M x 1, and per column of B, N).
 
 `run`: M = N = K = 4096 and 8192, A and B from torch.randn cast to
@@ -29,8 +30,15 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "bench", "python"))
 import common  # noqa: E402
 
-# (block rows and columns, K tile, threads)
-CONFIGS = [(128, 128, 64, 256), (128, 128, 128, 256), (128, 256, 64, 256)]
+# Per chip: (block rows and columns, K tile, threads, pipeline stages or 0
+# for the planner's). sm_90: mma.sync m16n8k32 with cp.async stages;
+# sm_90a: wgmma m64nNk32 from TMA boxes (one warpgroup per 64 rows).
+CONFIGS = {
+    "sm_90": [(128, 128, 64, 256, 0), (128, 128, 128, 256, 0),
+              (128, 256, 64, 256, 0)],
+    "sm_90a": [(128, 256, 128, 256, 0), (128, 256, 64, 256, 4),
+               (128, 128, 128, 256, 4), (256, 128, 128, 256, 0)],
+}
 
 HEADER = """#mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
@@ -39,15 +47,50 @@ module attributes {gpu.container_module} {
 gpu.module @fp8 {"""
 
 
-def kernel(bm, bn, bk, threads, rowwise):
+def kernel_name(bm, bn, bk, threads, stages, rowwise):
+    return "fp8_%s_%dx%dx%d_t%d%s" % ("rowwise" if rowwise else "tensor", bm,
+                                      bn, bk, threads,
+                                      "_s%d" % stages if stages else "")
+
+
+# The block's tile in Triton's grouped order (GROUP_M = 8): consecutive
+# blocks walk 8 block rows down one block column, so that the A and B tiles
+# they share stay in L2 (as bench/gemm/matmul-wgmma.mlir).
+GROUPED = """    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %gx = gpu.grid_dim x
+    %gy = gpu.grid_dim y
+    %c8 = arith.constant 8 : index
+    %id0 = arith.muli %by, %gx : index
+    %id = arith.addi %id0, %bx : index
+    %span = arith.muli %gx, %c8 : index
+    %group = arith.divui %id, %span : index
+    %first = arith.muli %group, %c8 : index
+    %left = arith.subi %gy, %first : index
+    %size = arith.minui %left, %c8 : index
+    %inGroup = arith.remui %id, %span : index
+    %dm = arith.remui %inGroup, %size : index
+    %bm = arith.addi %first, %dm : index
+    %bn = arith.divui %inGroup, %size : index
+"""
+
+
+def kernel(bm, bn, bk, threads, stages, rowwise, chip):
     """C = bf16(A B^T * scales): the K loop of one block tile, then the
-    scaled epilogue."""
+    scaled epilogue. sm_90a kernels take the grouped block order and
+    dynamic shared memory (their stages pass 48 KiB)."""
     a = "!layout.partition_view<?x?xf8E4M3FN, tile = [%d, %d]>" % (bm, bk)
     b = "!layout.partition_view<?x?xf8E4M3FN, tile = [%d, %d]>" % (bn, bk)
     c = "!layout.partition_view<?x?xbf16, tile = [%d, %d]>" % (bm, bn)
     tv = "!layout.tensor_view<?x?xf8E4M3FN>"
-    name = "fp8_%s_%dx%dx%d_t%d" % ("rowwise" if rowwise else "tensor", bm,
-                                     bn, bk, threads)
+    name = kernel_name(bm, bn, bk, threads, stages, rowwise)
+    hopper = chip == "sm_90a"
+    attrs = "layout.dynamic_shared_memory, " if hopper else ""
+    order = GROUPED if hopper else """    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+"""
+    stage_attr = (", layout.pipeline_stages = %d : i64" % stages
+                  if stages else "")
     scales = ("%Row: memref<?x1xf32>, %Col: memref<?xf32>" if rowwise
               else "%sa: f32, %sb: f32")
     if rowwise:
@@ -70,7 +113,7 @@ def kernel(bm, bn, bk, threads, rowwise):
     return f"""
   gpu.func @{name}(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>,
       %C: memref<?x?xbf16>, {scales}) kernel
-      attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{
+      attributes {{{attrs}known_block_size = array<i32: {threads}, 1, 1>}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %va = layout.view %A : memref<?x?xf8E4M3FN> -> {tv}
@@ -79,14 +122,12 @@ def kernel(bm, bn, bk, threads, rowwise):
     %pa = layout.partition %va tile [{bm}, {bk}] : {tv} -> {a}
     %pb = layout.partition %vb tile [{bn}, {bk}] : {tv} -> {b}
     %pc = layout.partition %vc tile [{bm}, {bn}] : !layout.tensor_view<?x?xbf16> -> {c}
-    %bm = gpu.block_id y
-    %bn = gpu.block_id x
-    %tiles:2 = layout.index_space %pa : {a}
+{order}    %tiles:2 = layout.index_space %pa : {a}
     %zero = arith.constant dense<0.0> : vector<{bm}x{bn}xf32>
     %acc = scf.for %kt = %c0 to %tiles#1 step %c1 iter_args(%s = %zero) -> (vector<{bm}x{bn}xf32>) {{
       %ta = layout.load %pa[%bm, %kt] masked : {a} -> vector<{bm}x{bk}xf8E4M3FN>
       %tb = layout.load %pb[%bn, %kt] masked : {b} -> vector<{bn}x{bk}xf8E4M3FN>
-      %r = vector.contract {{indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %ta, %tb, %s
+      %r = vector.contract {{indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>{stage_attr}}} %ta, %tb, %s
          : vector<{bm}x{bk}xf8E4M3FN>, vector<{bn}x{bk}xf8E4M3FN> into vector<{bm}x{bn}xf32>
       scf.yield %r : vector<{bm}x{bn}xf32>
     }}
@@ -96,17 +137,18 @@ def kernel(bm, bn, bk, threads, rowwise):
   }}"""
 
 
-def program():
+def program(chip):
     parts = [HEADER]
-    for cfg in CONFIGS:
+    for cfg in CONFIGS[chip]:
         for rowwise in (False, True):
-            parts.append(kernel(*cfg, rowwise))
+            parts.append(kernel(*cfg, rowwise, chip))
     parts.append("}\n}\n")
     return "\n".join(parts)
 
 
 def build(out):
-    common.build_cubin(out, "fp8", program())
+    for chip in CONFIGS:
+        common.build_cubin(out, "fp8", program(chip), chip)
     return 0
 
 
@@ -127,8 +169,10 @@ def run(out):
         return 3
     import torch
     timed = common.load_timer()
-    with open(os.path.join(out, "fp8.sm_90.cubin"), "rb") as f:
-        cubin = f.read()
+    cubins = {}
+    for chip in CONFIGS:
+        with open(os.path.join(out, "fp8.%s.cubin" % chip), "rb") as f:
+            cubins[chip] = f.read()
     gen = torch.Generator(device="cuda").manual_seed(42)
     report = []
     print("| M=N=K | scaling | contender | ms | TFLOPS | check |")
@@ -155,10 +199,11 @@ def run(out):
             t = timed(theirs)
             print("| %d | %s | torch._scaled_mm (cuBLASLt) | %.3f | %.1f | "
                   "reference |" % (n, tag, t, flops / t / 1e9), flush=True)
-            for bm, bn, bk, threads in CONFIGS:
-                name = "fp8_%s_%dx%dx%d_t%d" % (
-                    "rowwise" if rowwise else "tensor", bm, bn, bk, threads)
-                kernel = cuda.Kernel(cubin, name)
+            for chip, bm, bn, bk, threads, stages in [
+                    (chip,) + cfg for chip in CONFIGS
+                    for cfg in CONFIGS[chip]]:
+                name = kernel_name(bm, bn, bk, threads, stages, rowwise)
+                kernel = cuda.Kernel(cubins[chip], name)
                 c = torch.empty((n, n), device="cuda", dtype=torch.bfloat16)
                 args = [a.view(torch.uint8), b.view(torch.uint8), c]
                 if rowwise:
@@ -173,9 +218,11 @@ def run(out):
                 torch.cuda.synchronize()
                 got = check(c, want, report)
                 t = timed(ours)
-                print("| %d | %s | layout-opt %s (mma.sync e4m3) | %.3f | "
-                      "%.1f | %s |" % (n, tag, name, t, flops / t / 1e9, got),
-                      flush=True)
+                print("| %d | %s | layout-opt %s %s (%s e4m3) | %.3f | "
+                      "%.1f | %s |" % (n, tag, chip, name,
+                                       "wgmma" if chip == "sm_90a"
+                                       else "mma.sync", t, flops / t / 1e9,
+                                       got), flush=True)
     print("checks: %d passed, %d failed" % (sum(report),
                                              len(report) - sum(report)))
     return 0 if all(report) else 3

@@ -40,12 +40,12 @@ def copy_runtime(out):
 
 def build_cubin(out, stem, text, chip="sm_90"):
     """The build step of a bench whose kernels are MLIR `text`: writes
-    OUT/<stem>.mlir, compiles it for `chip` (-layout-to-nvvm) into
+    OUT/<stem>.<chip>.mlir, compiles it for `chip` (-layout-to-nvvm) into
     OUT/<stem>.<chip>.cubin and copies the package's Python files."""
     build_path()
     import layout_opt as lo
     os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, stem + ".mlir"), "w") as f:
+    with open(os.path.join(out, "%s.%s.mlir" % (stem, chip)), "w") as f:
         f.write(text)
     cubin = lo.compile(lo.Module.parse(text), "nvvm", chip)
     name = "%s.%s.cubin" % (stem, chip)

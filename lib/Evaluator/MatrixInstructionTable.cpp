@@ -172,15 +172,14 @@ static MatrixInstruction mmaSync(StringRef mnemonic, MatrixElementKind kind) {
 /// wgmma.mma_async m64nNk16 (f16, bf16) and m64nNk32 (FP8), a warpgroup of
 /// 128 lanes, A and B from workgroup memory through matrix descriptors
 /// (WarpgroupMma.h): the project's layout.warpgroup_mma, whose accumulator is
-/// vector<N/2 x f32>. FP8 A and B must be K-major [WGMMA-FP8], and
-/// layout.warpgroup_mma takes f16 / bf16 buffers only so far (MLIR 22's
-/// nvvm.wgmma.mma_async, which its lowering emits, has e4m3 / e5m2).
+/// vector<N/2 x f32>. FP8 A and B must be K-major [WGMMA-FP8]; MLIR 22's
+/// nvvm.wgmma.mma_async, which layout.warpgroup_mma lowers to, has e4m3 /
+/// e5m2.
 static MatrixInstruction wgmma(StringRef mnemonic, int64_t n, int64_t k,
                                MatrixElementKind kind) {
   MatrixOpSpelling op;
   op.opName = "layout.warpgroup_mma";
   op.cShape = {n / 2};
-  op.lowersInMlir22 = !isFloat8(kind);
   MatrixInstruction inst{mnemonic,
                          /*cdna2Mnemonic=*/"",
                          MatrixFamily::Wgmma,

@@ -302,6 +302,22 @@ static StringRef chipsOf(ChipGeneration generation) {
   llvm_unreachable("unknown chip generation");
 }
 
+/// How the vendors' documents name `family`'s instructions (the
+/// mnemonics' stems).
+static StringRef familySpelling(MatrixFamily family) {
+  switch (family) {
+  case MatrixFamily::MFMA:
+    return "MFMA";
+  case MatrixFamily::WMMA:
+    return "WMMA";
+  case MatrixFamily::MmaSync:
+    return "mma.sync";
+  case MatrixFamily::Wgmma:
+    return "wgmma";
+  }
+  llvm_unreachable("unknown matrix family");
+}
+
 std::string mlir::layout::chipsWithInputs(
     llvm::function_ref<bool(MatrixElementKind)> takes) {
   std::string out;
@@ -309,7 +325,7 @@ std::string mlir::layout::chipsWithInputs(
        {ChipGeneration::CDNA2, ChipGeneration::CDNA3, ChipGeneration::CDNA4,
         ChipGeneration::RDNA3, ChipGeneration::SM50, ChipGeneration::SM80,
         ChipGeneration::SM90A}) {
-    llvm::SmallVector<StringRef> kinds;
+    llvm::SmallVector<StringRef> kinds, families;
     // The least sm_XY every matching instruction of the generation needs
     // (minimumSmVersion: the FP8 mma.sync is on sm_89 and later only).
     std::optional<int64_t> least;
@@ -319,6 +335,9 @@ std::string mlir::layout::chipsWithInputs(
       StringRef kind = stringifyMatrixElementKind(inst.inputKind);
       if (!llvm::is_contained(kinds, kind))
         kinds.push_back(kind);
+      StringRef family = familySpelling(inst.family);
+      if (!llvm::is_contained(families, family))
+        families.push_back(family);
       least = least ? std::min(*least, inst.minimumSmVersion)
                     : inst.minimumSmVersion;
     }
@@ -329,9 +348,8 @@ std::string mlir::layout::chipsWithInputs(
       chips = llvm::formatv("sm_{0} ... {1}", *least,
                             StringRef(chipsOf(g)).rsplit(" ... ").second)
                   .str();
-    StringRef family = g >= ChipGeneration::SM50 ? "mma.sync" : "MFMA";
     out += (out.empty() ? "" : ", ") + chips + " (" + llvm::join(kinds, ", ") +
-           " " + family.str() + ")";
+           " " + llvm::join(families, ", ") + ")";
   }
   return out;
 }

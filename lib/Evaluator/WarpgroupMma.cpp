@@ -167,11 +167,11 @@ tileOrigins(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> extents) {
 
 llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
 mlir::layout::wgmmaOperandOrigins(llvm::ArrayRef<int64_t> lengths,
-                                  int64_t mnDim, int64_t kDim,
-                                  int64_t mnExtent) {
+                                  int64_t mnDim, int64_t kDim, int64_t mnExtent,
+                                  int64_t kExtent) {
   llvm::SmallVector<int64_t, 4> extents(lengths.size(), 1);
   extents[mnDim] = mnExtent;
-  extents[kDim] = 16;
+  extents[kDim] = kExtent;
   return tileOrigins(lengths, extents);
 }
 
@@ -202,7 +202,7 @@ std::string disproof(const Descriptor &d, const WgmmaOperandLayout &layout,
           .str();
     llvm::SmallVector<int64_t, 4> top(origin);
     for (int64_t mn = 0; mn < mnExtent; ++mn)
-      for (int64_t k = 0; k < 16; ++k) {
+      for (int64_t k = 0; k < wgmmaK(eb); ++k) {
         top[mnDim] = origin[mnDim] + mn;
         top[kDim] = origin[kDim] + k;
         int64_t want = d.offset(top) * eb;
@@ -234,11 +234,13 @@ mlir::layout::matchWgmmaOperand(const Descriptor &d, int64_t mnDim,
   if (d.isDynamic())
     return error("its descriptor has run-time lengths or arguments");
   llvm::ArrayRef<int64_t> lengths = d.getLengths();
-  if (lengths[mnDim] < mnExtent || lengths[kDim] < 16)
+  int64_t kExtent = wgmmaK(elementBytes);
+  if (lengths[mnDim] < mnExtent || lengths[kDim] < kExtent)
     return error(llvm::formatv("its descriptor is {0} x {1} along the "
-                               "instruction's dimensions, less than {2} x 16",
-                               lengths[mnDim], lengths[kDim], mnExtent));
-  auto all = wgmmaOperandOrigins(lengths, mnDim, kDim, mnExtent);
+                               "instruction's dimensions, less than {2} x {3}",
+                               lengths[mnDim], lengths[kDim], mnExtent,
+                               kExtent));
+  auto all = wgmmaOperandOrigins(lengths, mnDim, kDim, mnExtent, kExtent);
   llvm::SmallVector<int64_t, 4> o0(lengths.size(), 0);
   auto step = [&](int64_t dim, int64_t by) {
     llvm::SmallVector<int64_t, 4> t(o0);

@@ -6,8 +6,10 @@
 // FP8 matrix instructions in the code object, fragments read from LDS as
 // 16-byte vectors (two K-packed MFMA K steps), no scratch and no spills; on
 // sm_90 the FP8 mma.sync, called as its LLVM intrinsic, in PTX ISA 8.4
-// (-layout-nvvm-ptx-version), and on sm_90a the same mma.sync (the tile
-// pass has no FP8 wgmma yet).
+// (-layout-nvvm-ptx-version), and on sm_90a the FP8 warpgroup MMA
+// (wgmma m64nNk32 .e4m3 / .e5m2), its K-major operands in TMA boxes where
+// their rows allow, transposed in registers on their way into the buffer
+// where their tile is not K-major.
 
 // RUN: rm -rf %t/gfx942 && sed -e 's/^!fp8 = .*/!fp8 = f8E4M3FNUZ/' -e 's/^!bf8 = .*/!bf8 = f8E5M2FNUZ/' %s \
 // RUN:   | layout-opt -layout-to-rocdl=chip=gfx942 -layout-dump-binaries=dir=%t/gfx942 -o /dev/null 2>/dev/null \
@@ -18,7 +20,9 @@
 // RUN:   && llvm-objdump -d --mcpu=gfx950 %t/gfx950/kernels.gfx950.hsaco | FileCheck --check-prefix=CDNA %s
 // RUN: rm -rf %t/sm_90 && layout-opt %s -layout-to-nvvm="chip=sm_90 format=isa" -layout-dump-binaries=dir=%t/sm_90 -o /dev/null 2>/dev/null \
 // RUN:   && FileCheck --check-prefix=PTX %s < %t/sm_90/kernels.sm_90.ptx
-// RUN: layout-opt %s -layout-tile-shared-memory=chip=sm_90a | FileCheck --check-prefix=SM90A %s
+// RUN: rm -rf %t/sm_90a && layout-opt %s -layout-to-nvvm="chip=sm_90a format=isa" -layout-dump-binaries=dir=%t/sm_90a -o /dev/null 2>/dev/null \
+// RUN:   && FileCheck --check-prefix=SM90A %s < %t/sm_90a/kernels.sm_90a.ptx
+// RUN: layout-opt %s -layout-tile-shared-memory="chip=sm_90a remarks=true" -o /dev/null 2>&1 | FileCheck --check-prefix=REMARK90A %s
 // RUN: layout-opt %s -layout-tile-shared-memory="chip=sm_90 remarks=true" -o /dev/null 2>&1 | FileCheck --check-prefix=REMARK %s
 
 /// 64 x 64 x 32 block tiles on two waves of 32 x 64: 1 x 2 MFMAs per K
@@ -91,8 +95,27 @@
 // REMARK: remark: tile load of A (into registers, transposed there (its global rows run across its buffer's), then its workgroup buffer, one K tile ahead; mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 on 32x32 wave tiles (2x2 waves)) of 32x64xf8E5M2
 // REMARK: remark: tile load of B (into registers, transposed there (its global rows run across its buffer's), then its workgroup buffer, one K tile ahead; mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 on 32x32 wave tiles (2x2 waves)) of 32x64xf8E5M2
 
-// SM90A: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
-// SM90A-NOT: layout.warpgroup_mma
+/// sm_90a: one warpgroup's m64n64k32 per K tile; the K-major tiles (nt,
+/// scaled) as TMA boxes (the ring's prologue issues two stages, A and B
+/// each), the others (nn's B, tn's A and B) transposed in registers.
+// SM90A-LABEL: .entry nt_fp8(
+// SM90A-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.tile
+// SM90A: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// SM90A-LABEL: .entry nt_bf8(
+// SM90A: cp.async.bulk.tensor.2d.shared::cluster.global.tile
+// SM90A: wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2
+// SM90A-LABEL: .entry nn_fp8(
+// SM90A-NOT: cp.async.bulk.tensor
+// SM90A: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// SM90A-LABEL: .entry tn_bf8(
+// SM90A-NOT: cp.async.bulk.tensor
+// SM90A: wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2
+// SM90A-LABEL: .entry scaled_fp8(
+// SM90A: cp.async.bulk.tensor.2d.shared::cluster.global.tile
+// SM90A: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// SM90A-NOT: mma.sync.aligned
+// REMARK90A: remark: tile load of B (into registers, transposed there (its global rows run across its buffer's), then its workgroup buffer, one K tile ahead; wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 on 64x64 wave tiles (1x1 waves)) of 32x64xf8E4M3FN
+// REMARK90A: remark: tile load of A (into registers, transposed there (its global rows run across its buffer's), then its workgroup buffer, one K tile ahead; wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2 on 64x64 wave tiles (1x1 waves)) of 32x64xf8E5M2
 
 !fp8 = f8E4M3FN
 !bf8 = f8E5M2

@@ -7,8 +7,8 @@
 /// (-verify-diagnostics) the OCP encodings (its MFMAs read fp8 / bf8 as the
 /// FNUZ ones) and a mix of two encodings; on gfx1100 and sm_80, which have
 /// no FP8 matrix instruction (the FP8 mma.sync needs sm_89), the first.
-// GFX1100: error: 'vector.contract' op in a tile program: gfx1100 has no matrix instruction with 'f8E4M3FN' inputs; 8-bit float tiles multiply on gfx940, gfx941, gfx942 (f8E4M3FNUZ, f8E5M2FNUZ MFMA), gfx950 (f8E4M3FN, f8E5M2 MFMA), sm_89 ... sm_90 (f8E4M3FN, f8E5M2 mma.sync), sm_90a (f8E4M3FN, f8E5M2 mma.sync)
-// SM80: error: 'vector.contract' op in a tile program: sm_80 has no matrix instruction with 'f8E4M3FN' inputs; 8-bit float tiles multiply on gfx940, gfx941, gfx942 (f8E4M3FNUZ, f8E5M2FNUZ MFMA), gfx950 (f8E4M3FN, f8E5M2 MFMA), sm_89 ... sm_90 (f8E4M3FN, f8E5M2 mma.sync), sm_90a (f8E4M3FN, f8E5M2 mma.sync)
+// GFX1100: error: 'vector.contract' op in a tile program: gfx1100 has no matrix instruction with 'f8E4M3FN' inputs; 8-bit float tiles multiply on gfx940, gfx941, gfx942 (f8E4M3FNUZ, f8E5M2FNUZ MFMA), gfx950 (f8E4M3FN, f8E5M2 MFMA), sm_89 ... sm_90 (f8E4M3FN, f8E5M2 mma.sync), sm_90a (f8E4M3FN, f8E5M2 mma.sync, wgmma)
+// SM80: error: 'vector.contract' op in a tile program: sm_80 has no matrix instruction with 'f8E4M3FN' inputs; 8-bit float tiles multiply on gfx940, gfx941, gfx942 (f8E4M3FNUZ, f8E5M2FNUZ MFMA), gfx950 (f8E4M3FN, f8E5M2 MFMA), sm_89 ... sm_90 (f8E4M3FN, f8E5M2 mma.sync), sm_90a (f8E4M3FN, f8E5M2 mma.sync, wgmma)
 
 // -----
 

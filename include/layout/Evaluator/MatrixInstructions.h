@@ -141,8 +141,8 @@ struct MatrixOpSpelling {
   /// amdgpu.mfma's `blocks` (1 for every instruction here; 0 for the others).
   int64_t blocks = 0;
   /// False where the op does not lower this element kind in MLIR 22
-  /// (nvgpu.mma.sync with bf16: emit nvvm.mma.sync with i32-packed operands;
-  /// layout.warpgroup_mma with 8-bit floats, which it does not take yet).
+  /// (nvgpu.mma.sync with bf16: emit nvvm.mma.sync with i32-packed
+  /// operands).
   bool lowersInMlir22 = true;
   /// The op's unit attribute that selects the reduced-precision form of f32
   /// inputs: "tf32Enabled" (nvgpu.mma.sync .tf32), "reducePrecision"

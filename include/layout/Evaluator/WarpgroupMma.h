@@ -79,6 +79,11 @@ std::optional<SharedSwizzle> widestSharedSwizzle(int64_t rowBytes);
 /// evaluator's `#layout.swizzle<B, 4, 3>` of it (None: B = 0, the identity).
 int64_t applySharedSwizzle(SharedSwizzle mode, int64_t address);
 
+/// The K of one wgmma.mma_async for inputs of `elementBytes` bytes: 32
+/// bytes of elements (m64nNk16 for f16 / bf16, m64nNk32 for the 8-bit
+/// floats; PTX ISA 9.7.15.2, "Matrix shape").
+constexpr int64_t wgmmaK(int64_t elementBytes) { return 32 / elementBytes; }
+
 /// Which dimension of an operand tile is contiguous in workgroup memory: K
 /// (A row-major M x K, B stored N x K) or M / N (the transposed forms,
 /// wgmma's imm-trans-a / imm-trans-b, f16 and bf16 only).
@@ -152,12 +157,13 @@ struct WgmmaOperandLayout {
 constexpr int64_t kMaxSharedTileOrigins = 1024;
 
 /// The origins matchWgmmaOperand proves for a descriptor of top `lengths`:
-/// every multiple of `mnExtent` along `mnDim` and of 16 along `kDim` whose
-/// tile fits, with every coordinate along the other dimensions, in order;
-/// one more than kMaxSharedTileOrigins where there are more.
+/// every multiple of `mnExtent` along `mnDim` and of `kExtent` (wgmmaK)
+/// along `kDim` whose tile fits, with every coordinate along the other
+/// dimensions, in order; one more than kMaxSharedTileOrigins where there
+/// are more.
 llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
 wgmmaOperandOrigins(llvm::ArrayRef<int64_t> lengths, int64_t mnDim,
-                    int64_t kDim, int64_t mnExtent);
+                    int64_t kDim, int64_t mnExtent, int64_t kExtent);
 
 /// The origins matchTmaBox proves: every multiple of box[i] along
 /// destDims[i] whose box fits, every coordinate along the other dimensions
@@ -169,10 +175,10 @@ tmaBoxOrigins(llvm::ArrayRef<int64_t> lengths, llvm::ArrayRef<int64_t> destDims,
 /// Derives how wgmma reads an operand tile laid out by the static
 /// descriptor `d`: element (mn, k) of the tile at top coordinate `origin`
 /// is `d`'s element origin + mn e_mnDim + k e_kDim, for mn < `mnExtent` (64
-/// for A, N for B) and k < 16. Tries the swizzled modes from the widest,
-/// reading the byte offsets off `d`, and proves the one it returns
-/// element by element: for every origin whose mnDim coordinate is a
-/// multiple of mnExtent, whose kDim coordinate is a multiple of 16, and any
+/// for A, N for B) and k < wgmmaK(elementBytes). Tries the swizzled modes
+/// from the widest, reading the byte offsets off `d`, and proves the one it
+/// returns element by element: for every origin whose mnDim coordinate is a
+/// multiple of mnExtent, whose kDim coordinate is a multiple of K, and any
 /// other top coordinate, the hardware's address of every element
 /// (applySharedSwizzle of the start, `d`'s offset at the origin in bytes,
 /// plus wgmmaCanonicalOffset) is `d`'s. Requires the buffer's base aligned

@@ -53,6 +53,13 @@ FailureOr<Value> operandDescriptor(OpBuilder &b, WarpgroupMmaOp op,
     return op.emitOpError() << name << " cannot be read by wgmma: "
                             << llvm::toString(matched.takeError());
   layout = *matched;
+  if (layout.major != OperandMajor::K && eb != 2)
+    return op.emitOpError()
+           << name << " cannot be read by wgmma: its " << type.getElementType()
+           << " tile is " << (isA ? "M" : "N")
+           << "-major, and wgmma reads 8-bit operands K-major only (PTX ISA "
+              "9.7.15.5.1: the transposed layouts are for f16 and bf16); "
+              "stage the tile with K contiguous";
   int64_t need = sharedSwizzleMode(layout.swizzle).alignment;
   int64_t have = knownBaseAlignment(buffer);
   if (have % need)
@@ -102,8 +109,10 @@ LogicalResult lower(WarpgroupMmaOp op) {
     acc = LLVM::InsertValueOp::create(
         b, loc, acc, vector::ExtractOp::create(b, loc, op.getAcc(), i), i);
   Type et = cast<MemRefType>(op.getA().getType()).getElementType();
-  NVVM::WGMMATypes in =
-      et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  NVVM::WGMMATypes in = et.isBF16()                 ? NVVM::WGMMATypes::bf16
+                        : isa<Float8E4M3FNType>(et) ? NVVM::WGMMATypes::e4m3
+                        : isa<Float8E5M2Type>(et)   ? NVVM::WGMMATypes::e5m2
+                                                    : NVVM::WGMMATypes::f16;
   // PTX "wgmma.mma_async": A is row-major (K-major) and B column-major
   // (K-major) unless transposed (imm-trans-a / -b, the MN-major forms).
   auto layoutOf = [](const WgmmaOperandLayout &l, bool isA) {
@@ -112,8 +121,8 @@ LogicalResult lower(WarpgroupMmaOp op) {
   };
   Value d = NVVM::WgmmaMmaAsyncOp::create(
       b, loc, structType, acc, *da, *db,
-      NVVM::MMAShapeAttr::get(ctx, 64, n, 16), in, in, NVVM::WGMMATypes::f32,
-      NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+      NVVM::MMAShapeAttr::get(ctx, 64, n, op.getShape()[2]), in, in,
+      NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
       NVVM::WGMMAScaleIn::one, layoutOf(la, true), layoutOf(lb, false),
       /*satfinite=*/NVVM::MMAIntOverflowAttr());
   SmallVector<Value> elements;

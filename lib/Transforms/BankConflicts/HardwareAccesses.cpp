@@ -61,6 +61,12 @@ mlir::layout::getHardwareSharedAccesses(Operation *op) {
   return result;
 }
 
+/// The bytes of an element of `access`'s buffer (at least 1).
+static int64_t elementBytesOf(const HardwareSharedAccess &access) {
+  auto type = cast<MemRefType>(access.memref.getType());
+  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
 std::string HardwareSharedAccess::describe() const {
   switch (unit) {
   case Unit::WgmmaA:
@@ -151,8 +157,9 @@ wavefrontsAt(const HardwareSharedAccess &access, ChunkWalker &walk,
     bool kMajor = major == OperandMajor::K;
     int64_t rowDim = kMajor ? access.mnDim : access.kDim;
     int64_t colDim = kMajor ? access.kDim : access.mnDim;
-    int64_t rows = kMajor ? access.mnExtent : 16;
-    int64_t rowBytes = (kMajor ? 16 : access.mnExtent) * walk.eb;
+    int64_t k = wgmmaK(walk.eb);
+    int64_t rows = kMajor ? access.mnExtent : k;
+    int64_t rowBytes = (kMajor ? k : access.mnExtent) * walk.eb;
     result = wgmmaReadWavefronts(rows, rowBytes, [&](int64_t r, int64_t j) {
       top[rowDim] = origin[rowDim] + r;
       top[colDim] = origin[colDim] + j * (kSharedChunkBytes / walk.eb);
@@ -232,7 +239,7 @@ void countOrigins(const Chip &chip, const HardwareSharedAccess &access,
   ArrayRef<int64_t> lengths = d.getLengths();
   auto origins = tma ? tmaBoxOrigins(lengths, access.destDims, access.box)
                      : wgmmaOperandOrigins(lengths, access.mnDim, access.kDim,
-                                           access.mnExtent);
+                                           access.mnExtent, wgmmaK(eb));
   if (int64_t(origins.size()) > kMaxSharedTileOrigins) {
     proof.proof.why = llvm::formatv("its descriptor holds more than {0} tile "
                                     "origins",
@@ -295,7 +302,7 @@ HardwareAccessProof prove(const Chip &chip, const HardwareSharedAccess &access,
   }
   const Descriptor &d = *it->second.descriptor;
   auto type = cast<MemRefType>(access.memref.getType());
-  int64_t eb = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t eb = elementBytesOf(access);
   SmallVector<int64_t> strides;
   int64_t offset;
   if (d.isDynamic() || failed(type.getStridesAndOffset(strides, offset)) ||
@@ -353,8 +360,10 @@ mlir::layout::describeHardwareProof(const HardwareSharedAccess &access,
   if (!proof.proof.proved)
     return "not proved: " + proof.proof.why;
   bool tma = access.unit == HardwareSharedAccess::Unit::Tma;
+  int64_t eb = elementBytesOf(access);
   std::string tile =
-      tma ? "box" : llvm::formatv("{0} x 16 tile", access.mnExtent).str();
+      tma ? "box"
+          : llvm::formatv("{0} x {1} tile", access.mnExtent, wgmmaK(eb)).str();
   std::string origins =
       proof.origins == 1
           ? std::string("the one origin")

@@ -105,10 +105,7 @@ bool isInputType(Type t) {
 /// The instructions of `chip` that take `t`'s A and B (both of one element
 /// type), or a diagnostic naming the chips that have such instructions. A
 /// chip's instructions are its own (getMatrixInstructions(name): the FP8
-/// mma.sync is on sm_89 and later of its generation), less those the tile
-/// pass cannot issue: the FP8 wgmma, which layout.warpgroup_mma does not
-/// take yet (the table's lowersInMlir22), so that FP8 on sm_90a runs on
-/// the FP8 mma.sync.
+/// mma.sync is on sm_89 and later of its generation).
 FailureOr<SmallVector<const MatrixInstruction *>>
 candidateInstructions(ContractionTree &t, const std::optional<Chip> &chip) {
   vector::ContractionOp contract = t.contract;
@@ -128,8 +125,7 @@ candidateInstructions(ContractionTree &t, const std::optional<Chip> &chip) {
               "and -layout-to-nvvm pass theirs)";
   SmallVector<const MatrixInstruction *> candidates;
   for (const MatrixInstruction *inst : getMatrixInstructions(chip->name))
-    if (takesInputs(inst->inputKind, et) &&
-        !(inst->operandsInWorkgroupMemory() && !inst->op.lowersInMlir22))
+    if (takesInputs(inst->inputKind, et))
       candidates.push_back(inst);
   if (!candidates.empty())
     return candidates;
@@ -256,12 +252,15 @@ LogicalResult planOperands(ContractionTree &t, Plan &plan, int64_t threads,
       return leaf->load.emitOpError() << "cannot be distributed: " << why;
   const MatrixInstruction &inst = *plan.inst;
   if (inst.operandsInWorkgroupMemory()) {
-    // wgmma reads K-major and MN-major tiles alike (16-bit inputs): each
-    // buffer keeps its global rows' order, so that the copies go straight
-    // in, in the hardware's swizzle mode (WarpgroupMma.h).
+    // wgmma reads K-major and MN-major 16-bit tiles alike: each buffer
+    // keeps its global rows' order, so that the copies go straight in, in
+    // the hardware's swizzle mode (WarpgroupMma.h). 8-bit tiles are read
+    // K-major only (kMajorOnly): K contiguous, the staging transposing an
+    // MN-contiguous tile.
     for (auto [leaf, kPos] : {std::pair{&t.a, t.aK}, std::pair{&t.b, t.bK}}) {
       orderBuffer(*leaf, kPos,
-                  leaf->side.unitStride && leaf->side.contiguous != kPos);
+                  !inst.kMajorOnly && leaf->side.unitStride &&
+                      leaf->side.contiguous != kPos);
       if (leaf->bufDims.size() != 2)
         return leaf->load.emitOpError()
                << "in a tile contraction on " << inst.mnemonic

@@ -68,3 +68,35 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// 8-bit floats: K is 32 elements (32 bytes).
+gpu.module @k {
+  gpu.func @fp8_k16(%out: memref<64xf32>) workgroup(%a: memref<4096xf8E4M3FN, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %p = layout.packed [64, 64] : !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<32xf32>
+    // expected-error @+1 {{shape must be [64, N, 32] with N a multiple of 8 up to 256 (wgmma m64nNk32 with 'f8E4M3FN' inputs)}}
+    %d = layout.warpgroup_mma %acc, %a[%p : %c0, %c0], %a[%p : %c0, %c0] {shape = array<i64: 64, 64, 16>, a_dims = array<i64: 0, 1>, b_dims = array<i64: 1, 0>} : memref<4096xf8E4M3FN, #gpu.address_space<workgroup>>, !layout.desc<64x64>, memref<4096xf8E4M3FN, #gpu.address_space<workgroup>>, !layout.desc<64x64>, vector<32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// An 8-bit B whose N dimension is the contiguous one (a layout wgmma reads
+// for f16 with imm-trans-b): refused, 8-bit operands are K-major only.
+gpu.module @k {
+  gpu.func @fp8_mn_major(%out: memref<64xf32>) workgroup(%a: memref<4096xf8E4M3FN, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel {
+    %c0 = arith.constant 0 : index
+    %pa = layout.packed [64, 64] : !layout.desc<64x64>
+    %da = layout.transform %pa [#layout.merge<[64, 64]> : [0, 1] -> [0]] : !layout.desc<64x64> -> !layout.desc<4096>
+    %sa = layout.transform %da [#layout.swizzle<2, 4, 3, 4096> : [0] -> [0]] : !layout.desc<4096> -> !layout.desc<4096>
+    %ta = layout.transform %sa [#layout.unmerge<[64, 64]> : [0] -> [0, 1]] : !layout.desc<4096> -> !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<32xf32>
+    // expected-error @+1 {{b cannot be read by wgmma: its 'f8E4M3FN' tile is N-major, and wgmma reads 8-bit operands K-major only}}
+    %d = layout.warpgroup_mma %acc, %a[%ta : %c0, %c0], %a[%ta : %c0, %c0] {shape = array<i64: 64, 64, 32>, a_dims = array<i64: 0, 1>, b_dims = array<i64: 0, 1>} : memref<4096xf8E4M3FN, #gpu.address_space<workgroup>>, !layout.desc<64x64>, memref<4096xf8E4M3FN, #gpu.address_space<workgroup>>, !layout.desc<64x64>, vector<32xf32>
+    gpu.return
+  }
+}

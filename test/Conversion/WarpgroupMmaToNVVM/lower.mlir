@@ -37,4 +37,28 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// An 8-bit A and B (64 x 64 f8E4M3FN, rows of 64 bytes, the 64B xor:
+// Swizzle<2, 4, 3> on byte offsets), both K-major: m64n64k32 .e4m3, A row
+// and B col (no transpose). Each descriptor: 64B (layout type 2 << 62), SBO
+// 512 (32 << 32), LBO 16 (1 << 16) = -9223371899415756800 as an i64.
+// CHECK-LABEL: gpu.func @fp8
+// CHECK: arith.constant -9223371899415756800 : i64
+// CHECK: nvvm.wgmma.mma_async
+// CHECK-SAME: <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK-NOT: layout.warpgroup_mma
+gpu.module @k8 {
+  gpu.func @fp8(%out: memref<64x32xf32>) workgroup(%a: memref<4096xf8E4M3FN, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %pa = layout.packed [64, 64] : !layout.desc<64x64>
+    %da = layout.transform %pa [#layout.merge<[64, 64]> : [0, 1] -> [0]] : !layout.desc<64x64> -> !layout.desc<4096>
+    %sa = layout.transform %da [#layout.swizzle<2, 4, 3, 4096> : [0] -> [0]] : !layout.desc<4096> -> !layout.desc<4096>
+    %ta = layout.transform %sa [#layout.unmerge<[64, 64]> : [0] -> [0, 1]] : !layout.desc<4096> -> !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<32xf32>
+    %d = layout.warpgroup_mma %acc, %a[%ta : %c0, %c0], %a[%ta : %c0, %c0] {shape = array<i64: 64, 64, 32>, a_dims = array<i64: 0, 1>, b_dims = array<i64: 1, 0>} : memref<4096xf8E4M3FN, #gpu.address_space<workgroup>>, !layout.desc<64x64>, memref<4096xf8E4M3FN, #gpu.address_space<workgroup>>, !layout.desc<64x64>, vector<32xf32>
+    %tid = gpu.thread_id x
+    vector.store %d, %out[%tid, %c0] : memref<64x32xf32>, vector<32xf32>
+    gpu.return
+  }
+}
 }

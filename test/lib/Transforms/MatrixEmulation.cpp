@@ -366,14 +366,14 @@ void multiplyAccumulate(OpBuilder &b, Location loc,
 /// diagnostic.
 static const MatrixInstruction *wgmmaOf(WarpgroupMmaOp op) {
   Type input = cast<MemRefType>(op.getA().getType()).getElementType();
-  MatrixElementKind kind =
-      input.isBF16() ? MatrixElementKind::BF16 : MatrixElementKind::F16;
   for (const MatrixInstruction &inst : getMatrixInstructions())
-    if (inst.family == MatrixFamily::Wgmma && inst.inputKind == kind &&
-        inst.n == op.getShape()[1])
+    if (inst.family == MatrixFamily::Wgmma &&
+        takesMatrixInputs(inst.inputKind, input) &&
+        inst.n == op.getShape()[1] && inst.k == op.getShape()[2])
       return &inst;
-  op.emitError() << "has no emulation: no wgmma 64x" << op.getShape()[1]
-                 << "x16 with " << input << " inputs in the table";
+  op.emitError() << "has no emulation: no wgmma 64x" << op.getShape()[1] << "x"
+                 << op.getShape()[2] << " with " << input
+                 << " inputs in the table";
   return nullptr;
 }
 
@@ -545,8 +545,10 @@ namespace {
 
 /// Reads an operand tile (rows x cols, the instruction's A or B) from its
 /// workgroup buffer through its descriptor into the f32 host `tile`:
-/// element (r, c) at the origin moved by r along dims[0], c along dims[1].
-void readOperand(OpBuilder &b, Location loc, Value buffer, Value desc,
+/// element (r, c) at the origin moved by r along dims[0], c along dims[1],
+/// as the instruction multiplies it (inputValue: 8-bit floats decoded).
+void readOperand(OpBuilder &b, Location loc, const MatrixInstruction &inst,
+                 MatrixOperand operand, Value buffer, Value desc,
                  ValueRange origin, ArrayRef<int64_t> dims, int64_t rows,
                  int64_t cols, Value tile) {
   forEach(b, loc, rows, [&](OpBuilder &rb, Value r) {
@@ -555,8 +557,8 @@ void readOperand(OpBuilder &b, Location loc, Value buffer, Value desc,
       at[dims[0]] = arith::AddIOp::create(cb, loc, at[dims[0]], r);
       at[dims[1]] = arith::AddIOp::create(cb, loc, at[dims[1]], c);
       Value off = OffsetOp::create(cb, loc, desc, at);
-      Value x = memref::LoadOp::create(cb, loc, buffer, off);
-      x = arith::ExtFOp::create(cb, loc, cb.getF32Type(), x);
+      Value x = inputValue(cb, loc, inst, operand,
+                           memref::LoadOp::create(cb, loc, buffer, off));
       memref::StoreOp::create(cb, loc, x, tile, ValueRange{r, c});
     });
   });
@@ -579,9 +581,10 @@ void test::emulateWarpgroupMma(OpBuilder &b, Location loc, Operation *op,
       o.push_back(laneOperand(b, first + i, lane0));
     return o;
   };
-  readOperand(b, loc, laneOperand(b, 1, lane0), laneOperand(b, 2, lane0),
-              origin(aOrigin, rankA), mma.getADims(), inst.m, inst.k, tiles.a);
-  readOperand(b, loc, laneOperand(b, bBuf, lane0),
+  readOperand(b, loc, inst, MatrixOperand::A, laneOperand(b, 1, lane0),
+              laneOperand(b, 2, lane0), origin(aOrigin, rankA), mma.getADims(),
+              inst.m, inst.k, tiles.a);
+  readOperand(b, loc, inst, MatrixOperand::B, laneOperand(b, bBuf, lane0),
               laneOperand(b, bBuf + 1, lane0), origin(bBuf + 2, rankB),
               mma.getBDims(), inst.k, inst.n, tiles.b);
   gather(b, loc, inst, MatrixOperand::C, tiles.c,

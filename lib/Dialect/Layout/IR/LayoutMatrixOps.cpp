@@ -68,27 +68,29 @@ static LogicalResult verifyOperand(WarpgroupMmaOp op, StringRef name,
 }
 
 LogicalResult WarpgroupMmaOp::verify() {
+  Type ea = cast<MemRefType>(getA().getType()).getElementType();
+  Type eb = cast<MemRefType>(getB().getType()).getElementType();
+  if (ea != eb)
+    return emitOpError() << "A and B must have one element type, got " << ea
+                         << " and " << eb;
+  // PTX ISA 9.7.15.2: K is 32 bytes of A's and B's elements.
+  int64_t k = 256 / ea.getIntOrFloatBitWidth();
   ArrayRef<int64_t> shape = getShape();
-  if (shape.size() != 3 || shape[0] != 64 || shape[2] != 16 || shape[1] < 8 ||
+  if (shape.size() != 3 || shape[0] != 64 || shape[2] != k || shape[1] < 8 ||
       shape[1] > 256 || shape[1] % 8)
-    return emitOpError()
-           << "shape must be [64, N, 16] with N a multiple of 8 up to 256 "
-              "(wgmma m64nNk16 with 16-bit inputs)";
+    return emitOpError() << "shape must be [64, N, " << k
+                         << "] with N a multiple of 8 up to 256 (wgmma m64nNk"
+                         << k << " with " << ea << " inputs)";
   int64_t n = shape[1];
   auto accType = cast<VectorType>(getAcc().getType());
   if (accType.getNumElements() != n / 2)
     return emitOpError() << "the accumulator of a 64x" << n << " wgmma holds "
                          << n / 2 << " f32 per lane (vector<" << n / 2
                          << "xf32>), got " << accType;
-  Type ea = cast<MemRefType>(getA().getType()).getElementType();
-  Type eb = cast<MemRefType>(getB().getType()).getElementType();
-  if (ea != eb)
-    return emitOpError() << "A and B must have one element type, got " << ea
-                         << " and " << eb;
   if (failed(verifyOperand(*this, "a", getA(), getADesc(), getAOrigin(),
-                           getADims(), {64, 16})) ||
+                           getADims(), {64, k})) ||
       failed(verifyOperand(*this, "b", getB(), getBDesc(), getBOrigin(),
-                           getBDims(), {16, n})))
+                           getBDims(), {k, n})))
     return failure();
   return success();
 }

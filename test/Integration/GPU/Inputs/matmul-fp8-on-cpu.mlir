@@ -11,12 +11,15 @@
 /// transposed on their way into the workgroup buffers) distributed by
 /// -layout-tile-shared-memory onto the chip's FP8 matrix instruction
 /// (gfx942 / gfx950: v_mfma_f32_32x32x16_{fp8_fp8,bf8_bf8}; sm_90:
-/// mma.sync m16n8k32 .e4m3 / .e5m2 called as its LLVM intrinsic), run on
+/// mma.sync m16n8k32 .e4m3 / .e5m2 called as its LLVM intrinsic; sm_90a:
+/// wgmma m64n64k32 .e4m3 / .e5m2 from the swizzled buffers), run on
 /// the CPU by -layout-test-gpu-to-loops, which emulates each instruction
 /// lane by lane from the matrix-instruction table and decodes the 8-bit
 /// floats with Float8.h. On the odd shape 67 x 45 x 100 (masked edges in
-/// every dimension, K not a multiple of the K tile); C starts at -7 so a
-/// missing store counts.
+/// every dimension, K not a multiple of the K tile), and 67 x 45 x 128
+/// (rows of 128 bytes: sm_90a's TMA boxes); C starts at -7 so a missing
+/// store counts. nt_bf8 takes K tiles of 64 (several instruction K steps
+/// per tile on every chip), the others 32.
 ///
 /// Every element of C is compared with a reference computed on the host in
 /// f64 from the inputs' bytes decoded by the bit formula written out below
@@ -25,8 +28,8 @@
 ///
 /// - "exact": every input byte has an exponent of [-2, 1] (|x| in
 ///   [2^-2, 2^2)), so every product is a multiple of 2^-10 below 2^4 and
-///   every partial sum of K = 100 of them is a multiple of 2^-10 below
-///   2^11: exact in f32 in any order. C must equal the reference exactly.
+///   every partial sum of K = 100 (or 128) of them is a multiple of 2^-10
+///   below 2^11: exact in f32 in any order. C must equal the reference exactly.
 /// - "all codes": the bytes run over all 256 codes (NaN and infinity codes
 ///   replaced by code ^ 0x40, a finite one), subnormals, zeros (and -0 in
 ///   the OCP encodings) and the largest finite values included, plus one
@@ -51,6 +54,9 @@
 // CHECK: tn_bf8 67x45x100 all codes: 0 mismatches of 3015, 45 NaN
 // CHECK: scaled_fp8 67x45x100 f16: 0 mismatches of 3015
 // CHECK: scaled_bf8 67x45x100 bf16: 0 mismatches of 3015
+// CHECK: nt_fp8 67x45x128 exact: 0 mismatches of 3015, 0 NaN
+// CHECK: nt_bf8 67x45x128 all codes: 0 mismatches of 3015, 45 NaN
+// CHECK: scaled_fp8 67x45x128 f16: 0 mismatches of 3015
 
 !fp8 = f8E4M3FN
 !bf8 = f8E5M2
@@ -94,18 +100,18 @@ gpu.module @kernels {
     %va = layout.view %A : memref<?x?x!bf8> -> !layout.tensor_view<?x?x!bf8>
     %vb = layout.view %B : memref<?x?x!bf8> -> !layout.tensor_view<?x?x!bf8>
     %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
-    %pa = layout.partition %va tile [64, 32] : !layout.tensor_view<?x?x!bf8> -> !layout.partition_view<?x?x!bf8, tile = [64, 32]>
-    %pb = layout.partition %vb tile [64, 32] : !layout.tensor_view<?x?x!bf8> -> !layout.partition_view<?x?x!bf8, tile = [64, 32]>
+    %pa = layout.partition %va tile [64, 64] : !layout.tensor_view<?x?x!bf8> -> !layout.partition_view<?x?x!bf8, tile = [64, 64]>
+    %pb = layout.partition %vb tile [64, 64] : !layout.tensor_view<?x?x!bf8> -> !layout.partition_view<?x?x!bf8, tile = [64, 64]>
     %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 64]>
     %bm = gpu.block_id y
     %bn = gpu.block_id x
-    %tiles:2 = layout.index_space %pa : !layout.partition_view<?x?x!bf8, tile = [64, 32]>
+    %tiles:2 = layout.index_space %pa : !layout.partition_view<?x?x!bf8, tile = [64, 64]>
     %zero = arith.constant dense<0.0> : vector<64x64xf32>
     %acc = scf.for %kt = %c0 to %tiles#1 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
-      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?x!bf8, tile = [64, 32]> -> vector<64x32x!bf8>
-      %tb = layout.load %pb[%bn, %kt] masked : !layout.partition_view<?x?x!bf8, tile = [64, 32]> -> vector<64x32x!bf8>
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?x!bf8, tile = [64, 64]> -> vector<64x64x!bf8>
+      %tb = layout.load %pb[%bn, %kt] masked : !layout.partition_view<?x?x!bf8, tile = [64, 64]> -> vector<64x64x!bf8>
       %r = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %s
-         : vector<64x32x!bf8>, vector<64x32x!bf8> into vector<64x64xf32>
+         : vector<64x64x!bf8>, vector<64x64x!bf8> into vector<64x64xf32>
       scf.yield %r : vector<64x64xf32>
     }
     layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
@@ -878,6 +884,12 @@ func.func @main() {
   call @run_bf8(%m, %n, %k, %all, %kn) : (index, index, index, i1, i1) -> ()
   call @run_scaled_fp8(%m, %n, %k) : (index, index, index) -> ()
   call @run_scaled_bf8(%m, %n, %k) : (index, index, index) -> ()
+  // K = 128: A's and B's rows are 128 bytes, so on sm_90a the K-major
+  // tiles arrive as TMA boxes (the kernels test the alignment at run time).
+  %k128 = arith.constant 128 : index
+  call @run_fp8(%m, %n, %k128, %exact, %kmajor) : (index, index, index, i1, i1) -> ()
+  call @run_bf8(%m, %n, %k128, %all, %kmajor) : (index, index, index, i1, i1) -> ()
+  call @run_scaled_fp8(%m, %n, %k128) : (index, index, index) -> ()
   return
 }
 }

@@ -733,17 +733,20 @@ def Layout_WarpgroupMmaOp : Layout_Op<"warpgroup_mma",
   let summary = "One warpgroup's matrix multiply-accumulate whose A and B "
                 "are tiles of workgroup buffers laid out by descriptors";
   let description = [{
-    Hopper's warpgroup MMA (`wgmma.mma_async` m64nNk16, sm_90a) as a layout
-    op: the 128 threads of a warpgroup (4 consecutive warps starting at a
-    multiple of 4) compute `D = A * B + C` with f32 accumulation, where A is
-    the 64 x 16 (M x K) tile of workgroup buffer `a` whose element (m, k)
+    Hopper's warpgroup MMA (`wgmma.mma_async` m64nNk16 for f16 / bf16,
+    m64nNk32 for the 8-bit floats e4m3 / e5m2; sm_90a) as a layout op: the
+    128 threads of a warpgroup (4 consecutive warps starting at a multiple
+    of 4) compute `D = A * B + C` with f32 accumulation, where A is the 64
+    x K (M x K) tile of workgroup buffer `a` whose element (m, k)
     is at `layout.offset %a_desc[origin + m e_M + k e_K]` (the descriptor's
     top coordinate `a_origin` moved by m along top dimension `a_dims[0]`
-    and k along `a_dims[1]`), and B the 16 x N (K x N) tile of `b` likewise
+    and k along `a_dims[1]`), and B the K x N tile of `b` likewise
     (`b_dims` = [K dimension, N dimension]). C and D are the lanes'
     fragments in the register layout of the table of matrix instructions
     (`vector<N/2 x f32>`, MatrixInstructions.h, family Wgmma). `shape` is
-    [64, N, 16].
+    [64, N, K] with K 32 bytes of elements (16 or 32). 8-bit A and B must be
+    K-major (PTX ISA 9.7.15.5.1: the transposed forms are for 16-bit types
+    only); the lowering refuses other layouts.
 
     The buffers' layouts stay descriptors: the lowering to NVVM
     (`-layout-warpgroup-mma-to-nvvm`) derives the hardware's swizzle mode,
@@ -765,9 +768,9 @@ def Layout_WarpgroupMmaOp : Layout_Op<"warpgroup_mma",
     ```
   }];
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
-                       MemRefRankOf<[F16, BF16], [1]>:$a,
+                       MemRefRankOf<[F16, BF16, F8E4M3FN, F8E5M2], [1]>:$a,
                        Layout_DescType:$a_desc, Variadic<Index>:$a_origin,
-                       MemRefRankOf<[F16, BF16], [1]>:$b,
+                       MemRefRankOf<[F16, BF16, F8E4M3FN, F8E5M2], [1]>:$b,
                        Layout_DescType:$b_desc, Variadic<Index>:$b_origin,
                        DenseI64ArrayAttr:$shape,
                        DenseI64ArrayAttr:$a_dims,
