@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -270,6 +271,29 @@ MatrixCoord mlir::layout::operandCoord(const MatrixInstruction &inst,
   int64_t cols = inst.tileShape(operand).second;
   int64_t offset = inst.layout(operand).offset({lane, element});
   return {offset / cols, offset % cols};
+}
+
+llvm::SmallVector<int64_t>
+mlir::layout::firstElementsSharingLine(const MatrixInstruction &inst,
+                                       MatrixOperand operand, bool column) {
+  int64_t count = inst.elementsPerLane(operand);
+  auto line = [&](int64_t lane, int64_t e) {
+    MatrixCoord at = operandCoord(inst, operand, lane, e);
+    return column ? at.col : at.row;
+  };
+  llvm::SmallVector<int64_t> first(count);
+  for (int64_t e = 0; e < count; ++e) {
+    first[e] = e;
+    for (int64_t f = 0; f < e; ++f)
+      if (first[f] == f &&
+          llvm::all_of(llvm::seq<int64_t>(0, inst.waveSize), [&](int64_t lane) {
+            return line(lane, f) == line(lane, e);
+          })) {
+        first[e] = f;
+        break;
+      }
+  }
+  return first;
 }
 
 MatrixCoord mlir::layout::ldmatrixRowAddress(const MatrixInstruction &inst,

@@ -285,6 +285,16 @@ struct MatrixInstruction {
 MatrixCoord operandCoord(const MatrixInstruction &inst, MatrixOperand operand,
                          int64_t lane, int64_t element);
 
+/// For each element of a lane's `operand` registers, the first element that
+/// holds the same row (`column` false) or column (`column` true) of the
+/// operand tile in every lane: a value broadcast along rows or columns (a
+/// bias, a scale) is read once per distinct entry. E.g. mma.sync's and
+/// wgmma's C: elements 2i and 2i + 1 share a row, 4i + j and 4i + j + 2
+/// a column.
+llvm::SmallVector<int64_t>
+firstElementsSharingLine(const MatrixInstruction &inst, MatrixOperand operand,
+                         bool column);
+
 /// The (row, col) of the stored tile (LdMatrixLoad) that `lane`'s
 /// nvgpu.ldmatrix row address points at, for the instruction's ldmatrix load
 /// of `operand`:

@@ -591,6 +591,12 @@ FailureOr<EpiloguePlan::Path> tiles::storeFragments(OpBuilder &b,
   }
   int64_t count = inst.cElementsPerLane;
   int64_t cols = inst.n;
+  // Per broadcast: the first of the lane's elements that reads its entry (a
+  // row scale: one load per row the lane holds, not per element).
+  SmallVector<SmallVector<int64_t>> firstReaders;
+  for (ContractionTree::Broadcast bc : t.broadcasts)
+    firstReaders.push_back(firstElementsSharingLine(inst, MatrixOperand::C,
+                                                    /*column=*/bc.along == 1));
   const EpiloguePlan &e = plan.epilogue;
   EpilogueVectors out = epilogueVectors(b, store, e, plan.assumeAlignment);
   SmallVector<EvaluatedFragment> evaluated;
@@ -618,8 +624,13 @@ FailureOr<EpiloguePlan::Path> tiles::storeFragments(OpBuilder &b,
         const TileAccess &in = biases[leaf - 1];
         Type et = in.type.getElementType();
         Value padding = paddingValue(b, loc, et, bc.load.getPadding());
+        ArrayRef<int64_t> first = firstReaders[leaf - 1];
         SmallVector<Value> elements;
-        for (ArrayRef<Value> tc : at) {
+        for (auto [index, tc] : llvm::enumerate(at)) {
+          if (first[index] != int64_t(index)) {
+            elements.push_back(elements[first[index]]);
+            continue;
+          }
           // The bias tile's coordinate of C's (row, col).
           SmallVector<Value> inTile;
           if (in.type.getRank() == 2)
