@@ -27,6 +27,8 @@ import sys
 
 import numpy as np
 
+from fp8_common import bytes_helper, mlir_array, signed_byte
+
 M, N, K = 200, 136, 300
 BK, BLOCK = 32, 128
 
@@ -79,20 +81,15 @@ def reference(family):
     return acc
 
 
-def mlir_array(rows, fmt):
-    return "[" + ", ".join("[" + ", ".join(fmt(x) for x in r) + "]" for r in rows) + "]"
-
-
 def program(family):
     t = FAMILIES[family][0]
     a, b, sa, sb = inputs(family)
-    byte = lambda c: str(c - 256 if c > 127 else c)
     print(KERNEL.replace("!T", t))
-    print(f'memref.global "private" constant @a : memref<{M}x{K}xi8> = dense<{mlir_array(a, byte)}>')
-    print(f'memref.global "private" constant @b : memref<{N}x{K}xi8> = dense<{mlir_array(b, byte)}>')
+    print(f'memref.global "private" constant @a : memref<{M}x{K}xi8> = dense<{mlir_array(a, signed_byte)}>')
+    print(f'memref.global "private" constant @b : memref<{N}x{K}xi8> = dense<{mlir_array(b, signed_byte)}>')
     print(f'memref.global "private" constant @sa : memref<{len(sa)}x{len(sa[0])}xf32> = dense<{mlir_array(sa, repr)}>')
     print(f'memref.global "private" constant @sb : memref<{len(sb)}x{len(sb[0])}xf32> = dense<{mlir_array(sb, repr)}>')
-    print(HOST.replace("!T", t).replace("MM", str(M)).replace("NN", str(N)).replace("KK", str(K))
+    print(HOST.replace("BYTES_HELPER", bytes_helper("bytes", "!T")).replace("!T", t).replace("MM", str(M)).replace("NN", str(N)).replace("KK", str(K))
           .replace("SAT", f"{len(sa)}x{len(sa[0])}").replace("SBT", f"{len(sb)}x{len(sb[0])}")
           .replace("GX", str(-(-N // 64))).replace("GY", str(-(-M // 64))))
     print("}")
@@ -152,22 +149,7 @@ gpu.module @kernels {
 }"""
 
 HOST = """func.func private @block_scaled_host(memref<?x?x!T>, memref<?x?x!T>, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, index, index, index)
-/// Copies the bytes of a global into a new memref of !T.
-func.func @bytes(%g: memref<?x?xi8>) -> memref<?x?x!T> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %r = memref.dim %g, %c0 : memref<?x?xi8>
-  %c = memref.dim %g, %c1 : memref<?x?xi8>
-  %m = memref.alloc(%r, %c) : memref<?x?x!T>
-  scf.for %i = %c0 to %r step %c1 {
-    scf.for %j = %c0 to %c step %c1 {
-      %x = memref.load %g[%i, %j] : memref<?x?xi8>
-      %v = arith.bitcast %x : i8 to !T
-      memref.store %v, %m[%i, %j] : memref<?x?x!T>
-    }
-  }
-  return %m : memref<?x?x!T>
-}
+BYTES_HELPER
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

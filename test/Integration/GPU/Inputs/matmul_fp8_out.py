@@ -33,6 +33,8 @@ import sys
 
 import numpy as np
 
+from fp8_common import bytes_helper, mlir_array, signed_byte
+
 M, N, K = 67, 45, 100
 SA = 0.5
 
@@ -201,10 +203,6 @@ def reference(f):
     return z, codes
 
 
-def mlir_array(rows, fmt):
-    return "[" + ", ".join("[" + ", ".join(fmt(x) for x in r) + "]" for r in rows) + "]"
-
-
 def program(family, kernels_only=False):
     out = []
     out.append("module attributes {gpu.container_module} {")
@@ -224,10 +222,10 @@ def program(family, kernels_only=False):
         a, b, row = inputs(f)
         t = f.type
         n = f.name
-        out.append(f'memref.global "private" constant @a_{n} : memref<{M}x{K}xi8> = dense<{mlir_array(a, lambda c: str(c - 256 if c > 127 else c))}>')
-        out.append(f'memref.global "private" constant @b_{n} : memref<{N}x{K}xi8> = dense<{mlir_array(b, lambda c: str(c - 256 if c > 127 else c))}>')
+        out.append(f'memref.global "private" constant @a_{n} : memref<{M}x{K}xi8> = dense<{mlir_array(a, signed_byte)}>')
+        out.append(f'memref.global "private" constant @b_{n} : memref<{N}x{K}xi8> = dense<{mlir_array(b, signed_byte)}>')
         out.append(f'memref.global "private" constant @row_{n} : memref<{M}x1xf32> = dense<{mlir_array([[r] for r in row], lambda x: repr(x) if x < 1e30 else "1.7014118346046923e+38")}>')
-        out.append(HOST.replace("NAME", n).replace("!T", t).replace("SA", repr(SA))
+        out.append(HOST.replace("BYTES_HELPER", bytes_helper("bytes_NAME", "!T")).replace("NAME", n).replace("!T", t).replace("SA", repr(SA))
                    .replace("MM", str(M)).replace("NN", str(N)).replace("KK", str(K)))
     out.append("func.func @main() {")
     for spec in FAMILIES[family]:
@@ -309,22 +307,7 @@ KERNEL = """  gpu.func @NAME(%A: memref<?x?x!T>, %B: memref<?x?x!T>, %C: memref<
   }"""
 
 HOST = """func.func private @out_NAME_host(memref<?x?x!T>, memref<?x?x!T>, memref<?x?x!T>, f32, memref<?x1xf32>, index, index, index)
-/// Copies the bytes of a global into a new memref of !T.
-func.func @bytes_NAME(%g: memref<?x?xi8>) -> memref<?x?x!T> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %r = memref.dim %g, %c0 : memref<?x?xi8>
-  %c = memref.dim %g, %c1 : memref<?x?xi8>
-  %m = memref.alloc(%r, %c) : memref<?x?x!T>
-  scf.for %i = %c0 to %r step %c1 {
-    scf.for %j = %c0 to %c step %c1 {
-      %x = memref.load %g[%i, %j] : memref<?x?xi8>
-      %v = arith.bitcast %x : i8 to !T
-      memref.store %v, %m[%i, %j] : memref<?x?x!T>
-    }
-  }
-  return %m : memref<?x?x!T>
-}
+BYTES_HELPER
 func.func @run_NAME() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
