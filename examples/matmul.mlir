@@ -17,7 +17,10 @@
 //     -layout-xor-swizzle=chip=sm_90 -layout-to-nvvm=chip=sm_90 \
 //     -layout-dump-binaries=dir=out -o /dev/null
 // bench/gemm measures them on an H100 against cuBLAS; the CPU tests run
-// them lane by lane (test/Integration/GPU/matmul-on-cpu.mlir).
+// them lane by lane (test/Integration/GPU/matmul-on-cpu.mlir). The FP8
+// GEMMs (scaled, row-wise scaled, FP8 out) are in examples/matmul-fp8.mlir:
+// every chip compiles this file, and gfx90a and gfx1100 have no FP8
+// instructions.
 
 !a128 = !layout.partition_view<?x?xf16, tile = [128, 32]>
 !b128 = !layout.partition_view<?x?xf16, tile = [32, 128]>

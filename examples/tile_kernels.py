@@ -1,5 +1,6 @@
 """Tile kernels written in Python (layout_opt.tile): the transposes of
-examples/transpose-tiles.mlir, the GEMMs of examples/matmul.mlir and the
+examples/transpose-tiles.mlir, the GEMMs of examples/matmul.mlir (the FP8
+ones of examples/matmul-fp8.mlir) and the
 attention forwards of examples/attention.mlir, one Python function each. After canonicalization each builds exactly the
 hand-written gpu.func of the same name (python/tests/test_tile.py checks
 it), and compiles for AMD and NVIDIA chips alike:
@@ -88,6 +89,58 @@ def gemm_f16_bias_relu(a: lt.Partition("f16", tile=(128, 32)),
     acc = block_matmul(a, b, bm, bn)
     rows = lt.broadcast(bias[bn], (128, 128))
     c[bm, bn] = lt.maximum(acc * alpha + rows, 0.0).astype("f16")
+
+
+def block_matmul_t(a, b, bm, bn):
+    """block_matmul for B given N x K (C = A B^T, both operands K-major, as
+    the FP8 instructions read them)."""
+    _, k_tiles = a.tiles
+    return lt.fori_loop(0, k_tiles,
+                        lambda k, s: lt.dot_t(a[bm, k], b[bn, k], s),
+                        lt.zeros((a.tile[0], b.tile[0]), "f32"))
+
+
+# FP8 GEMMs (issue 42): A M x K and B N x K of E4M3 (f8E4M3FN on gfx950 and
+# sm_89+), 128x128 block tiles, K steps of 64, 256 threads. torch._scaled_mm's
+# per-tensor scales: C = bf16(A B^T * scale_a * scale_b).
+@lt.kernel(block=(256, 1, 1), grid="c")
+def gemm_fp8_scaled(a: lt.Partition("f8E4M3FN", tile=(128, 64)),
+                    b: lt.Partition("f8E4M3FN", tile=(128, 64)),
+                    c: lt.Partition("bf16", tile=(128, 128)),
+                    scale_a: float, scale_b: float):
+    bm, bn = lt.block_id("y"), lt.block_id("x")
+    acc = block_matmul_t(a, b, bm, bn)
+    c[bm, bn] = (acc * scale_a * scale_b).astype("bf16")
+
+
+# Its row-wise scales: one per row of A (an M x 1 tile) and one per row of
+# B, that is per column of C (an N tile).
+@lt.kernel(block=(256, 1, 1), grid="c")
+def gemm_fp8_rowwise(a: lt.Partition("f8E4M3FN", tile=(128, 64)),
+                     b: lt.Partition("f8E4M3FN", tile=(128, 64)),
+                     c: lt.Partition("bf16", tile=(128, 128)),
+                     scale_a: lt.Partition("f32", tile=(128, 1)),
+                     scale_b: lt.Partition("f32", tile=(128,))):
+    bm, bn = lt.block_id("y"), lt.block_id("x")
+    acc = block_matmul_t(a, b, bm, bn)
+    rows = lt.broadcast(scale_a[bm, 0], (128, 128))
+    cols = lt.broadcast(scale_b[bn], (128, 128))
+    c[bm, bn] = (acc * rows * cols).astype("bf16")
+
+
+# FP8 out, saturating as cuBLASLt stores FP8: the scaled product clamped to
+# +-448 (E4M3's largest finite value; NaN stays NaN) before the
+# conversion, which the compiler turns into the chip's saturating
+# conversion (layout/Transforms/Float8Truncation.h).
+@lt.kernel(block=(256, 1, 1), grid="c")
+def gemm_fp8_out(a: lt.Partition("f8E4M3FN", tile=(128, 64)),
+                 b: lt.Partition("f8E4M3FN", tile=(128, 64)),
+                 c: lt.Partition("f8E4M3FN", tile=(128, 128)),
+                 scale: float):
+    bm, bn = lt.block_id("y"), lt.block_id("x")
+    acc = block_matmul_t(a, b, bm, bn)
+    clamped = lt.minimum(lt.maximum(acc * scale, -448.0), 448.0)
+    c[bm, bn] = clamped.astype("f8E4M3FN")
 
 
 def attention(d, bm, bn=64, causal=False):

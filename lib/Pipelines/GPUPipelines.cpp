@@ -127,6 +127,15 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
     pm.addNestedPass<gpu::GPUModuleOp>(
         layout::createLayoutWarpgroupMmaToNVVM());
     pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutBulkTensorToNVVM());
+    // The saturating FP8 truncations, while their clamps are as written.
+    pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutFloat8TruncToNVVM());
+  } else {
+    // Truncations to (and extensions of) 8-bit floats: the chip's packed
+    // conversions (V_CVT_PK_FP8_F32 ...); a saturating truncation's clamp
+    // (layout/Transforms/Float8Truncation.h) stays as written.
+    ArithToAMDGPUConversionPassOptions fp8;
+    fp8.chipset = chip.str();
+    pm.addNestedPass<gpu::GPUModuleOp>(createArithToAMDGPUConversionPass(fp8));
   }
   layout::addLayoutLowering(pm);
   pm.addNestedPass<gpu::GPUModuleOp>(

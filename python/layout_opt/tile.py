@@ -46,7 +46,11 @@ from ._layout_opt import Module as _Module
 from ._layout_opt import chips_with_f32_inputs as _chips_with_f32_inputs
 from ._layout_opt import code_object_resources as _code_object_resources
 
-_FLOAT_WIDTHS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+_FLOAT_WIDTHS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64,
+                 "f8E4M3FN": 8, "f8E5M2": 8, "f8E4M3FNUZ": 8, "f8E5M2FNUZ": 8}
+# The 8-bit floats the matrix instructions multiply (issue 42): the OCP
+# pair on gfx950 and sm_89+, the FNUZ pair on gfx942.
+_FLOAT8 = ("f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ")
 _INT_TYPES = {"i1", "i8", "i16", "i32", "i64", "index"}
 # CuTe-style operand maps of a matrix multiply: C[m, n] += A[m, k] * B[k, n].
 _MATMUL_MAPS = ("[affine_map<(m, n, k) -> (m, k)>, "
@@ -533,7 +537,10 @@ def dot(a, b, acc):
     (vector.contract): the pass maps it onto the chip's matrix
     instructions. a and b are both f16, both bf16 or both f32 (tf32
     mma.sync on sm_80 ... sm_90a, xf32 MFMA on gfx942, f32 MFMA on gfx90a
-    and gfx950; compiling for another chip fails naming these)."""
+    and gfx950; compiling for another chip fails naming these), or both
+    of one 8-bit float (f8E4M3FN, f8E5M2 on gfx950 and sm_89+; f8E4M3FNUZ,
+    f8E5M2FNUZ on gfx942), which the instructions read K-major: lt.dot_t's
+    b (N x K) as it is, lt.dot's b (K x N) transposed on its way."""
     return _contract("dot", a, b, acc, _MATMUL_MAPS)
 
 
@@ -545,10 +552,11 @@ def _contract(name, a, b, acc, maps):
             raise ValueError("%s takes 2-D tiles; %s is %s" % (
                 name, what,
                 t.type if isinstance(t, Tile) else type(t).__name__))
-    if a.dtype != b.dtype or a.dtype not in ("f16", "bf16", "f32"):
+    if a.dtype != b.dtype or a.dtype not in ("f16", "bf16", "f32") + _FLOAT8:
         raise ValueError(
-            "%s takes a and b both f16, both bf16 or both f32 (the matrix "
-            "instructions layout-opt maps it onto), got %s and %s%s"
+            "%s takes a and b both f16, both bf16, both f32 or both of one "
+            "8-bit float (the matrix instructions layout-opt maps it onto), "
+            "got %s and %s%s"
             % (name, a.dtype, b.dtype, "; f32 a and b multiply on "
                + _chips_with_f32_inputs() + " (elsewhere convert the tiles "
                "with .astype(\"f16\") or .astype(\"bf16\"); the "

@@ -38,6 +38,9 @@ COUNTERPARTS = {
     "gemm_f16": "matmul.mlir",
     "gemm_f16_t128_g8": "matmul.mlir",
     "gemm_f16_bias_relu": "matmul.mlir",
+    "gemm_fp8_scaled": "matmul-fp8.mlir",
+    "gemm_fp8_rowwise": "matmul-fp8.mlir",
+    "gemm_fp8_out": "matmul-fp8.mlir",
     "attn_d64_bm64": "attention.mlir",
     "attn_causal_d64_bm64": "attention.mlir",
 }
@@ -133,8 +136,12 @@ def test_compile_for_sm90(name):
     text = ptx.binary.decode()
     assert ".target sm_90" in text and (".entry %s(" % name) in text
     assert ptx.resources == {}          # PTX: ptxas allocates later
-    if name.startswith("gemm"):
+    if name.startswith("gemm_fp8"):
+        assert "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32" in text
+    elif name.startswith("gemm"):
         assert "mma.sync.aligned.m16n8k16" in text
+    if name == "gemm_fp8_out":
+        assert "cvt.rn.satfinite.e4m3x2.f32" in text
 
 
 def ptxas_available():

@@ -737,3 +737,87 @@ gpu.module @m {
   }
 }
 }
+
+// -----
+
+/// A block-scaled FP8 GEMM (one product per K tile, scaled before it is
+/// added) whose K tile of 48 does not divide the 128-wide scale blocks: the
+/// scale index (kt * 48) / 128 changes within a tile, which one scale per
+/// product cannot cover.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+gpu.module @kernels {
+  gpu.func @k_tile_straddles(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>, %SA: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf8E4M3FN> -> !layout.tensor_view<?x?xf8E4M3FN>
+    %vb = layout.view %B : memref<?x?xf8E4M3FN> -> !layout.tensor_view<?x?xf8E4M3FN>
+    %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pa = layout.partition %va tile [64, 48] : !layout.tensor_view<?x?xf8E4M3FN> -> !layout.partition_view<?x?xf8E4M3FN, tile = [64, 48]>
+    %pb = layout.partition %vb tile [64, 48] : !layout.tensor_view<?x?xf8E4M3FN> -> !layout.partition_view<?x?xf8E4M3FN, tile = [64, 48]>
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 64]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !layout.partition_view<?x?xf8E4M3FN, tile = [64, 48]>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?xf8E4M3FN, tile = [64, 48]> -> vector<64x48xf8E4M3FN>
+      %tb = layout.load %pb[%bn, %kt] masked : !layout.partition_view<?x?xf8E4M3FN, tile = [64, 48]> -> vector<64x48xf8E4M3FN>
+      %p = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %zero
+         : vector<64x48xf8E4M3FN>, vector<64x48xf8E4M3FN> into vector<64x64xf32>
+      %c48 = arith.constant 48 : index
+      %c128 = arith.constant 128 : index
+      %k0 = arith.muli %kt, %c48 : index
+      %kb = arith.divui %k0, %c128 : index
+      // expected-error @+1 {{'memref.load' op in a fragment program (a loop of several tile contractions): the index (iv * 48) / 128 changes within an iteration's K tile of 48 elements (a block of 128 is not a whole number of tiles): one scale per product cannot cover it; make the K tile divide the block}}
+      %sa = memref.load %SA[%bm, %kb] : memref<?x?xf32>
+      %scale = vector.broadcast %sa : f32 to vector<64x64xf32>
+      %scaled = arith.mulf %p, %scale : vector<64x64xf32>
+      %next = arith.addf %s, %scaled : vector<64x64xf32>
+      scf.yield %next : vector<64x64xf32>
+    }
+    layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
+    gpu.return
+  }
+}
+
+// -----
+
+/// A scale read at a thread-dependent index: not one value of the tile.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+gpu.module @kernels {
+  gpu.func @per_thread_scale(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>, %SA: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %va = layout.view %A : memref<?x?xf8E4M3FN> -> !layout.tensor_view<?x?xf8E4M3FN>
+    %vb = layout.view %B : memref<?x?xf8E4M3FN> -> !layout.tensor_view<?x?xf8E4M3FN>
+    %vc = layout.view %C : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pa = layout.partition %va tile [64, 32] : !layout.tensor_view<?x?xf8E4M3FN> -> !layout.partition_view<?x?xf8E4M3FN, tile = [64, 32]>
+    %pb = layout.partition %vb tile [64, 32] : !layout.tensor_view<?x?xf8E4M3FN> -> !layout.partition_view<?x?xf8E4M3FN, tile = [64, 32]>
+    %pc = layout.partition %vc tile [64, 64] : !layout.tensor_view<?x?xf32> -> !layout.partition_view<?x?xf32, tile = [64, 64]>
+    %bm = gpu.block_id y
+    %bn = gpu.block_id x
+    %tiles:2 = layout.index_space %pa : !layout.partition_view<?x?xf8E4M3FN, tile = [64, 32]>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %acc = scf.for %kt = %c0 to %tiles#1 step %c1 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+      %ta = layout.load %pa[%bm, %kt] masked : !layout.partition_view<?x?xf8E4M3FN, tile = [64, 32]> -> vector<64x32xf8E4M3FN>
+      %tb = layout.load %pb[%bn, %kt] masked : !layout.partition_view<?x?xf8E4M3FN, tile = [64, 32]> -> vector<64x32xf8E4M3FN>
+      %p = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ta, %tb, %zero
+         : vector<64x32xf8E4M3FN>, vector<64x32xf8E4M3FN> into vector<64x64xf32>
+      %tid = gpu.thread_id x
+      // expected-error @+1 {{'memref.load' op in a fragment program (a loop of several tile contractions): a scalar memref.load beside the tile ops must read at block-uniform indices}}
+      %sa = memref.load %SA[%tid, %kt] : memref<?x?xf32>
+      %scale = vector.broadcast %sa : f32 to vector<64x64xf32>
+      %scaled = arith.mulf %p, %scale : vector<64x64xf32>
+      %next = arith.addf %s, %scaled : vector<64x64xf32>
+      scf.yield %next : vector<64x64xf32>
+    }
+    layout.store %acc, %pc[%bm, %bn] masked : vector<64x64xf32>, !layout.partition_view<?x?xf32, tile = [64, 64]>
+    gpu.return
+  }
+}

@@ -149,6 +149,28 @@ def LayoutBF16MmaSyncToNVVM : Pass<"layout-bf16-mma-sync-to-nvvm"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def LayoutFloat8TruncToNVVM : Pass<"layout-float8-truncf-to-nvvm"> {
+  let summary = "Lower saturating arith.truncf to 8-bit floats to "
+                "cvt.rn.satfinite";
+  let description = [{
+    MLIR 22 lowers no `arith.truncf` to an 8-bit float for NVIDIA chips
+    (LLVM IR has no 8-bit float type; ArithToAMDGPU is AMD's). PTX converts
+    two f32 at a time with `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32` (PTX ISA
+    7.8, sm_89 and later), which saturates: past the largest finite value
+    the result is the largest finite value of the same sign, NaN stays NaN.
+    So only the saturating truncation of `layout/Transforms/Float8Truncation.h`
+    (the input clamped to +-maxFinite with `arith.maximumf` /
+    `arith.minimumf`) lowers: each pair of elements of the clamped value
+    becomes one `nvvm.convert.f32x2.to.f8x2` of the unclamped one (the
+    clamp is the instruction's own; what is left of it is dead). Any other
+    truncation to an 8-bit float gets the diagnostic of
+    `checkFloat8Truncation` for the gpu.module's target chip (sm_90 without
+    one). Part of `-layout-to-nvvm`, before the GPU-to-NVVM conversion.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def LayoutNVVMPtxVersion : Pass<"layout-nvvm-ptx-version",
                                  "::mlir::gpu::GPUModuleOp"> {
   let summary = "Raise a gpu.module's PTX ISA version to what its matrix "

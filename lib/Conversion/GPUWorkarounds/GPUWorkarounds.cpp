@@ -4,16 +4,21 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Four passes the GPU pipelines run around upstream conversions, each for a
+// Five passes the GPU pipelines run around upstream conversions, each for a
 // gap of MLIR 22 that is named in its description (Passes.td): the dynamic
 // shared memory global's linkage, n-D shape casts, bf16 mma.sync, the PTX
-// version of the matrix instructions called as LLVM intrinsics.
+// version of the matrix instructions called as LLVM intrinsics, saturating
+// truncations to 8-bit floats on NVIDIA chips.
 //
 //===----------------------------------------------------------------------===//
 
 #include "layout/Conversion/Passes.h"
 #include "layout/Evaluator/MatrixInstructions.h"
 #include "layout/Evaluator/WarpgroupMma.h"
+#include "layout/Transforms/Float8Truncation.h"
+#include "layout/Transforms/TargetChip.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -29,6 +34,7 @@ namespace layout {
 #define GEN_PASS_DEF_LAYOUTLOWERVECTORSHAPECASTS
 #define GEN_PASS_DEF_LAYOUTBF16MMASYNCTONVVM
 #define GEN_PASS_DEF_LAYOUTNVVMPTXVERSION
+#define GEN_PASS_DEF_LAYOUTFLOAT8TRUNCTONVVM
 #include "layout/Conversion/Passes.h.inc"
 } // namespace layout
 } // namespace mlir
@@ -194,6 +200,82 @@ struct NVVMPtxVersionPass final
           nvvm.getVerifyTarget()));
     }
     module.setTargetsAttr(ArrayAttr::get(&getContext(), raised));
+  }
+};
+
+/// Lowers each saturating arith.truncf to an 8-bit float (Float8Truncation.h)
+/// to nvvm.convert.f32x2.to.f8x2 <rn, satfinite> of the unclamped input, two
+/// elements at a time; any other truncation to an 8-bit float fails with
+/// checkFloat8Truncation's diagnostic.
+struct Float8TruncToNVVMPass final
+    : layout::impl::LayoutFloat8TruncToNVVMBase<Float8TruncToNVVMPass> {
+
+  /// The 8-bit codes of `x`'s elements (f32 scalars) as i8, cvt'd in pairs:
+  /// the i16 of cvt holds its `a` in the high byte, `b` in the low one
+  /// (PTX ISA, "cvt"), so a pair (x0, x1) is cvt(a = x1, b = x0) read as
+  /// vector<2xi8>.
+  static SmallVector<Value> convert(OpBuilder &b, Location loc,
+                                    ArrayRef<Value> x, Type f8) {
+    auto pair = VectorType::get({2}, b.getI8Type());
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    SmallVector<Value> codes;
+    for (size_t i = 0; i < x.size(); i += 2) {
+      Value hi = i + 1 < x.size() ? x[i + 1] : zero;
+      Value cvt = NVVM::ConvertF32x2ToF8x2Op::create(
+          b, loc, pair, hi, x[i], NVVM::FPRoundingMode::RN,
+          NVVM::SaturationMode::SATFINITE, /*relu=*/false, f8);
+      for (size_t j = i; j < std::min(x.size(), i + 2); ++j)
+        codes.push_back(vector::ExtractOp::create(b, loc, cvt, j - i));
+    }
+    return codes;
+  }
+
+  void runOnOperation() override {
+    SmallVector<arith::TruncFOp> truncs;
+    getOperation()->walk([&](arith::TruncFOp op) {
+      if (layout::truncatesToFloat8(op))
+        truncs.push_back(op);
+    });
+    for (arith::TruncFOp op : truncs) {
+      Value x = layout::saturatedTruncationSource(op);
+      if (!x || !getElementTypeOrSelf(x.getType()).isF32()) {
+        FailureOr<layout::Chip> chip = layout::resolveChip(
+            op, "", "-layout-float8-truncf-to-nvvm", "sm_90");
+        if (succeeded(chip))
+          (void)layout::checkFloat8Truncation(op, *chip);
+        return signalPassFailure();
+      }
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      Type f8 = getElementTypeOrSelf(op.getType());
+      auto vectorType = dyn_cast<VectorType>(x.getType());
+      if (!vectorType) {
+        Value code = convert(b, loc, {x}, f8).front();
+        op.replaceAllUsesWith(
+            arith::BitcastOp::create(b, loc, f8, code).getResult());
+        op.erase();
+        continue;
+      }
+      auto flat = VectorType::get({vectorType.getNumElements()},
+                                  vectorType.getElementType());
+      Value flatX =
+          vectorType == flat
+              ? x
+              : vector::ShapeCastOp::create(b, loc, flat, x).getResult();
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < flat.getNumElements(); ++i)
+        elements.push_back(vector::ExtractOp::create(b, loc, flatX, i));
+      SmallVector<Value> codes = convert(b, loc, elements, f8);
+      Value bytes = vector::FromElementsOp::create(
+          b, loc, VectorType::get({flat.getNumElements()}, b.getI8Type()),
+          codes);
+      Value asF8 = vector::BitCastOp::create(
+          b, loc, VectorType::get({flat.getNumElements()}, f8), bytes);
+      if (asF8.getType() != op.getType())
+        asF8 = vector::ShapeCastOp::create(b, loc, op.getType(), asF8);
+      op.replaceAllUsesWith(asF8);
+      op.erase();
+    }
   }
 };
 

@@ -19,6 +19,7 @@
 
 #include "layout/Transforms/BankConflicts.h"
 #include "layout/Transforms/CooperativeTiles.h"
+#include "layout/Transforms/Float8Truncation.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -54,6 +55,18 @@ LogicalResult mlir::layout::distributeCooperativeTiles(
   if (std::string problem = blockSizeProblem(*known); !problem.empty())
     return func.emitOpError() << problem;
   SmallVector<int64_t, 3> block(known->begin(), known->end());
+  // Truncations to 8-bit floats (an FP8 epilogue) the chip must convert
+  // (Float8Truncation.h): checked before they are cloned per fragment.
+  if (options.chip) {
+    WalkResult checked = func.walk([&](arith::TruncFOp op) {
+      if (truncatesToFloat8(op) &&
+          failed(checkFloat8Truncation(op, *options.chip)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (checked.wasInterrupted())
+      return failure();
+  }
   BlockUniformity uniform;
   // Fragment programs first, then the contractions: they consume their
   // loads and stores. Then reductions become cooperative stores and loads

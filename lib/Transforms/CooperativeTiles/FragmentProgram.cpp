@@ -19,7 +19,9 @@
 #include "FragmentCopies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
@@ -30,9 +32,16 @@ using namespace mlir::layout;
 using namespace mlir::layout::tiles;
 
 bool tiles::isFragmentProgramLoop(scf::ForOp loop) {
-  return llvm::count_if(
-             loop.getBody()->without_terminator(),
-             [](Operation &op) { return isa<vector::ContractionOp>(op); }) > 1;
+  auto contracts = loop.getBody()->getOps<vector::ContractionOp>();
+  if (llvm::range_size(contracts) > 1)
+    return true;
+  // One product per iteration that does not accumulate onto an iter_arg
+  // (its accumulator a constant): the loop computes with it, as the block
+  // scales of an FP8 GEMM scale each K tile's product before adding it.
+  return llvm::any_of(contracts, [&](vector::ContractionOp c) {
+    auto acc = dyn_cast<BlockArgument>(c.getAcc());
+    return !acc || acc.getOwner() != loop.getBody();
+  });
 }
 
 std::optional<std::pair<int64_t, int64_t>>
@@ -52,6 +61,28 @@ tiles::arithmeticSequence(Operation *op) {
 }
 
 namespace {
+
+/// (a, b) where `index` is (iv * a) / b (arith.muli with the constant a on
+/// either side, arith.divui by the constant b) and b is not a multiple of
+/// a: an iteration's a elements from a * iv on straddle blocks of b (a
+/// block scale per 128-wide K block read per K tile of a that does not
+/// divide 128); std::nullopt otherwise.
+std::optional<std::pair<int64_t, int64_t>> straddledBlock(Value index,
+                                                          Value iv) {
+  auto div = index.getDefiningOp<arith::DivUIOp>();
+  auto mul = div ? div.getLhs().getDefiningOp<arith::MulIOp>() : nullptr;
+  std::optional<int64_t> b =
+      div ? getConstantIntValue(div.getRhs()) : std::nullopt;
+  if (!mul || !b || *b <= 0)
+    return std::nullopt;
+  Value other = mul.getLhs() == iv ? mul.getRhs() : mul.getLhs();
+  if (mul.getLhs() != iv && mul.getRhs() != iv)
+    return std::nullopt;
+  std::optional<int64_t> a = getConstantIntValue(other);
+  if (!a || *a <= 0 || *b % *a == 0)
+    return std::nullopt;
+  return std::pair{*a, *b};
+}
 
 constexpr llvm::StringLiteral kWhat =
     "in a fragment program (a loop of several tile contractions)";
@@ -356,8 +387,28 @@ LogicalResult Planner::classify(Operation *op, bool inLoop) {
       llvm::any_of(op->getOperandTypes(), llvm::IsaPred<VectorType>) ||
       llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>);
   if (!vectors) {
-    if (op->getNumRegions() || !isPure(op))
-      return fail(op) << "only pure scalar ops may sit beside the tile ops";
+    // A scalar read at block-uniform indices (a block scale per K tile):
+    // every lane reads the same element, which nothing in the program
+    // writes (its stores are after the loop).
+    auto read = dyn_cast<memref::LoadOp>(op);
+    if (read && !uniform.allUniform(read.getIndices()))
+      return fail(op) << "a scalar memref.load beside the tile ops must "
+                         "read at block-uniform indices";
+    if (read)
+      for (Value index : read.getIndices())
+        if (std::optional<std::pair<int64_t, int64_t>> split =
+                straddledBlock(index, p.loop.getInductionVar()))
+          return fail(op) << "the index (iv * " << split->first << ") / "
+                          << split->second
+                          << " changes within an iteration's K tile of "
+                          << split->first << " elements (a block of "
+                          << split->second
+                          << " is not a whole number of tiles): one scale per "
+                             "product cannot cover it; make the K tile divide "
+                             "the block";
+    if (op->getNumRegions() || (!read && !isPure(op)))
+      return fail(op) << "only pure scalar ops and scalar memref.loads may "
+                         "sit beside the tile ops";
     for (Value r : op->getResults())
       p.kinds[r] = FragmentKind::Scalar;
     return success();
@@ -682,7 +733,9 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
                               << " needs the target: run "
                                  "-layout-tile-shared-memory with chip=...";
   SmallVector<const MatrixInstruction *> candidates;
-  for (const MatrixInstruction *inst : getMatrixInstructions(chip->generation))
+  // The chip's own (the FP8 mma.sync is on sm_89 and later of its
+  // generation).
+  for (const MatrixInstruction *inst : getMatrixInstructions(chip->name))
     if (takesInputs(inst->inputKind, p.elementType) &&
         !inst->operandsInWorkgroupMemory())
       candidates.push_back(inst);

@@ -214,7 +214,9 @@ struct FragmentProgram {
 std::optional<std::pair<int64_t, int64_t>> arithmeticSequence(Operation *op);
 
 /// Whether `loop` is compiled as a fragment program (it holds more than one
-/// vector.contract): the GEMM path (Contraction.h) leaves it alone.
+/// vector.contract, or one whose accumulator is not an iter_arg of the
+/// loop: a product per iteration the loop computes with, as block-scaled
+/// GEMMs do): the GEMM path (Contraction.h) leaves it alone.
 bool isFragmentProgramLoop(scf::ForOp loop);
 
 /// Recognizes and plans the fragment program of `loop` on

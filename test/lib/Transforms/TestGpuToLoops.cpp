@@ -41,6 +41,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BulkCopyEmulation.h"
+#include "Float8Emulation.h"
 #include "GpuToLoopsPlan.h"
 #include "MatrixEmulation.h"
 
@@ -495,6 +496,7 @@ struct TestGpuToLoopsPass final
   void runOnOperation() override {
     ModuleOp top = getOperation();
     if (failed(emulateTf32Conversions(top)) ||
+        failed(emulateFloat8Truncations(top)) ||
         failed(vectorizeMatrixIntrinsicResults(top)))
       return signalPassFailure();
     SmallVector<gpu::GPUModuleOp> modules;
