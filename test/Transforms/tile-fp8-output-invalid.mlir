@@ -11,7 +11,7 @@
 /// would become the largest finite value), an FNUZ result, an f16 input; on
 /// gfx942 (the FNUZ encodings only) and gfx1100 (no 8-bit floats), the OCP
 /// E4M3 of the first case.
-// GFX942: error: 'arith.truncf' op to 'f8E4M3FN': gfx942 does not convert f32 to it; chips convert to the 8-bit floats their matrix instructions take: gfx940, gfx941, gfx942 (f8E4M3FNUZ, f8E5M2FNUZ MFMA), gfx950 (f8E4M3FN, f8E5M2 MFMA), sm_89 ... sm_90 (f8E4M3FN, f8E5M2 mma.sync), sm_90a (f8E4M3FN, f8E5M2 mma.sync)
+// GFX942: error: 'arith.truncf' op to 'f8E4M3FN': gfx942 does not convert f32 to it; chips convert to the 8-bit floats their matrix instructions take: gfx940, gfx941, gfx942 (f8E4M3FNUZ, f8E5M2FNUZ MFMA), gfx950 (f8E4M3FN, f8E5M2 MFMA), sm_89 ... sm_90 (f8E4M3FN, f8E5M2 mma.sync), sm_90a (f8E4M3FN, f8E5M2 mma.sync, wgmma)
 // GFX1100: error: 'arith.truncf' op to 'f8E4M3FN': gfx1100 does not convert f32 to it
 
 gpu.module @kernels {

@@ -508,11 +508,11 @@ TEST(MatrixInstructionsTest, Float8Entries) {
   EXPECT_EQ(float8EncodingOf(K::E5M2), Float8Encoding::E5M2);
   EXPECT_EQ(float8EncodingOf(K::F16), std::nullopt);
   // What a refusal of an FP8 contraction names: the FP8 mma.sync from
-  // sm_89 on.
+  // sm_89 on, and sm_90a's wgmma.
   EXPECT_EQ(chipsWithInputs(isFloat8),
             "gfx940, gfx941, gfx942 (f8E4M3FNUZ, f8E5M2FNUZ MFMA), gfx950 "
             "(f8E4M3FN, f8E5M2 MFMA), sm_89 ... sm_90 (f8E4M3FN, f8E5M2 "
-            "mma.sync), sm_90a (f8E4M3FN, f8E5M2 mma.sync)");
+            "mma.sync), sm_90a (f8E4M3FN, f8E5M2 mma.sync, wgmma)");
   for (StringRef chip : {"sm_89", "sm_90", "sm_90a"})
     EXPECT_TRUE(mma->availableOn(chip)) << chip.str();
   for (StringRef chip : {"sm_80", "sm_86", "gfx942"})
@@ -532,7 +532,7 @@ TEST(MatrixInstructionsTest, Float8Entries) {
     EXPECT_EQ(wg->op.cShape, (llvm::SmallVector<int64_t, 2>{64}));
     EXPECT_EQ(wg->a.getLengths(), (llvm::ArrayRef<int64_t>{64, 32}));
     EXPECT_EQ(wg->b.getLengths(), (llvm::ArrayRef<int64_t>{32, 128}));
-    EXPECT_FALSE(wg->op.lowersInMlir22);
+    EXPECT_TRUE(wg->op.lowersInMlir22);
     EXPECT_EQ(findMatrixInstruction("sm_90", kind, 64, 128, 32), nullptr);
   }
   EXPECT_FALSE(
@@ -556,3 +556,25 @@ TEST(MatrixInstructionsTest, Float8Entries) {
 }
 
 } // namespace
+
+// The elements of a lane's C fragment that hold one row or one column, from
+// the PTX ISA's figures ("mma.m16n8k16 ... accumulator D": c0, c1 in row
+// groupID, c2, c3 in row groupID + 8, columns 2 threadID_in_group + (i & 1);
+// wgmma's D: the same 8-column pattern repeated every 4 registers along N).
+TEST(MatrixInstructionsTest, FirstElementsSharingLine) {
+  using K = MatrixElementKind;
+  const MatrixInstruction *mma =
+      findMatrixInstruction("sm_80", K::F16, 16, 8, 16);
+  ASSERT_NE(mma, nullptr);
+  EXPECT_EQ(firstElementsSharingLine(*mma, MatrixOperand::C, /*column=*/false),
+            (llvm::SmallVector<int64_t>{0, 0, 2, 2}));
+  EXPECT_EQ(firstElementsSharingLine(*mma, MatrixOperand::C, /*column=*/true),
+            (llvm::SmallVector<int64_t>{0, 1, 0, 1}));
+  const MatrixInstruction *wg =
+      findMatrixInstruction("sm_90a", K::F16, 64, 16, 16);
+  ASSERT_NE(wg, nullptr);
+  EXPECT_EQ(firstElementsSharingLine(*wg, MatrixOperand::C, /*column=*/false),
+            (llvm::SmallVector<int64_t>{0, 0, 2, 2, 0, 0, 2, 2}));
+  EXPECT_EQ(firstElementsSharingLine(*wg, MatrixOperand::C, /*column=*/true),
+            (llvm::SmallVector<int64_t>{0, 1, 0, 1, 4, 5, 4, 5}));
+}
