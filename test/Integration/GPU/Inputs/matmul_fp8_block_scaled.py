@@ -32,7 +32,10 @@ from fp8_common import bytes_helper, mlir_array, signed_byte
 M, N, K = 200, 136, 300
 BK, BLOCK = 32, 128
 
-FAMILIES = {"ocp": ("f8E4M3FN", 4, 3, 7), "fnuz": ("f8E4M3FNUZ", 4, 3, 8)}
+# The encodings: MLIR type, exponent bits, mantissa bits, bias.
+FAMILIES = {"ocp": ("f8E4M3FN", 4, 3, 7), "fnuz": ("f8E4M3FNUZ", 4, 3, 8),
+            "ocp-e5m2": ("f8E5M2", 5, 2, 15),
+            "fnuz-e5m2": ("f8E5M2FNUZ", 5, 2, 16)}
 
 
 def decode(code, mbits, bias):
