@@ -17,8 +17,11 @@
 // every chip compiles (gfx90a and gfx1100 have no FP8 instructions).
 // examples/tile_kernels.py writes the same kernels in Python; the CPU tests
 // run their kind lane by lane (test/Integration/GPU/matmul-fp8-on-cpu-*.test,
-// matmul-fp8-out-on-cpu-*.test), bench/gemm-fp8 on the H100.
-//   layout-opt examples/matmul-fp8.mlir -layout-to-nvvm=chip=sm_90 \
+// matmul-fp8-out-on-cpu-*.test), bench/gemm-fp8 on the H100. sm_90 runs
+// the FP8 mma.sync, sm_90a the FP8 warpgroup MMA on TMA boxes (the
+// tuned configurations, 128x256 tiles with K steps of 128, are in
+// bench/gemm-fp8/fp8.py):
+//   layout-opt examples/matmul-fp8.mlir -layout-to-nvvm=chip=sm_90a \
 //     -layout-dump-binaries=dir=out -o /dev/null
 
 !a = !layout.partition_view<?x?xf8E4M3FN, tile = [128, 64]>
