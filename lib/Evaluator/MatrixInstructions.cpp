@@ -31,18 +31,29 @@ using matrix_layouts::generationBit;
 // Names and chips
 //===----------------------------------------------------------------------===//
 
-StringRef mlir::layout::stringifyMatrixFamily(MatrixFamily family) {
-  switch (family) {
-  case MatrixFamily::MFMA:
-    return "MFMA";
-  case MatrixFamily::WMMA:
-    return "WMMA";
-  case MatrixFamily::MmaSync:
-    return "MmaSync";
-  case MatrixFamily::Wgmma:
-    return "Wgmma";
-  }
+namespace {
+/// A family's identifier and how the vendors' documents name its
+/// instructions (the mnemonics' stems).
+struct FamilyNames {
+  MatrixFamily family;
+  StringRef id, spelling;
+};
+constexpr FamilyNames kFamilyNames[] = {
+    {MatrixFamily::MFMA, "MFMA", "MFMA"},
+    {MatrixFamily::WMMA, "WMMA", "WMMA"},
+    {MatrixFamily::MmaSync, "MmaSync", "mma.sync"},
+    {MatrixFamily::Wgmma, "Wgmma", "wgmma"},
+};
+const FamilyNames &namesOf(MatrixFamily family) {
+  for (const FamilyNames &n : kFamilyNames)
+    if (n.family == family)
+      return n;
   llvm_unreachable("unknown matrix family");
+}
+} // namespace
+
+StringRef mlir::layout::stringifyMatrixFamily(MatrixFamily family) {
+  return namesOf(family).id;
 }
 
 StringRef mlir::layout::stringifyMatrixElementKind(MatrixElementKind kind) {
@@ -326,22 +337,6 @@ static StringRef chipsOf(ChipGeneration generation) {
   llvm_unreachable("unknown chip generation");
 }
 
-/// How the vendors' documents name `family`'s instructions (the
-/// mnemonics' stems).
-static StringRef familySpelling(MatrixFamily family) {
-  switch (family) {
-  case MatrixFamily::MFMA:
-    return "MFMA";
-  case MatrixFamily::WMMA:
-    return "WMMA";
-  case MatrixFamily::MmaSync:
-    return "mma.sync";
-  case MatrixFamily::Wgmma:
-    return "wgmma";
-  }
-  llvm_unreachable("unknown matrix family");
-}
-
 std::string mlir::layout::chipsWithInputs(
     llvm::function_ref<bool(MatrixElementKind)> takes) {
   std::string out;
@@ -359,7 +354,7 @@ std::string mlir::layout::chipsWithInputs(
       StringRef kind = stringifyMatrixElementKind(inst.inputKind);
       if (!llvm::is_contained(kinds, kind))
         kinds.push_back(kind);
-      StringRef family = familySpelling(inst.family);
+      StringRef family = namesOf(inst.family).spelling;
       if (!llvm::is_contained(families, family))
         families.push_back(family);
       least = least ? std::min(*least, inst.minimumSmVersion)
