@@ -129,6 +129,9 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
     pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutBulkTensorToNVVM());
     // The saturating FP8 truncations, while their clamps are as written.
     pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutFloat8TruncToNVVM());
+    // ldmatrix reads of a buffer from a few bases and immediates, once the
+    // swizzle is chosen and while the offsets are layout.offset ops.
+    pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutLdMatrixSteps());
   } else {
     // Truncations to (and extensions of) 8-bit floats: the chip's packed
     // conversions (V_CVT_PK_FP8_F32 ...); a saturating truncation's clamp

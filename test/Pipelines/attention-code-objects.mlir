@@ -43,7 +43,12 @@
 // LOOP: | attn_d128_bm64 | {{[^|]+}} | {{[0-9]+}} | 64 | {{[0-9]+}} | 16 | 2 | 2 | 0 |
 // LOOP: | attn_d128_bm128 | {{[^|]+}} | {{[0-9]+}} | 128 | {{[0-9]+}} | 16 | 4 | 2 | 0 |
 
+/// K's, V's and Q's instruction tiles read by ldmatrix from a few base
+/// registers and immediates (-layout-ldmatrix-steps): V's tiles 16 rows
+/// apart are 2048 bytes apart.
 // PTX-LABEL: .entry attn_d64_bm64
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{.*}}, [%r[[V:[0-9]+]]+0];
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{.*}}, [%r[[V]]+2048];
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX: shfl.sync.bfly.b32
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -171,6 +171,35 @@ def LayoutFloat8TruncToNVVM : Pass<"layout-float8-truncf-to-nvvm"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def LayoutLdMatrixSteps : Pass<"layout-ldmatrix-steps",
+                                "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Read a buffer's ldmatrix tiles from a few base registers "
+                "and immediates";
+  let description = [{
+    A fragment reads a swizzled workgroup buffer with one `nvgpu.ldmatrix`
+    per instruction tile, each at `layout.offset` of a descriptor whose xor
+    hides the constant step between tiles; each address then stays a
+    register of its own across the loop (LLVM hoists every sum, and NVPTX
+    forms `[reg+imm]` only within a block). This pass evaluates, for every
+    thread of a kernel with `known_block_size`, the element offset each
+    such ldmatrix of a buffer reads (thread ids, constants, arith and
+    `layout.offset` of traced descriptors; an ldmatrix whose offset depends
+    on anything else, such as a loop's iteration, is left alone), and where
+    another's is, in every thread, the first's with low bits flipped and a
+    constant added (`(first ^ flip) + add`: a step of whole swizzle
+    periods is a plain add, a step inside one flips the xor's bits), reads
+    it as PTX `ldmatrix [base + imm]` (inline PTX, as the NVVM dialect's
+    wgmma ops are) from `first ^ flip`: one register per distinct flip,
+    the adds as immediates (FlashAttention-2's `LDSM [R+0x...]`). Part of
+    `-layout-to-nvvm`, after the swizzle is chosen and before the layout
+    lowering.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def LayoutNVVMPtxVersion : Pass<"layout-nvvm-ptx-version",
                                  "::mlir::gpu::GPUModuleOp"> {
   let summary = "Raise a gpu.module's PTX ISA version to what its matrix "

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Five passes the GPU pipelines run around upstream conversions, each for a
+// Five passes the GPU pipelines run around upstream conversions (a sixth,
+// -layout-ldmatrix-steps, is in LdMatrixSteps.cpp), each for a
 // gap of MLIR 22 that is named in its description (Passes.td): the dynamic
 // shared memory global's linkage, n-D shape casts, bf16 mma.sync, the PTX
 // version of the matrix instructions called as LLVM intrinsics, saturating
