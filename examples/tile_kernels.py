@@ -35,14 +35,21 @@ def tile_transpose_scale_f16(inp: lt.Partition("f32", tile=(64, 64)),
     out[bx, by] = (inp[by, bx].T * alpha).astype("f16")
 
 
-def block_matmul(a, b, bm, bn):
+def block_matmul(a, b, bm, bn, b_nk=False):
     """The f32 product of A's row of tiles bm and B's column of tiles bn:
     a loop over the K tiles carrying the accumulator (a helper traced into
-    each kernel that calls it)."""
+    each kernel that calls it). With b_nk, B is given N x K (C = A B^T,
+    both operands K-major, as the FP8 instructions read them)."""
     _, k_tiles = a.tiles
-    return lt.fori_loop(0, k_tiles,
-                        lambda k, s: lt.dot(a[bm, k], b[k, bn], s),
-                        lt.zeros((a.tile[0], b.tile[1]), "f32"))
+    if b_nk:
+        def step(k, s):
+            return lt.dot_t(a[bm, k], b[bn, k], s)
+        n = b.tile[0]
+    else:
+        def step(k, s):
+            return lt.dot(a[bm, k], b[k, bn], s)
+        n = b.tile[1]
+    return lt.fori_loop(0, k_tiles, step, lt.zeros((a.tile[0], n), "f32"))
 
 
 # C = f16(A * B): 128x128 block tiles, K steps of 32, 256 threads; the tile
@@ -91,15 +98,6 @@ def gemm_f16_bias_relu(a: lt.Partition("f16", tile=(128, 32)),
     c[bm, bn] = lt.maximum(acc * alpha + rows, 0.0).astype("f16")
 
 
-def block_matmul_t(a, b, bm, bn):
-    """block_matmul for B given N x K (C = A B^T, both operands K-major, as
-    the FP8 instructions read them)."""
-    _, k_tiles = a.tiles
-    return lt.fori_loop(0, k_tiles,
-                        lambda k, s: lt.dot_t(a[bm, k], b[bn, k], s),
-                        lt.zeros((a.tile[0], b.tile[0]), "f32"))
-
-
 # FP8 GEMMs (issue 42): A M x K and B N x K of E4M3 (f8E4M3FN on gfx950 and
 # sm_89+), 128x128 block tiles, K steps of 64, 256 threads. torch._scaled_mm's
 # per-tensor scales: C = bf16(A B^T * scale_a * scale_b).
@@ -109,7 +107,7 @@ def gemm_fp8_scaled(a: lt.Partition("f8E4M3FN", tile=(128, 64)),
                     c: lt.Partition("bf16", tile=(128, 128)),
                     scale_a: float, scale_b: float):
     bm, bn = lt.block_id("y"), lt.block_id("x")
-    acc = block_matmul_t(a, b, bm, bn)
+    acc = block_matmul(a, b, bm, bn, b_nk=True)
     c[bm, bn] = (acc * scale_a * scale_b).astype("bf16")
 
 
@@ -122,7 +120,7 @@ def gemm_fp8_rowwise(a: lt.Partition("f8E4M3FN", tile=(128, 64)),
                      scale_a: lt.Partition("f32", tile=(128, 1)),
                      scale_b: lt.Partition("f32", tile=(128,))):
     bm, bn = lt.block_id("y"), lt.block_id("x")
-    acc = block_matmul_t(a, b, bm, bn)
+    acc = block_matmul(a, b, bm, bn, b_nk=True)
     rows = lt.broadcast(scale_a[bm, 0], (128, 128))
     cols = lt.broadcast(scale_b[bn], (128, 128))
     c[bm, bn] = (acc * rows * cols).astype("bf16")
@@ -138,7 +136,7 @@ def gemm_fp8_out(a: lt.Partition("f8E4M3FN", tile=(128, 64)),
                  c: lt.Partition("f8E4M3FN", tile=(128, 128)),
                  scale: float):
     bm, bn = lt.block_id("y"), lt.block_id("x")
-    acc = block_matmul_t(a, b, bm, bn)
+    acc = block_matmul(a, b, bm, bn, b_nk=True)
     clamped = lt.minimum(lt.maximum(acc * scale, -448.0), 448.0)
     c[bm, bn] = clamped.astype("f8E4M3FN")
 
