@@ -406,3 +406,11 @@ mlir::layout::findMatrixInstruction(StringRef chip, MatrixElementKind kind,
       return inst;
   return nullptr;
 }
+
+const MatrixInstruction *
+mlir::layout::findMatrixInstructionByIntrinsic(StringRef intrinsic) {
+  for (const MatrixInstruction &inst : getMatrixInstructions())
+    if (!inst.op.llvmIntrinsic.empty() && inst.op.llvmIntrinsic == intrinsic)
+      return &inst;
+  return nullptr;
+}

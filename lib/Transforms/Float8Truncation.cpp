@@ -8,6 +8,7 @@
 #include "layout/Evaluator/Float8.h"
 #include "layout/Transforms/MatrixTypes.h"
 
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -93,4 +94,40 @@ LogicalResult mlir::layout::checkFloat8Truncation(arith::TruncFOp op,
            << max << " then arith.minimumf with " << max;
   }
   return success();
+}
+
+void mlir::layout::replaceFloat8Truncation(
+    arith::TruncFOp op, Value input,
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                          ArrayRef<Value>)>
+        encode) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Type f8 = getElementTypeOrSelf(op.getType());
+  auto vectorType = dyn_cast<VectorType>(input.getType());
+  if (!vectorType) {
+    Value code = encode(b, loc, {input}).front();
+    op.replaceAllUsesWith(
+        arith::BitcastOp::create(b, loc, f8, code).getResult());
+    op.erase();
+    return;
+  }
+  int64_t n = vectorType.getNumElements();
+  auto flatType = VectorType::get({n}, vectorType.getElementType());
+  Value flat =
+      flatType == vectorType
+          ? input
+          : vector::ShapeCastOp::create(b, loc, flatType, input).getResult();
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < n; ++i)
+    elements.push_back(vector::ExtractOp::create(b, loc, flat, i));
+  SmallVector<Value> codes = encode(b, loc, elements);
+  Value bytes = vector::FromElementsOp::create(
+      b, loc, VectorType::get({n}, b.getI8Type()), codes);
+  Value asF8 =
+      vector::BitCastOp::create(b, loc, VectorType::get({n}, f8), bytes);
+  if (asF8.getType() != op.getType())
+    asF8 = vector::ShapeCastOp::create(b, loc, op.getType(), asF8);
+  op.replaceAllUsesWith(asF8);
+  op.erase();
 }

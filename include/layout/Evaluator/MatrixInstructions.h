@@ -326,6 +326,10 @@ getMatrixInstructions(ChipGeneration generation);
 const MatrixInstruction *findMatrixInstruction(llvm::StringRef chip,
                                                MatrixElementKind kind,
                                                int64_t m, int64_t n, int64_t k);
+/// The instruction issued as LLVM intrinsic `intrinsic` (its
+/// op.llvmIntrinsic: the FP8 mma.sync), or nullptr.
+const MatrixInstruction *
+findMatrixInstructionByIntrinsic(llvm::StringRef intrinsic);
 
 } // namespace layout
 } // namespace mlir

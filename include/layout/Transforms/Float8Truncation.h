@@ -60,6 +60,17 @@ Value saturatedTruncationSource(arith::TruncFOp op);
 /// and fails otherwise.
 LogicalResult checkFloat8Truncation(arith::TruncFOp op, const Chip &chip);
 
+/// Replaces `op` (a truncation to an 8-bit float, scalar or vector) with
+/// the codes `encode` makes, as i8, of the elements of `input` (a value of
+/// `op`'s input shape: the input, or the value a clamp clamps), passed in
+/// row-major order; the bytes become the result type by bitcast. The one
+/// place that takes a truncation apart element by element (the NVVM
+/// lowering and the CPU emulation differ only in `encode`).
+void replaceFloat8Truncation(arith::TruncFOp op, Value input,
+                             llvm::function_ref<SmallVector<Value>(
+                                 OpBuilder &, Location, ArrayRef<Value>)>
+                                 encode);
+
 } // namespace layout
 } // namespace mlir
 

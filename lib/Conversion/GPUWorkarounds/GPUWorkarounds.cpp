@@ -171,11 +171,9 @@ struct NVVMPtxVersionPass final
     gpu::GPUModuleOp module = getOperation();
     int64_t needed = 0;
     module.walk([&](LLVM::CallIntrinsicOp call) {
-      for (const layout::MatrixInstruction &inst :
-           layout::getMatrixInstructions())
-        if (!inst.op.llvmIntrinsic.empty() &&
-            call.getIntrin() == inst.op.llvmIntrinsic)
-          needed = std::max(needed, inst.minimumPtxVersion);
+      if (const layout::MatrixInstruction *inst =
+              layout::findMatrixInstructionByIntrinsic(call.getIntrin()))
+        needed = std::max(needed, inst->minimumPtxVersion);
     });
     ArrayAttr targets = module.getTargetsAttr();
     if (!needed || !targets)
@@ -246,36 +244,11 @@ struct Float8TruncToNVVMPass final
           (void)layout::checkFloat8Truncation(op, *chip);
         return signalPassFailure();
       }
-      OpBuilder b(op);
-      Location loc = op.getLoc();
       Type f8 = getElementTypeOrSelf(op.getType());
-      auto vectorType = dyn_cast<VectorType>(x.getType());
-      if (!vectorType) {
-        Value code = convert(b, loc, {x}, f8).front();
-        op.replaceAllUsesWith(
-            arith::BitcastOp::create(b, loc, f8, code).getResult());
-        op.erase();
-        continue;
-      }
-      auto flat = VectorType::get({vectorType.getNumElements()},
-                                  vectorType.getElementType());
-      Value flatX =
-          vectorType == flat
-              ? x
-              : vector::ShapeCastOp::create(b, loc, flat, x).getResult();
-      SmallVector<Value> elements;
-      for (int64_t i = 0; i < flat.getNumElements(); ++i)
-        elements.push_back(vector::ExtractOp::create(b, loc, flatX, i));
-      SmallVector<Value> codes = convert(b, loc, elements, f8);
-      Value bytes = vector::FromElementsOp::create(
-          b, loc, VectorType::get({flat.getNumElements()}, b.getI8Type()),
-          codes);
-      Value asF8 = vector::BitCastOp::create(
-          b, loc, VectorType::get({flat.getNumElements()}, f8), bytes);
-      if (asF8.getType() != op.getType())
-        asF8 = vector::ShapeCastOp::create(b, loc, op.getType(), asF8);
-      op.replaceAllUsesWith(asF8);
-      op.erase();
+      layout::replaceFloat8Truncation(
+          op, x, [&](OpBuilder &b, Location loc, ArrayRef<Value> elements) {
+            return convert(b, loc, elements, f8);
+          });
     }
   }
 };

@@ -129,42 +129,19 @@ LogicalResult test::emulateFloat8Truncations(ModuleOp top) {
       truncs.push_back(op);
   });
   for (arith::TruncFOp op : truncs) {
-    OpBuilder b(op);
-    Location loc = op.getLoc();
     Type f8 = getElementTypeOrSelf(op.getType());
     Float8Intervals t = intervalsOf(*float8EncodingOf(*float8KindOf(f8)));
-    Value in = op.getIn();
-    auto toF32 = [&](Value v) -> Value {
-      return v.getType().isF32()
-                 ? v
-                 : arith::ExtFOp::create(b, loc, b.getF32Type(), v).getResult();
-    };
-    auto vectorType = dyn_cast<VectorType>(in.getType());
-    if (!vectorType) {
-      Value code = encodeElement(b, loc, toF32(in), t);
-      op.replaceAllUsesWith(
-          arith::BitcastOp::create(b, loc, f8, code).getResult());
-      op.erase();
-      continue;
-    }
-    int64_t n = vectorType.getNumElements();
-    auto flatType = VectorType::get({n}, vectorType.getElementType());
-    Value flat =
-        flatType == vectorType
-            ? in
-            : vector::ShapeCastOp::create(b, loc, flatType, in).getResult();
-    SmallVector<Value> codes;
-    for (int64_t i = 0; i < n; ++i)
-      codes.push_back(encodeElement(
-          b, loc, toF32(vector::ExtractOp::create(b, loc, flat, i)), t));
-    Value bytes = vector::FromElementsOp::create(
-        b, loc, VectorType::get({n}, b.getI8Type()), codes);
-    Value asF8 =
-        vector::BitCastOp::create(b, loc, VectorType::get({n}, f8), bytes);
-    if (asF8.getType() != op.getType())
-      asF8 = vector::ShapeCastOp::create(b, loc, op.getType(), asF8);
-    op.replaceAllUsesWith(asF8);
-    op.erase();
+    replaceFloat8Truncation(
+        op, op.getIn(),
+        [&](OpBuilder &b, Location loc, ArrayRef<Value> elements) {
+          SmallVector<Value> codes;
+          for (Value x : elements) {
+            if (!x.getType().isF32())
+              x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+            codes.push_back(encodeElement(b, loc, x, t));
+          }
+          return codes;
+        });
   }
   return success();
 }

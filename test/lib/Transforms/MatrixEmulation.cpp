@@ -59,11 +59,7 @@ Value test::roundMantissa(OpBuilder &b, Location loc, Value x, int64_t bits,
 /// The table's instruction `call` issues as its LLVM intrinsic (the FP8
 /// mma.sync), or nullptr.
 static const MatrixInstruction *intrinsicOf(LLVM::CallIntrinsicOp call) {
-  for (const MatrixInstruction &inst : getMatrixInstructions())
-    if (!inst.op.llvmIntrinsic.empty() &&
-        call.getIntrin() == inst.op.llvmIntrinsic)
-      return &inst;
-  return nullptr;
+  return findMatrixInstructionByIntrinsic(call.getIntrin());
 }
 
 bool test::isMatrixInstruction(Operation *op) {
