@@ -108,14 +108,17 @@ gpu.module @attention {
     %bh = arith.divui %qi, %qtiles : index
     %kv0 = arith.muli %bh, %kvtiles : index
     // Causal: keys up to the block's last query (the loop ends at the
-    // diagonal tiles), then key <= query in the tiles that cross it.
+    // diagonal tiles, rounded up: a key block may be longer than the query
+    // block), then key <= query in the tiles that cross it.
     %bx = arith.remui %qi, %qtiles : index
     %c1b = arith.constant 1 : index
     %bx1 = arith.addi %bx, %c1b : index
     %cbm2 = arith.constant 64 : index
     %qend = arith.muli %bx1, %cbm2 : index
+    %cbn1 = arith.constant 63 : index
+    %qend1 = arith.addi %qend, %cbn1 : index
     %cbn2 = arith.constant 64 : index
-    %end = arith.divui %qend, %cbn2 : index
+    %end = arith.divui %qend1, %cbn2 : index
     %qstep = vector.step : vector<64xindex>
     %cbm3 = arith.constant 64 : index
     %q0p = arith.muli %bx, %cbm3 : index

@@ -166,9 +166,11 @@ def attention(d, bm, bn=64, causal=False):
         end = kvtiles
         if causal:
             # Keys up to the block's last query (the loop ends at the
-            # diagonal tiles), then key <= query in the tiles that cross it.
+            # diagonal tiles, rounded up: a key block may be longer than
+            # the query block), then key <= query in the tiles that cross
+            # it.
             bx = qi % qtiles
-            end = (bx + 1) * bm // bn
+            end = ((bx + 1) * bm + (bn - 1)) // bn
             queries = lt.arange(bm) + lt.broadcast(bx * bm, (bm,))
 
         def step(j, m, l, acc):

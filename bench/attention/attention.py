@@ -10,7 +10,9 @@ a Triton kernel written here (issue 40's anchors), on one GPU.
 blocks 64 and 128, full and causal; examples/attention.mlir holds two of
 them) for sm_90 (-layout-to-nvvm: the
 tile pass compiles each kernel's loop as a fragment program, mma.sync
-m16n8k16) into OUT/attention.sm_90.cubin and copies the package's Python
+m16n8k16) into OUT/attention.sm_90.cubin, and its --hopper kernels for
+sm_90a (wgmma: S = Q K^T from shared memory, P V with P in registers)
+into OUT/attention.sm_90a.cubin and copies the package's Python
 files (bench/python/common.py) so that `run` needs no compiler.
 
 `run`: batch 4, 32 heads, sequence 4096 and 8192, head dimension 64 and
@@ -39,14 +41,21 @@ THREADS = 128
 BATCH, HEADS = 4, 32
 
 
+# sm_90a: d -> (BM, BN, threads), gen-attention.py's HOPPER_KERNELS.
+HOPPER = {64: ((128, 128, 256), (64, 128, 128)),
+          128: ((128, 128, 256), (128, 64, 256), (64, 128, 128))}
+
+
 def build(out):
     # Every kernel of bench/attention/gen-attention.py (examples/attention.mlir
-    # holds two of them).
+    # holds two of them): the mma.sync ones for sm_90, the wgmma ones
+    # (--hopper) for sm_90a.
     import subprocess
-    text = subprocess.run(
-        [sys.executable, os.path.join(HERE, "gen-attention.py")],
-        check=True, capture_output=True, text=True).stdout
-    common.build_cubin(out, "attention", text)
+    for chip, flags in (("sm_90", []), ("sm_90a", ["--hopper"])):
+        text = subprocess.run(
+            [sys.executable, os.path.join(HERE, "gen-attention.py")] + flags,
+            check=True, capture_output=True, text=True).stdout
+        common.build_cubin(out, "attention", text, chip)
 
 
 def triton_attention():
@@ -119,6 +128,8 @@ def run(out):
     timed = common.load_timer()
     with open(os.path.join(out, "attention.sm_90.cubin"), "rb") as f:
         cubin = f.read()
+    with open(os.path.join(out, "attention.sm_90a.cubin"), "rb") as f:
+        hopper = f.read()
     tri = triton_attention()
     report = []
     gen = torch.Generator(device="cuda").manual_seed(40)
@@ -143,19 +154,25 @@ def run(out):
             ref32 = F.scaled_dot_product_attention(
                 q[:1, :1].float(), k[:1, :1].float(),
                 v[:1, :1].float(), is_causal=causal)[0, 0]
-        for bm, bn in KERNELS[d]:
-            name = "attn%s_d%d_bm%d%s" % ("_causal" if causal else "", d, bm,
-                                          "" if bn == 64 else "_bn%d" % bn)
-            kernel = cuda.Kernel(cubin, name)
+        configs = [(cubin, "mma.sync", bm, bn, THREADS)
+                   for bm, bn in KERNELS[d]]
+        configs += [(hopper, "wgmma", bm, bn, threads)
+                    for bm, bn, threads in HOPPER[d]]
+        for binary, kind, bm, bn, threads in configs:
+            name = "attn%s_d%d_bm%d%s%s" % (
+                "_causal" if causal else "", d, bm,
+                "" if bn == 64 else "_bn%d" % bn,
+                "" if threads == 128 else "_t%d" % threads)
+            kernel = cuda.Kernel(binary, name)
             o = torch.empty_like(q)
             args = [t.view(BATCH * HEADS * n, d) for t in (q, k, v, o)]
 
             def ours():
                 kernel.launch((1, BATCH * HEADS * n // bm, 1),
-                              (THREADS, 1, 1), args + [n])
+                              (threads, 1, 1), args + [n])
             ours()
             torch.cuda.synchronize()
-            row("layout-opt %s (mma.sync)" % name, ours,
+            row("layout-opt %s (%s)" % (name, kind), ours,
                 check("ours", o, want, ref32, report))
         for backend, who in ((SDPBackend.FLASH_ATTENTION, "FA2 (sdpa flash)"),
                              (SDPBackend.CUDNN_ATTENTION, "cuDNN (sdpa)")):

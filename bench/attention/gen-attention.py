@@ -50,14 +50,17 @@ gpu.module @attention {"""
 # (constants where it makes them), so that the two agree after
 # canonicalization (python/tests/test_tile.py).
 CAUSAL_SETUP = """    // Causal: keys up to the block's last query (the loop ends at the
-    // diagonal tiles), then key <= query in the tiles that cross it.
+    // diagonal tiles, rounded up: a key block may be longer than the query
+    // block), then key <= query in the tiles that cross it.
     %bx = arith.remui %qi, %qtiles : index
     %c1b = arith.constant 1 : index
     %bx1 = arith.addi %bx, %c1b : index
     %cbm2 = arith.constant {bm} : index
     %qend = arith.muli %bx1, %cbm2 : index
+    %cbn1 = arith.constant {bn1} : index
+    %qend1 = arith.addi %qend, %cbn1 : index
     %cbn2 = arith.constant {bn} : index
-    %end = arith.divui %qend, %cbn2 : index
+    %end = arith.divui %qend1, %cbn2 : index
     %qstep = vector.step : vector<{bm}xindex>
     %cbm3 = arith.constant {bm} : index
     %q0p = arith.muli %bx, %cbm3 : index
@@ -79,18 +82,26 @@ CAUSAL_MASK = """      %kstep = vector.step : vector<{bn}xindex>
 """
 
 
-def kernel(d, bm, bn=64, causal=False, dtype="f16"):
+# sm_90a (wgmma, the --hopper kernels): (d, BM, BN, threads), one warpgroup
+# of 128 threads per 64 query rows.
+HOPPER_KERNELS = [(64, 128, 128, 256), (64, 64, 128, 128),
+                  (128, 128, 128, 256), (128, 128, 64, 256),
+                  (128, 64, 128, 128)]
+
+
+def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128):
     qt = "!layout.partition_view<?x%dxf16, tile = [%d, %d]>" % (d, bm, d)
     kt = "!layout.partition_view<?x%dxf16, tile = [%d, %d]>" % (d, bn, d)
     tv = "!layout.tensor_view<?x%dxf16>" % d
     mt = "memref<?x%dxf16>" % d
     scale = math.log2(math.e) / math.sqrt(d)
     mask = CAUSAL_MASK.replace("{bm}", str(bm)).replace("{bn}", str(bn))
-    setup = CAUSAL_SETUP.replace("{bm}", str(bm)).replace("{bn}", str(bn))
+    setup = CAUSAL_SETUP.replace("{bm}", str(bm)).replace(
+        "{bn1}", str(bn - 1)).replace("{bn}", str(bn))
     text = f"""
-  gpu.func @attn{"_causal" if causal else ""}_d{d}_bm{bm}{"" if bn == 64 else "_bn%d" % bn}{"" if dtype == "f16" else "_" + dtype}(%Q: {mt},
+  gpu.func @{name(d, bm, bn, causal, dtype, threads)}(%Q: {mt},
       %K: {mt}, %V: {mt}, %O: {mt}, %N: index) kernel
-      attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
+      attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{
     %vq = layout.view %Q : {mt} -> {tv}
     %vk = layout.view %K : {mt} -> {tv}
     %vv = layout.view %V : {mt} -> {tv}
@@ -164,6 +175,15 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16"):
     return text if dtype == "f16" else text.replace("xf16", "x" + dtype)
 
 
+def name(d, bm, bn=64, causal=False, dtype="f16", threads=128):
+    """The kernel's name: attn[_causal]_d<d>_bm<BM>[_bn<BN>][_<dtype>]
+    [_t<threads>] (the defaults left out)."""
+    return "attn%s_d%d_bm%d%s%s%s" % (
+        "_causal" if causal else "", d, bm, "" if bn == 64 else "_bn%d" % bn,
+        "" if dtype == "f16" else "_" + dtype,
+        "" if threads == 128 else "_t%d" % threads)
+
+
 EXAMPLE = [(64, 64, 64)]
 
 
@@ -172,8 +192,15 @@ def main():
     # full and causal); the bench and the code-object test take all eight
     # (gfx942's default pipeline spends minutes in the swizzle search on
     # the d = 128 ones, too long for the fuzzer's corpus).
-    kernels = EXAMPLE if "--example" in sys.argv else KERNELS
+    # --hopper: the sm_90a kernels (HOPPER_KERNELS).
     print(HEADER, end="")
+    if "--hopper" in sys.argv:
+        for causal in (False, True):
+            for d, bm, bn, threads in HOPPER_KERNELS:
+                print(kernel(d, bm, bn, causal, threads=threads))
+        print("}\n}")
+        return
+    kernels = EXAMPLE if "--example" in sys.argv else KERNELS
     for causal in (False, True):
         for d, bm, bn in kernels:
             print(kernel(d, bm, bn, causal))

@@ -70,7 +70,7 @@ llvm::Expected<FragmentConversion> layout::planFragmentConversion(
   if (llvm::Error e = checkFragmentTiling(consumer, operand, rows, cols))
     return std::move(e);
   FragmentConversion r;
-  if (consumer.operandsInWorkgroupMemory()) {
+  if (!consumer.lanesHold(operand)) {
     r.reason = (consumer.mnemonic + " reads its " +
                 stringifyMatrixOperand(operand) + " from workgroup memory")
                    .str();

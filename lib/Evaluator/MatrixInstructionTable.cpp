@@ -357,3 +357,27 @@ ArrayRef<MatrixInstruction> mlir::layout::getMatrixInstructions() {
   static const std::vector<MatrixInstruction> table = buildTable();
   return table;
 }
+
+const MatrixInstruction *
+mlir::layout::wgmmaRegisterAForm(const MatrixInstruction &inst) {
+  // One register-A form per 16-bit wgmma of the table, in its order.
+  static const std::vector<MatrixInstruction> forms = [] {
+    std::vector<MatrixInstruction> r;
+    for (const MatrixInstruction &ss : getMatrixInstructions()) {
+      if (ss.family != MatrixFamily::Wgmma || isFloat8(ss.inputKind))
+        continue;
+      MatrixInstruction rs = ss;
+      rs.op.opName = "layout.warpgroup_mma_reg_a";
+      rs.op.aShape = {8};
+      rs.aElementsPerLane = 8;
+      rs.a = wgmmaRegisterA();
+      r.push_back(std::move(rs));
+    }
+    return r;
+  }();
+  for (const MatrixInstruction &rs : forms)
+    if (rs.family == inst.family && rs.n == inst.n && rs.k == inst.k &&
+        rs.inputKind == inst.inputKind)
+      return &rs;
+  return nullptr;
+}

@@ -277,8 +277,8 @@ MatrixCoord mlir::layout::operandCoord(const MatrixInstruction &inst,
   assert(lane >= 0 && lane < inst.waveSize && "lane out of range");
   assert(element >= 0 && element < inst.elementsPerLane(operand) &&
          "element out of range");
-  assert((operand == MatrixOperand::C || !inst.operandsInWorkgroupMemory()) &&
-         "wgmma's lanes hold no A or B");
+  assert(inst.lanesHold(operand) && "wgmma's lanes hold no B (nor A but in "
+                                    "its register-A form)");
   int64_t cols = inst.tileShape(operand).second;
   int64_t offset = inst.layout(operand).offset({lane, element});
   return {offset / cols, offset % cols};

@@ -35,6 +35,11 @@
 //          (the .s8 / .u8 formulas); "mma with .e4m3 and .e5m2 requires
 //          sm_89 or higher". CuTe's SM89_16x8x32_F32E4M3E4M3F32_TN traits
 //          (ALayout ((4,8),(4,2,2)):((64,1),(16,8,256))) say the same.
+//   [WGMMA-A] PTX ISA, 9.7.15.5.1.1.1 "Matrix Fragments for
+//          wgmma.mma_async.m64nNk16", "Multiplicand A in registers": four
+//          .f16x2 / .bf16x2 registers a0 .. a7 (Figure "WGMMA .m64nNk16
+//          register fragment layout for matrix A"): each warp of the
+//          warpgroup 16 rows, laid out as mma.m16n8k16's A fragment.
 //   [WGMMA-FP8] PTX ISA, 9.7.15.5.1.1.3 "Matrix Fragments for
 //          wgmma.mma_async.m64nNk32": D is N/2 .f32 registers laid out as
 //          for m64nNk16 (Figure "WGMMA .m64nNk32 register fragment layout
@@ -276,6 +281,22 @@ Descriptor matrix_layouts::wgmmaC(int64_t n) {
                    makeEntry(T::unmerge({n / 8, 4, 2}), {1}, {3, 4, 5})},
                   {makeEntry(T::merge({4, 8, 4}), {0, 2, 4}, {0}),
                    makeEntry(T::merge({n / 8, 2, 2}), {3, 1, 5}, {1})});
+}
+
+/// wgmma .m64nNk16 A in registers (64 x 16, .f16 / .bf16) [WGMMA-A]: warp
+/// w = lane / 32 holds rows 16 w .. 16 w + 15 as mma.sync m16n8k16's A does
+/// its 16 rows: with g = (lane % 32) / 4, t = lane % 4 and element e = 4 c +
+/// 2 r + v (a0 .. a7, the four .f16x2 registers low to high), row = 16 w +
+/// 8 r + g, col = 8 c + 2 t + v. (The same map as wgmmaC(16) over a 64 x 16
+/// tile, which is why an accumulator re-views as A: FragmentConversion
+/// finds that from the two descriptors.)
+Descriptor matrix_layouts::wgmmaRegisterA() {
+  // Digits: (w, r, g, c, t, v).
+  return fragment(64, 16,
+                  {makeEntry(T::unmerge({4, 2, 8}), {0}, {0, 1, 2}),
+                   makeEntry(T::unmerge({2, 4, 2}), {1}, {3, 4, 5})},
+                  {makeEntry(T::merge({4, 8, 4}), {0, 2, 4}, {0}),
+                   makeEntry(T::merge({2, 2, 2}), {3, 1, 5}, {1})});
 }
 
 // ldmatrix [LDM]: `ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` reads 8x8

@@ -49,6 +49,9 @@ Descriptor mmaSyncFp8B();
 /// wgmma .m64nNk16 and FP8 .m64nNk32 D (64 x N, f32), a warpgroup of 128
 /// lanes.
 Descriptor wgmmaC(int64_t n);
+/// wgmma .m64nNk16 A held in registers (64 x 16, f16 / bf16), a warpgroup of
+/// 128 lanes, 8 elements per lane.
+Descriptor wgmmaRegisterA();
 /// How nvgpu.ldmatrix loads the mma.sync m16n8k16 fragments: A (.x4), B
 /// (.x2) from its N x K tile, B (.x2.trans) from its K x N tile.
 LdMatrixLoad mmaSyncLdMatrixA();

@@ -71,6 +71,45 @@ TEST(FragmentConversion, MmaSyncAccumulatorsAreTheNextA) {
             (FragmentSlot{lane, (t / 4) * 8 + 2 * (t % 4) + i / 4, i % 4}));
 }
 
+// wgmma (PTX ISA 9.7.15.5.1.1.1, .m64nNk16 .f16, a warpgroup of 128 lanes,
+// w = lane / 32, g = (lane % 32) / 4, t = lane % 4): D d_i of an m64n8:
+// row = 16 w + g + 8 (i / 2), col = 2 t + i % 2; A in registers a_i: row =
+// 16 w + g + 8 ((i / 2) % 2), col = 2 t + i % 2 + 8 (i / 4). So, as for
+// mma.sync, a_0..a_3 are d_0..d_3 of the n8 tile of columns 0-7 and a_4..a_7
+// those of columns 8-15, in the same lane (FlashAttention-3's P in
+// registers): the register-A form takes the accumulator with no movement.
+TEST(FragmentConversion, WgmmaAccumulatorsAreTheNextRegisterA) {
+  const MatrixInstruction &wgmma =
+      byName("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16");
+  const MatrixInstruction *rs = wgmmaRegisterAForm(wgmma);
+  ASSERT_NE(rs, nullptr);
+  EXPECT_EQ(rs->elementsPerLane(MatrixOperand::A), 8);
+  for (int64_t lane = 0; lane < 128; ++lane)
+    for (int64_t i = 0; i < 8; ++i) {
+      int64_t w = lane / 32, g = (lane % 32) / 4, t = lane % 4;
+      MatrixCoord at = operandCoord(*rs, MatrixOperand::A, lane, i);
+      EXPECT_EQ(at, (MatrixCoord{16 * w + g + 8 * ((i / 2) % 2),
+                                 2 * t + i % 2 + 8 * (i / 4)}))
+          << "lane " << lane << " a_" << i;
+    }
+  // Over a 64 x 64 tile (P of a 64-key block): 8 C tiles, 4 A tiles; A tile
+  // v takes C tiles 2 v and 2 v + 1.
+  FragmentConversion r = plan(wgmma, *rs, MatrixOperand::A, 64, 64);
+  EXPECT_EQ(r.kind, FragmentConversionKind::ReView);
+  ASSERT_EQ(r.operandTiles, 4);
+  ASSERT_EQ(r.operandElements, 8);
+  for (int64_t lane = 0; lane < 128; ++lane)
+    for (int64_t v = 0; v < 4; ++v)
+      for (int64_t i = 0; i < 8; ++i)
+        EXPECT_EQ(r.source(lane, v, i),
+                  (FragmentSlot{lane, 2 * v + i / 4, i % 4}))
+            << "lane " << lane << " tile " << v << " a_" << i;
+  // The FP8 wgmma has no register-A form here.
+  EXPECT_EQ(wgmmaRegisterAForm(
+                byName("wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3")),
+            nullptr);
+}
+
 // The B of m16n8k16 (16 x 8) b_i: row (k) = 2 t + i % 2 + 8 (i / 2), col (n)
 // = g: a lane holds a column, while C's lanes hold rows: the accumulator
 // is not the next B in any lane arrangement that shuffles cheaply (lane

@@ -258,6 +258,16 @@ struct MatrixInstruction {
   bool operandsInWorkgroupMemory() const {
     return family == MatrixFamily::Wgmma;
   }
+  /// Whether the lanes hold `operand` in registers (C always; A and B except
+  /// wgmma's, whose register-A form holds A: wgmmaRegisterAForm).
+  bool lanesHold(MatrixOperand operand) const {
+    return elementsPerLane(operand) > 0;
+  }
+  /// The lanes one gpu.shuffle reaches: a warp of 32 for wgmma (its
+  /// warpgroup is 4 warps), the whole wave for the others.
+  int64_t shuffleLanes() const {
+    return family == MatrixFamily::Wgmma ? 32 : waveSize;
+  }
   /// ldmatrixA or ldmatrixB, or nullptr (C, or no ldmatrix load).
   const LdMatrixLoad *ldmatrix(MatrixOperand operand) const;
   /// (rows, cols) of the operand tile: A (M, K), B (K, N), C (M, N).
@@ -306,6 +316,15 @@ MatrixCoord ldmatrixRowAddress(const MatrixInstruction &inst,
 
 /// Every instruction of the table.
 llvm::ArrayRef<MatrixInstruction> getMatrixInstructions();
+/// wgmma's form with A in registers (PTX ISA 9.7.15.5.1.1.1, "Multiplicand
+/// A in registers", f16 / bf16; `wgmma.mma_async ... d, a, b-desc, ...`):
+/// `inst` with A held by the lanes, 8 elements each (four .f16x2 / .bf16x2
+/// registers), in the register layout `a` (lane, element) -> offset in the
+/// 64 x 16 A tile; B still read from workgroup memory. The project's
+/// layout.warpgroup_mma_reg_a. Not among getMatrixInstructions (a GEMM's
+/// A is staged); nullptr for an instruction without such a form (not
+/// wgmma, or 8-bit inputs).
+const MatrixInstruction *wgmmaRegisterAForm(const MatrixInstruction &inst);
 /// The instructions available on `chip` (empty for an unknown chip).
 llvm::SmallVector<const MatrixInstruction *>
 getMatrixInstructions(llvm::StringRef chip);

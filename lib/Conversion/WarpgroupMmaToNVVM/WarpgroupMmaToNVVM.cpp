@@ -17,6 +17,8 @@
 #include "layout/Evaluator/WarpgroupMma.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir {
 namespace layout {
@@ -31,30 +33,30 @@ using namespace mlir::layout;
 namespace {
 
 /// One operand's matrix descriptor as an i64, or a diagnostic at `op`.
-FailureOr<Value> operandDescriptor(OpBuilder &b, WarpgroupMmaOp op,
-                                   StringRef name, Value buffer, Value desc,
-                                   ValueRange origin, ArrayRef<int64_t> dims,
-                                   bool isA, int64_t mnExtent,
+FailureOr<Value> operandDescriptor(OpBuilder &b, Operation *op, StringRef name,
+                                   Value buffer, Value desc, ValueRange origin,
+                                   ArrayRef<int64_t> dims, bool isA,
+                                   int64_t mnExtent,
                                    WgmmaOperandLayout &layout) {
-  Location loc = op.getLoc();
+  Location loc = op->getLoc();
   llvm::Expected<Descriptor> d = traceDescriptor(desc);
   if (!d)
-    return op.emitOpError() << name
-                            << "'s descriptor cannot be traced to a static "
-                               "chain (wgmma's matrix descriptor is fixed at "
-                               "compile time): "
-                            << llvm::toString(d.takeError());
+    return op->emitOpError() << name
+                             << "'s descriptor cannot be traced to a static "
+                                "chain (wgmma's matrix descriptor is fixed at "
+                                "compile time): "
+                             << llvm::toString(d.takeError());
   auto type = cast<MemRefType>(buffer.getType());
   int64_t eb = type.getElementTypeBitWidth() / 8;
   int64_t mnDim = isA ? dims[0] : dims[1], kDim = isA ? dims[1] : dims[0];
   llvm::Expected<WgmmaOperandLayout> matched =
       matchWgmmaOperand(*d, mnDim, kDim, mnExtent, eb);
   if (!matched)
-    return op.emitOpError() << name << " cannot be read by wgmma: "
-                            << llvm::toString(matched.takeError());
+    return op->emitOpError() << name << " cannot be read by wgmma: "
+                             << llvm::toString(matched.takeError());
   layout = *matched;
   if (layout.major != OperandMajor::K && eb != 2)
-    return op.emitOpError()
+    return op->emitOpError()
            << name << " cannot be read by wgmma: its " << type.getElementType()
            << " tile is " << (isA ? "M" : "N")
            << "-major, and wgmma reads 8-bit operands K-major only (PTX ISA "
@@ -63,7 +65,7 @@ FailureOr<Value> operandDescriptor(OpBuilder &b, WarpgroupMmaOp op,
   int64_t need = sharedSwizzleMode(layout.swizzle).alignment;
   int64_t have = knownBaseAlignment(buffer);
   if (have % need)
-    return op.emitOpError()
+    return op->emitOpError()
            << name << "'s buffer must start at a multiple of " << need
            << " bytes for the " << sharedSwizzleMode(layout.swizzle).name
            << " swizzle (its pattern follows the address), but its base is "
@@ -135,14 +137,86 @@ LogicalResult lower(WarpgroupMmaOp op) {
   return success();
 }
 
+/// `op`'s register-A wgmma as inline PTX (MLIR 22's nvvm.wgmma.mma_async
+/// takes A only as a descriptor, llvm/llvm-project#133733): PTX ISA
+/// 9.7.15.5.2 "wgmma.mma_async ... d, a, b-desc, scale-d, imm-scale-a,
+/// imm-scale-b, imm-trans-b" with d the N / 2 f32 accumulators (read and
+/// written: "=f" outputs tied to the inputs), a four .b32 registers of
+/// .f16x2 / .bf16x2, scale-d a predicate set to accumulate.
+LogicalResult lower(WarpgroupMmaRegAOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  int64_t n = op.getShape()[1];
+  WgmmaOperandLayout lb;
+  FailureOr<Value> db =
+      operandDescriptor(b, op, "b", op.getB(), op.getBDesc(), op.getBOrigin(),
+                        op.getBDims(), /*isA=*/false, n, lb);
+  if (failed(db))
+    return failure();
+  Type i32 = b.getI32Type();
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < n / 2; ++i)
+    operands.push_back(vector::ExtractOp::create(b, loc, op.getAcc(), i));
+  Value packed =
+      vector::BitCastOp::create(b, loc, VectorType::get({4}, i32), op.getA());
+  for (int64_t i = 0; i < 4; ++i)
+    operands.push_back(vector::ExtractOp::create(b, loc, packed, i));
+  operands.push_back(*db);
+  // scale-d as a register (setp wants one): 1, D = A * B + D.
+  operands.push_back(
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)).getResult());
+  Type et = cast<VectorType>(op.getA().getType()).getElementType();
+  StringRef in = et.isBF16() ? "bf16" : "f16";
+  std::string d, constraints;
+  for (int64_t i = 0; i < n / 2; ++i) {
+    d += llvm::formatv("{0}${1}", i ? ", " : "", i).str();
+    constraints += "=f,";
+  }
+  for (int64_t i = 0; i < n / 2; ++i)
+    constraints += llvm::formatv("{0},", i).str();
+  constraints += "r,r,r,r,l,r";
+  int64_t a0 = n; // after the outputs and their tied inputs
+  std::string text = llvm::formatv(
+      "{{\n.reg .pred p;\nsetp.ne.b32 p, ${9}, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{2}}, "
+      "{{${3}, ${4}, ${5}, ${6}}, ${7}, p, 1, 1, {8};\n}",
+      n, in, d, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4,
+      lb.major == OperandMajor::K ? 0 : 1, a0 + 5);
+  MLIRContext *ctx = op.getContext();
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(n / 2, b.getF32Type()));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, structType, operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < n / 2; ++i)
+    elements.push_back(
+        LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  Value result = vector::FromElementsOp::create(
+      b, loc, cast<VectorType>(op.getResult().getType()), elements);
+  op.getResult().replaceAllUsesWith(result);
+  op.erase();
+  return success();
+}
+
 struct LayoutWarpgroupMmaToNVVMPass
     : layout::impl::LayoutWarpgroupMmaToNVVMBase<LayoutWarpgroupMmaToNVVMPass> {
   void runOnOperation() override {
-    SmallVector<WarpgroupMmaOp> ops;
-    getOperation()->walk([&](WarpgroupMmaOp op) { ops.push_back(op); });
-    for (WarpgroupMmaOp op : ops)
-      if (failed(lower(op)))
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<WarpgroupMmaOp, WarpgroupMmaRegAOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      LogicalResult lowered =
+          TypeSwitch<Operation *, LogicalResult>(op)
+              .Case([](WarpgroupMmaOp op) { return lower(op); })
+              .Case([](WarpgroupMmaRegAOp op) { return lower(op); });
+      if (failed(lowered))
         return signalPassFailure();
+    }
   }
 };
 

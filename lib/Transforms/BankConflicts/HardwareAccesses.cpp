@@ -52,6 +52,18 @@ mlir::layout::getHardwareSharedAccesses(Operation *op) {
                       n,
                       {},
                       {}});
+  } else if (auto mma = dyn_cast<WarpgroupMmaRegAOp>(op)) {
+    // A comes from the lanes' registers: B is the only wgmma read.
+    ArrayRef<int64_t> b = mma.getBDims();
+    result.push_back({op,
+                      HardwareSharedAccess::Unit::WgmmaB,
+                      mma.getB(),
+                      mma.getBDesc(),
+                      b[1],
+                      b[0],
+                      mma.getShape()[1],
+                      {},
+                      {}});
   } else if (auto copy = dyn_cast<BulkTensorLoadOp>(op)) {
     result.push_back({op, HardwareSharedAccess::Unit::Tma, copy.getDest(),
                       copy.getDesc(), 0, 0, 0,

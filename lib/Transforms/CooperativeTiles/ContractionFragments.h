@@ -111,7 +111,18 @@ SmallVector<Value> multiplyWarpgroupTile(OpBuilder &b, Location loc,
 /// For a wgmma plan, the fence that orders a thread's staging writes before
 /// the matrix instructions' reads (the proxy fence); nothing otherwise.
 /// Each writer emits it after its writes, before the barrier.
-void fenceStagingForWarpgroupMma(OpBuilder &b, Location loc, const Plan &plan);
+void fenceStagingForWarpgroupMma(OpBuilder &b, Location loc,
+                                 const MatrixInstruction &inst);
+
+/// The positions in `leaf`'s buffer descriptor (a stage first where it has
+/// several) of load dimensions `x` and `y`: the dims of a wgmma operand.
+SmallVector<int64_t> descriptorDims(const Leaf &leaf, int64_t x, int64_t y);
+
+/// Whether wgmma (`inst`) can read `leaf`'s tile from its buffer (ordered
+/// by fragmentBufferOrder): two non-unit dimensions that
+/// wgmmaStagingLayout lays out; a diagnostic (after `what`) otherwise.
+LogicalResult checkWarpgroupMmaStaging(const MatrixInstruction &inst,
+                                       const Leaf &leaf, StringRef what);
 
 /// Lays out `leaf`'s staging buffer (allocated) as wgmma reads it: the
 /// descriptor wgmmaStagingLayout gives, the attribution aligned to the

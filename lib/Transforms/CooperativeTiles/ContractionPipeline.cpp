@@ -130,7 +130,7 @@ FailureOr<SmallVector<Value>> registerLoop(OpBuilder &b, const KLoop &k) {
                     left.take_front(n), cx.stage);
     left = left.drop_front(n);
   }
-  fenceStagingForWarpgroupMma(ib, loc, cx.plan);
+  fenceStagingForWarpgroupMma(ib, loc, *cx.plan.inst);
   gpu::BarrierOp::create(ib, loc);
   // The next tiles' loads, skipped after the last iteration.
   Value nextIV =
@@ -293,7 +293,7 @@ struct AsyncSteps : StagedSteps {
                                       Value writeStage, Value round,
                                       ValueRange accs) const {
     NVVM::CpAsyncWaitGroupOp::create(ob, loc, uint32_t(lead - 1));
-    fenceStagingForWarpgroupMma(ob, loc, k.cx.plan);
+    fenceStagingForWarpgroupMma(ob, loc, *k.cx.plan.inst);
     if (boxes)
       boxes->wait(ob, readStage, round);
     gpu::BarrierOp::create(ob, loc);

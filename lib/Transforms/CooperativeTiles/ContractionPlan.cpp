@@ -56,9 +56,14 @@ SmallVector<int64_t> tiles::fragmentBufferOrder(const MatrixInstruction &inst,
                                                 const Leaf &leaf,
                                                 MatrixOperand operand,
                                                 int64_t kPos, int64_t nPos) {
-  bool nFastest = operand == MatrixOperand::B && inst.ldmatrixBTrans &&
-                  leaf.side.unitStride && leaf.side.contiguous == nPos;
-  return bufferOrder(leaf, kPos, nFastest);
+  bool nContiguous = leaf.side.unitStride && leaf.side.contiguous == nPos;
+  // wgmma reads K-major and MN-major 16-bit tiles alike, 8-bit ones K-major
+  // only (kMajorOnly).
+  if (inst.operandsInWorkgroupMemory())
+    return bufferOrder(leaf, kPos, !inst.kMajorOnly && nContiguous);
+  return bufferOrder(leaf, kPos,
+                     operand == MatrixOperand::B && inst.ldmatrixBTrans &&
+                         nContiguous);
 }
 
 bool tiles::takesInputs(MatrixElementKind kind, Type t) {
@@ -228,11 +233,6 @@ FailureOr<Plan> planInstruction(ContractionTree &t, int64_t threads,
 // The pipeline
 //===----------------------------------------------------------------------===//
 
-/// Orders `leaf`'s buffer (bufferOrder).
-void orderBuffer(Leaf &leaf, int64_t kPos, bool nFastest) {
-  leaf.bufDims.append(bufferOrder(leaf, kPos, nFastest));
-}
-
 /// Whether `load`'s indices are the loop's induction variable or
 /// loop-invariant (then the tiles of later iterations are known ahead).
 bool prefetchable(scf::ForOp loop, LoadOp load) {
@@ -251,35 +251,15 @@ LogicalResult planOperands(ContractionTree &t, Plan &plan, int64_t threads,
     if (failed(leaf->side.analyze(options.assumeAlignment, why)))
       return leaf->load.emitOpError() << "cannot be distributed: " << why;
   const MatrixInstruction &inst = *plan.inst;
-  if (inst.operandsInWorkgroupMemory()) {
-    // wgmma reads K-major and MN-major 16-bit tiles alike: each buffer
-    // keeps its global rows' order, so that the copies go straight in, in
-    // the hardware's swizzle mode (WarpgroupMma.h). 8-bit tiles are read
-    // K-major only (kMajorOnly): K contiguous, the staging transposing an
-    // MN-contiguous tile.
-    for (auto [leaf, kPos] : {std::pair{&t.a, t.aK}, std::pair{&t.b, t.bK}}) {
-      orderBuffer(*leaf, kPos,
-                  !inst.kMajorOnly && leaf->side.unitStride &&
-                      leaf->side.contiguous != kPos);
-      if (leaf->bufDims.size() != 2)
-        return leaf->load.emitOpError()
-               << "in a tile contraction on " << inst.mnemonic
-               << ": its tile must have two non-unit dimensions";
-      int64_t rows = leaf->side.tile[leaf->bufDims[0]];
-      int64_t cols = leaf->side.tile[leaf->bufDims[1]];
-      if (std::optional<std::string> why = wgmmaStagingProblem(
-              rows, cols, elementBytes(leaf->side.elementType)))
-        return leaf->load.emitOpError()
-               << "in a tile contraction on " << inst.mnemonic << ": its "
-               << rows << "x" << cols
-               << " tile cannot be laid out for wgmma: " << *why;
-    }
-  } else {
-    t.a.bufDims.append(
-        fragmentBufferOrder(inst, t.a, MatrixOperand::A, t.aK, t.aM));
-    t.b.bufDims.append(
-        fragmentBufferOrder(inst, t.b, MatrixOperand::B, t.bK, t.bN));
-  }
+  t.a.bufDims.append(
+      fragmentBufferOrder(inst, t.a, MatrixOperand::A, t.aK, t.aM));
+  t.b.bufDims.append(
+      fragmentBufferOrder(inst, t.b, MatrixOperand::B, t.bK, t.bN));
+  if (inst.operandsInWorkgroupMemory())
+    for (Leaf *leaf : {&t.a, &t.b})
+      if (failed(
+              checkWarpgroupMmaStaging(inst, *leaf, "in a tile contraction")))
+        return failure();
   scf::ForOp old = t.loop;
   for (Leaf *leaf : {&t.a, &t.b}) {
     if (!prefetchable(old, leaf->load))

@@ -194,7 +194,9 @@ Leaf stagedLeafOf(LoadOp load);
 /// consecutive K elements per lane (MatrixInstructions.h) and fragment
 /// reads are then vectors; except a B whose global rows run along N on a
 /// chip that reads B from a K x N tile with ldmatrix.trans, which keeps N
-/// fastest so that the staging writes are whole vectors.
+/// fastest so that the staging writes are whole vectors. For wgmma, which
+/// reads the buffer itself, the global rows' order (K-major only for 8-bit
+/// tiles), so that the copies go straight in.
 SmallVector<int64_t> fragmentBufferOrder(const MatrixInstruction &inst,
                                          const Leaf &leaf,
                                          MatrixOperand operand, int64_t kPos,

@@ -50,8 +50,8 @@ void tiles::layOutForWarpgroupMma(gpu::GPUFuncOp func, Leaf &leaf,
 }
 
 void tiles::fenceStagingForWarpgroupMma(OpBuilder &b, Location loc,
-                                        const Plan &plan) {
-  if (!plan.inst->operandsInWorkgroupMemory())
+                                        const MatrixInstruction &inst) {
+  if (!inst.operandsInWorkgroupMemory())
     return;
   // PTX ISA "Memory consistency model: proxies": wgmma reads shared memory
   // through the async proxy; the staging writes (st.shared, cp.async) are
@@ -63,8 +63,25 @@ void tiles::fenceStagingForWarpgroupMma(OpBuilder &b, Location loc,
                                  NVVM::SharedSpace::shared_cta));
 }
 
-/// The positions in `leaf`'s descriptor of load dimensions `x` and `y`.
-static SmallVector<int64_t> descDims(const Leaf &leaf, int64_t x, int64_t y) {
+LogicalResult tiles::checkWarpgroupMmaStaging(const MatrixInstruction &inst,
+                                              const Leaf &leaf,
+                                              StringRef what) {
+  LoadOp load = leaf.load;
+  if (leaf.bufDims.size() != 2)
+    return load.emitOpError() << what << " on " << inst.mnemonic
+                              << ": its tile must have two non-unit dimensions";
+  int64_t rows = leaf.side.tile[leaf.bufDims[0]];
+  int64_t cols = leaf.side.tile[leaf.bufDims[1]];
+  if (std::optional<std::string> why =
+          wgmmaStagingProblem(rows, cols, elementBytes(leaf.side.elementType)))
+    return load.emitOpError()
+           << what << " on " << inst.mnemonic << ": its " << rows << "x" << cols
+           << " tile cannot be laid out for wgmma: " << *why;
+  return success();
+}
+
+SmallVector<int64_t> tiles::descriptorDims(const Leaf &leaf, int64_t x,
+                                           int64_t y) {
   int64_t s = leaf.stages > 1 ? 1 : 0;
   auto pos = [&](int64_t k) {
     return s + int64_t(llvm::find(leaf.bufDims, k) - leaf.bufDims.begin());
@@ -130,7 +147,7 @@ LogicalResult tiles::copyTileInBoxes(OpBuilder &b, Location loc,
   int64_t r = leaf.bufDims[0], c = leaf.bufDims[1];
   int64_t rows = leaf.side.tile[r], cols = leaf.side.tile[c];
   int64_t atom = boxColumns(leaf);
-  SmallVector<int64_t> box(2), dims = descDims(leaf, r, c);
+  SmallVector<int64_t> box(2), dims = descriptorDims(leaf, r, c);
   box[r] = rows;
   box[c] = atom;
   SmallVector<int64_t> destDims(2);
@@ -173,8 +190,8 @@ SmallVector<Value> tiles::multiplyWarpgroupTile(OpBuilder &b, Location loc,
   const Plan &plan = cx.plan;
   const MatrixInstruction &inst = *plan.inst;
   const OperandLeaves &t = cx.operands;
-  SmallVector<int64_t> aDims = descDims(*t.a, t.aM, t.aK);
-  SmallVector<int64_t> bDims = descDims(*t.b, t.bK, t.bN);
+  SmallVector<int64_t> aDims = descriptorDims(*t.a, t.aM, t.aK);
+  SmallVector<int64_t> bDims = descriptorDims(*t.b, t.bK, t.bN);
   int64_t shape[] = {inst.m, inst.n, inst.k};
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   SmallVector<Value> out(accs);

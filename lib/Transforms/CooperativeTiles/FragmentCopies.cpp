@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FragmentCopies.h"
+#include "ContractionFragments.h"
 
 #include "layout/Transforms/Remarks.h"
 
@@ -251,6 +252,7 @@ LogicalResult FragmentCopier::arrive(OpBuilder &b, int64_t site,
       regs = regs.drop_front(n);
     }
   }
+  fenceStagingForWarpgroupMma(b, loc, *p.inst);
   gpu::BarrierOp::create(b, loc);
   int64_t h = g + 1;
   if (h == int64_t(plan.groups.size())) {

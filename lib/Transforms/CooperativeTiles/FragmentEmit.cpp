@@ -140,9 +140,10 @@ Value Emitter::shuffleXor(OpBuilder &b, Value x, int64_t mask) const {
         isa<IntegerType>(type) ? x
                                : arith::BitcastOp::create(b, loc, narrow, x));
   }
-  Value y = gpu::ShuffleOp::create(b, loc, word, i32(mask), i32(inst.waveSize),
-                                   gpu::ShuffleMode::XOR)
-                .getShuffleResult();
+  Value y =
+      gpu::ShuffleOp::create(b, loc, word, i32(mask), i32(inst.shuffleLanes()),
+                             gpu::ShuffleMode::XOR)
+          .getShuffleResult();
   if (bits == 32)
     return y;
   Value low = arith::TruncIOp::create(b, loc, b.getIntegerType(bits), y);
@@ -303,8 +304,8 @@ void Emitter::emitReduction(OpBuilder &b, vector::MultiDimReductionOp op) {
   SmallVector<Value> source = values.lookup(op.getSource()).parts;
   Type et = op.getSourceVectorType().getElementType();
   Value acc = partOf(b, op.getAcc(), 0, sliceType(et));
-  Value width =
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(inst.waveSize));
+  Value width = arith::ConstantOp::create(
+      b, loc, b.getI32IntegerAttr(inst.shuffleLanes()));
   SmallVector<Value> rows;
   for (auto [g, group] : llvm::enumerate(r.groups)) {
     // The lane's registers of the row, then the lanes that share it.
@@ -446,6 +447,7 @@ LogicalResult Emitter::stage(OpBuilder &b, ArrayRef<int> leaves) {
   for (auto [i, r] : llvm::zip_equal(todo, regs))
     storeStagedTile(b, loc, p.leaves[i], p.staging[i], tid, threads, r,
                     Value());
+  fenceStagingForWarpgroupMma(b, loc, inst);
   gpu::BarrierOp::create(b, loc);
   return success();
 }
@@ -466,7 +468,8 @@ LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
   // of the producer's C fragments (FragmentProgram.cpp checked that it is
   // the same in every lane): tile `tile` of it, per K step.
   MatrixOperand computed = p.transposed ? MatrixOperand::B : MatrixOperand::A;
-  int64_t elements = inst.elementsPerLane(computed);
+  const MatrixInstruction &consumer = *p.operandInst;
+  int64_t elements = consumer.elementsPerLane(computed);
   SmallVector<Value> producer;
   if (site.lhs < 0)
     producer = values.lookup(contract.getLhs()).parts;
@@ -487,8 +490,17 @@ LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
       regs.push_back(from.own ? selectOwn(b, from.own, own, other) : other);
     }
     return SmallVector<Value>{
-        fragmentOf(b, loc, inst, computed, p.elementType, std::move(regs))};
+        fragmentOf(b, loc, consumer, computed, p.elementType, std::move(regs))};
   };
+  if (inst.operandsInWorkgroupMemory()) {
+    auto aRegisters = [&](int64_t tile) { return reView(tile).front(); };
+    values[contract.getResult()] = {
+        FragmentKind::Matrix,
+        multiplyWarpgroupFragments(
+            b, loc, c, accs,
+            site.lhs < 0 ? function_ref<Value(int64_t)>(aRegisters) : nullptr)};
+    return success();
+  }
   // An operand's `count` fragments at K offset `k0`: read from its staged
   // leaf, or re-viewed (instruction tile `tileOf(i)` of the computed one).
   auto operand = [&](MatrixOperand which, int leaf, int64_t count, Value base,
@@ -629,12 +641,21 @@ void Emitter::remark(const FragmentSite &site) const {
                           "workgroup memory)",
                           operand)
                 .str();
+  // wgmma: one m64nN per K step over the m64n8 fragments (FragmentWarpgroup).
+  std::string instruction =
+      inst.operandsInWorkgroupMemory()
+          ? llvm::formatv("wgmma m64n{0}k{1} ({2} A)", plan.tn, inst.k,
+                          site.lhs >= 0
+                              ? "workgroup-memory"
+                              : "register, layout.warpgroup_mma_reg_a")
+                .str()
+          : llvm::formatv("{0} ({1})", inst.mnemonic, inst.shapeString()).str();
   emitLayoutRemark(
       contract.getLoc(), "FragmentContraction", "layout-tiles",
       contract->getParentOfType<gpu::GPUFuncOp>().getName(),
-      llvm::formatv("in a fragment program: {0} ({1}){2}, {3} waves of "
-                    "{4}x{5} tiles; {6}",
-                    inst.mnemonic, inst.shapeString(),
+      llvm::formatv("in a fragment program: {0}{1}, {2} waves of "
+                    "{3}x{4} tiles; {5}",
+                    instruction,
                     p.transposed ? " on the transposed products" : "", p.waves,
                     plan.tm, plan.tn, lhs),
       {{"Instruction", inst.mnemonic.str()},
@@ -695,8 +716,11 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
         FragmentContext::create(b, loc, site.plan, leaves, e.tid));
     e.remark(site);
   }
-  for (Leaf &leaf : p.leaves)
+  for (Leaf &leaf : p.leaves) {
     allocateStagingBuffer(func, leaf, b, 1);
+    if (p.inst->operandsInWorkgroupMemory())
+      layOutForWarpgroupMma(func, leaf, b);
+  }
   // Tiles whose indices the loop does not change (Q) are staged once,
   // before it (FragmentCopyPlan::beforeLoop).
   if (failed(e.stage(b, p.copies.beforeLoop)))

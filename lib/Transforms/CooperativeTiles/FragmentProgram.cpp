@@ -16,6 +16,7 @@
 
 #include "FragmentProgram.h"
 #include "Contraction.h"
+#include "ContractionFragments.h"
 #include "FragmentCopies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -476,12 +477,12 @@ void orient(const FragmentProgram &p, FragmentSite &site) {
 /// Why the program's computed operand of `site` is not a re-view of its
 /// producer's C fragments (empty: it is; `site.sources` filled).
 std::string planReView(const FragmentProgram &p, FragmentSite &site) {
-  const MatrixInstruction &inst = *p.inst;
+  const MatrixInstruction &inst = *p.inst, &consumer = *p.operandInst;
   MatrixOperand operand = p.transposed ? MatrixOperand::B : MatrixOperand::A;
   int64_t rows = p.transposed ? site.depth : p.tm;
   int64_t cols = p.transposed ? p.tm : site.depth;
   llvm::Expected<FragmentConversion> c =
-      planFragmentConversion(inst, inst, operand, rows, cols);
+      planFragmentConversion(inst, consumer, operand, rows, cols);
   if (!c)
     return llvm::toString(c.takeError());
   if (c->kind == FragmentConversionKind::WorkgroupMemory)
@@ -498,19 +499,23 @@ std::string planReView(const FragmentProgram &p, FragmentSite &site) {
     for (int64_t e = 0; e < c->operandElements; ++e) {
       FragmentSlot first = c->source(0, t, e);
       FragmentSource source{{first.tile, first.element}, 0, 0};
-      for (int64_t lane = 0; lane < inst.waveSize; ++lane) {
+      for (int64_t lane = 0; lane < consumer.waveSize; ++lane) {
         FragmentSlot s = c->source(lane, t, e);
         if (s.tile != first.tile || s.element != first.element)
           return "its accumulator registers become operand registers in an "
                  "order that depends on the lane";
         if (s.lane == lane) {
-          source.own |= uint64_t(1) << lane;
+          // `own` has a bit per lane of a wave of at most 64 (a warpgroup's
+          // re-views read no other lane: refused below).
+          if (lane < 64)
+            source.own |= uint64_t(1) << lane;
           continue;
         }
-        if (source.xorMask && (lane ^ s.lane) != source.xorMask)
+        if ((source.xorMask && (lane ^ s.lane) != source.xorMask) ||
+            (lane ^ s.lane) >= inst.shuffleLanes() || consumer.waveSize > 64)
           return llvm::formatv("its accumulator becomes its {0} operand by "
-                               "shuffles other than one xor per register "
-                               "(not emitted yet)",
+                               "shuffles other than one xor within a warp "
+                               "per register (not emitted yet)",
                                stringifyMatrixOperand(operand))
               .str();
         source.xorMask = lane ^ s.lane;
@@ -537,7 +542,12 @@ std::string tryInstruction(FragmentProgram &p, const MatrixInstruction &inst,
     return llvm::formatv("{0} rows over {1} waves are not whole {2}-row "
                          "instruction tiles",
                          p.bm, waves, across);
+  bool warpgroup = inst.operandsInWorkgroupMemory();
+  if (warpgroup && transposed)
+    return "wgmma's lanes hold no B (the transposed products would need "
+           "one in registers)";
   p.inst = &inst;
+  p.operandInst = warpgroup ? wgmmaRegisterAForm(inst) : &inst;
   p.transposed = transposed;
   p.waves = waves;
   p.tm = p.bm / waves;
@@ -553,6 +563,11 @@ std::string tryInstruction(FragmentProgram &p, const MatrixInstruction &inst,
                                   "instructions",
                                   site.rows, site.cols, site.depth,
                                   inst.shapeString()));
+    // One wgmma spans the product's columns (N <= 256, PTX ISA 9.7.15.2).
+    if (warpgroup && plan.tn > 256)
+      return refuse(llvm::formatv("a product {0} columns wide is wider than "
+                                  "one wgmma (N up to 256)",
+                                  plan.tn));
   }
   // The rows a lane holds, the same for every tile width.
   llvm::Expected<FragmentReduction> rows =
@@ -565,6 +580,9 @@ std::string tryInstruction(FragmentProgram &p, const MatrixInstruction &inst,
       return refuse(llvm::toString(r.takeError()));
     if (r->kept != rows->kept)
       return refuse("its lanes hold other rows in tiles of another width");
+    if (llvm::any_of(r->masks,
+                     [&](int64_t m) { return m >= inst.shuffleLanes(); }))
+      return refuse("its rows' lanes span more than one warp's shuffles");
     plan = std::move(*r);
   }
   for (FragmentSite &site : p.sites)
@@ -598,6 +616,9 @@ LogicalResult planLeaves(FragmentProgram &p, int64_t threads,
         order = mine;
       }
     leaf.bufDims = order;
+    if (p.inst->operandsInWorkgroupMemory() &&
+        failed(checkWarpgroupMmaStaging(*p.inst, leaf, kWhat)))
+      return failure();
     FailureOr<StagingMapping> staging =
         stagingMapping(leaf, threads, /*transpose=*/true);
     if (failed(staging))
@@ -735,9 +756,12 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
   SmallVector<const MatrixInstruction *> candidates;
   // The chip's own (the FP8 mma.sync is on sm_89 and later of its
   // generation).
+  // wgmma: the m64n8 one stands for every N (FragmentProgram::inst), where
+  // it has a register-A form for a computed A.
   for (const MatrixInstruction *inst : getMatrixInstructions(chip->name))
     if (takesInputs(inst->inputKind, p.elementType) &&
-        !inst->operandsInWorkgroupMemory())
+        (!inst->operandsInWorkgroupMemory() ||
+         (inst->n == 8 && wgmmaRegisterAForm(*inst))))
       candidates.push_back(inst);
   llvm::stable_sort(candidates, [](auto *x, auto *y) {
     return x->m * x->n * x->k > y->m * y->n * y->k;

@@ -47,6 +47,8 @@ namespace mlir {
 namespace layout {
 namespace tiles {
 
+struct FragmentContext;
+
 /// Where a value of a fragment program lives in each lane.
 enum class FragmentKind : uint8_t {
   /// Not a tile: scalars (indices, loop bounds), cloned as they are.
@@ -155,7 +157,14 @@ struct FragmentMask {
 /// A planned fragment program.
 struct FragmentProgram {
   scf::ForOp loop;
+  /// The instruction whose C fragments hold the program's tiles. For wgmma
+  /// (sm_90a), the m64n8 one: a warpgroup's m64nN accumulator is N / 8 of
+  /// its fragments side by side, so one product of N columns is one wgmma
+  /// per K step over the concatenated fragments (FragmentWarpgroup.cpp).
   const MatrixInstruction *inst = nullptr;
+  /// The instruction as a computed operand's consumer sees it: `inst`, or
+  /// for wgmma its register-A form (wgmmaRegisterAForm).
+  const MatrixInstruction *operandInst = nullptr;
   /// Whether the instructions compute the transposes of the program's
   /// tiles (S^T = K Q^T for S = Q K^T): an accumulator is then an operand
   /// by re-view on MFMA, whose C fragments are B fragments (C to A is
@@ -225,6 +234,19 @@ FailureOr<FragmentProgram>
 planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
                     ArrayRef<int64_t> block, BlockUniformity &uniform,
                     const CooperativeTileOptions &options);
+
+/// The products of `site` on wgmma (`cx.plan.inst`, the m64n8 unit;
+/// FragmentWarpgroup.cpp): for each of the warpgroup's 64-row instruction
+/// tiles, its `accs` fragments (C fragments row-major, plan.rn per row)
+/// concatenated into one m64nN accumulator, one layout.warpgroup_mma per K
+/// step with A staged (`aRegisters` null) or one
+/// layout.warpgroup_mma_reg_a with A's registers `aRegisters(tile)`
+/// (tile i * ks + s of the computed A), all between wgmma.fence and
+/// commit_group / wait_group 0; the result split back into fragments.
+SmallVector<Value>
+multiplyWarpgroupFragments(OpBuilder &b, Location loc,
+                           const FragmentContext &cx, ArrayRef<Value> accs,
+                           function_ref<Value(int64_t)> aRegisters);
 
 /// Emits `program` (FragmentEmit.cpp): the per-lane loop, the stores after
 /// it, remarks; erases the tile program's ops.

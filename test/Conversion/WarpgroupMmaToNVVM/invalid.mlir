@@ -100,3 +100,46 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// The register-A form: its accumulator must be N / 2 f32 per lane.
+gpu.module @k {
+  gpu.func @reg_a_acc(%out: memref<64xf32>, %a: vector<8xf16>) workgroup(%b: memref<4096xf16, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %p = layout.packed [64, 64] : !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<16xf32>
+    // expected-error @+1 {{the accumulator of a 64x64 wgmma holds 32 f32 per lane (vector<32xf32>), got 'vector<16xf32>'}}
+    %d = layout.warpgroup_mma_reg_a %acc, %a, %b[%p : %c0, %c0] {shape = array<i64: 64, 64, 16>, b_dims = array<i64: 1, 0>} : vector<8xf16>, memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, vector<16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The register-A form: A's registers and B's buffer of different types.
+gpu.module @k {
+  gpu.func @reg_a_types(%out: memref<64xf32>, %a: vector<8xbf16>) workgroup(%b: memref<4096xf16, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %p = layout.packed [64, 64] : !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<32xf32>
+    // expected-error @+1 {{A and B must have one element type, got 'bf16' and 'f16'}}
+    %d = layout.warpgroup_mma_reg_a %acc, %a, %b[%p : %c0, %c0] {shape = array<i64: 64, 64, 16>, b_dims = array<i64: 1, 0>} : vector<8xbf16>, memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, vector<32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The register-A form: B laid out row-major without the xor, which no
+// swizzle mode of wgmma reads.
+gpu.module @k {
+  gpu.func @reg_a_unswizzled(%out: memref<64xf32>, %a: vector<8xf16>) workgroup(%b: memref<4096xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel {
+    %c0 = arith.constant 0 : index
+    %p = layout.packed [64, 64] : !layout.desc<64x64>
+    %acc = arith.constant dense<0.0> : vector<32xf32>
+    // expected-error @+1 {{b cannot be read by wgmma: it matches no swizzle mode of wgmma}}
+    %d = layout.warpgroup_mma_reg_a %acc, %a, %b[%p : %c0, %c0] {shape = array<i64: 64, 64, 16>, b_dims = array<i64: 1, 0>} : vector<8xf16>, memref<4096xf16, #gpu.address_space<workgroup>>, !layout.desc<64x64>, vector<32xf32>
+    gpu.return
+  }
+}

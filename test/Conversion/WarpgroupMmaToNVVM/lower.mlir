@@ -62,3 +62,32 @@ gpu.module @k8 {
   }
 }
 }
+
+// The register-A form (layout.warpgroup_mma_reg_a): A as each lane's 8 f16
+// (four .f16x2 registers), B the MN-major 16 x 128 tile of @mma (LBO 2048, SBO
+// 1024, 128B), as inline PTX: the 64 accumulators tied in and out, the
+// registers, B's descriptor, scale-d from a register, imm-trans-b 1.
+// CHECK-LABEL: gpu.func @register_a
+// CHECK: arith.constant 4611686293313683456 : i64
+// CHECK: vector.bitcast %{{.*}} : vector<8xf16> to vector<4xi32>
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $133, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, $1,
+// CHECK-SAME: $63}, {$128, $129, $130, $131}, $132, p, 1, 1, 1;\0A}", "=f,
+// CHECK-SAME: ,0,1,2,
+// CHECK-SAME: ,63,r,r,r,r,l,r"
+// CHECK-NOT: layout.warpgroup_mma_reg_a
+gpu.module @ra {
+  gpu.func @register_a(%out: memref<128x64xf32>, %in: memref<128x8xf16>) workgroup(%b: memref<2048xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %pb = layout.packed [2, 16, 64] : !layout.desc<2x16x64>
+    %db = layout.transform %pb [#layout.merge<[2, 16, 64]> : [0, 1, 2] -> [0]] : !layout.desc<2x16x64> -> !layout.desc<2048>
+    %sb = layout.transform %db [#layout.swizzle<3, 3, 3, 2048> : [0] -> [0]] : !layout.desc<2048> -> !layout.desc<2048>
+    %ub = layout.transform %sb [#layout.unmerge<[2, 16, 64]> : [0] -> [0, 1, 2]] : !layout.desc<2048> -> !layout.desc<2x16x64>
+    %tb = layout.transform %ub [#layout.pass_through<16> : [1] -> [0], #layout.merge<[2, 64]> : [0, 2] -> [1]] : !layout.desc<2x16x64> -> !layout.desc<16x128>
+    %tid = gpu.thread_id x
+    %a = vector.load %in[%tid, %c0] : memref<128x8xf16>, vector<8xf16>
+    %acc = arith.constant dense<0.0> : vector<64xf32>
+    %d = layout.warpgroup_mma_reg_a %acc, %a, %b[%tb : %c0, %c0] {shape = array<i64: 64, 128, 16>, b_dims = array<i64: 0, 1>} : vector<8xf16>, memref<2048xf16, #gpu.address_space<workgroup>>, !layout.desc<16x128>, vector<64xf32>
+    vector.store %d, %out[%tid, %c0] : memref<128x64xf32>, vector<64xf32>
+    gpu.return
+  }
+}

@@ -65,8 +65,8 @@ static const MatrixInstruction *intrinsicOf(LLVM::CallIntrinsicOp call) {
 bool test::isMatrixInstruction(Operation *op) {
   if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op))
     return intrinsicOf(call) != nullptr;
-  return isa<amdgpu::MFMAOp, amdgpu::WMMAOp, nvgpu::MmaSyncOp, WarpgroupMmaOp>(
-      op);
+  return isa<amdgpu::MFMAOp, amdgpu::WMMAOp, nvgpu::MmaSyncOp, WarpgroupMmaOp,
+             WarpgroupMmaRegAOp>(op);
 }
 
 LogicalResult test::vectorizeMatrixIntrinsicResults(ModuleOp top) {
@@ -358,18 +358,25 @@ void multiplyAccumulate(OpBuilder &b, Location loc,
 
 /// The table's wgmma of `op`'s N and element type, or nullptr after a
 
-/// The table's wgmma of `op`'s N and element type, or nullptr after a
+/// The table's wgmma of `op`'s N and element type (`input`), its
+/// register-A form for layout.warpgroup_mma_reg_a, or nullptr after a
 /// diagnostic.
-static const MatrixInstruction *wgmmaOf(WarpgroupMmaOp op) {
-  Type input = cast<MemRefType>(op.getA().getType()).getElementType();
+static const MatrixInstruction *wgmmaOf(Operation *op, Type input,
+                                        ArrayRef<int64_t> shape) {
+  bool registerA = isa<WarpgroupMmaRegAOp>(op);
   for (const MatrixInstruction &inst : getMatrixInstructions())
     if (inst.family == MatrixFamily::Wgmma &&
-        takesMatrixInputs(inst.inputKind, input) &&
-        inst.n == op.getShape()[1] && inst.k == op.getShape()[2])
-      return &inst;
-  op.emitError() << "has no emulation: no wgmma 64x" << op.getShape()[1] << "x"
-                 << op.getShape()[2] << " with " << input
-                 << " inputs in the table";
+        takesMatrixInputs(inst.inputKind, input) && inst.n == shape[1] &&
+        inst.k == shape[2]) {
+      const MatrixInstruction *form =
+          registerA ? wgmmaRegisterAForm(inst) : &inst;
+      if (form)
+        return form;
+    }
+  op->emitError() << "has no emulation: no wgmma 64x" << shape[1] << "x"
+                  << shape[2] << " with " << input
+                  << (registerA ? " inputs and A in registers" : " inputs")
+                  << " in the table";
   return nullptr;
 }
 
@@ -399,7 +406,13 @@ static const MatrixInstruction *intrinsicCallOf(LLVM::CallIntrinsicOp call) {
 
 const MatrixInstruction *test::matrixInstructionOf(Operation *op) {
   if (auto wgmma = dyn_cast<WarpgroupMmaOp>(op))
-    return wgmmaOf(wgmma);
+    return wgmmaOf(op,
+                   cast<MemRefType>(wgmma.getA().getType()).getElementType(),
+                   wgmma.getShape());
+  if (auto wgmma = dyn_cast<WarpgroupMmaRegAOp>(op))
+    return wgmmaOf(op,
+                   cast<VectorType>(wgmma.getA().getType()).getElementType(),
+                   wgmma.getShape());
   if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op))
     return intrinsicCallOf(call);
   OpShape shape = shapeOf(op);
@@ -566,8 +579,30 @@ void test::emulateWarpgroupMma(OpBuilder &b, Location loc, Operation *op,
                                const MatrixInstruction &inst, MatrixTiles tiles,
                                LaneOperandAt laneOperand,
                                LaneResultAt laneResult) {
-  auto mma = cast<WarpgroupMmaOp>(op);
   Value lane0 = indexConstant(b, loc, 0);
+  if (auto mma = dyn_cast<WarpgroupMmaRegAOp>(op)) {
+    // Operand numbers: acc, a, b, b_desc, b_origin...; A gathered from the
+    // lanes through the register-A layout.
+    SmallVector<Value> origin;
+    for (unsigned i = 0, e = mma.getBOrigin().size(); i < e; ++i)
+      origin.push_back(laneOperand(b, 4 + i, lane0));
+    gather(b, loc, inst, MatrixOperand::A, tiles.a,
+           [&](OpBuilder &lb, Value lane) {
+             return flatten(lb, loc, laneOperand(lb, 1, lane));
+           });
+    readOperand(b, loc, inst, MatrixOperand::B, laneOperand(b, 2, lane0),
+                laneOperand(b, 3, lane0), origin, mma.getBDims(), inst.k,
+                inst.n, tiles.b);
+    gather(b, loc, inst, MatrixOperand::C, tiles.c,
+           [&](OpBuilder &lb, Value lane) {
+             return flatten(lb, loc, laneOperand(lb, 0, lane));
+           });
+    multiplyAccumulate(b, loc, inst, tiles.a, tiles.b, tiles.c);
+    scatter(b, loc, inst, tiles.c, cast<VectorType>(mma.getResult().getType()),
+            laneResult);
+    return;
+  }
+  auto mma = cast<WarpgroupMmaOp>(op);
   // Operand numbers: acc, a, a_desc, a_origin..., b, b_desc, b_origin....
   unsigned aOrigin = 3, rankA = mma.getAOrigin().size();
   unsigned bBuf = aOrigin + rankA, rankB = mma.getBOrigin().size();

@@ -102,7 +102,9 @@ void emulateMatrixInstruction(OpBuilder &b, Location loc, Operation *op,
                               LaneResultAt laneResult);
 
 /// Emits one warpgroup's layout.warpgroup_mma `op` (an instruction `inst`
-/// of family Wgmma) on the host with loops over the lanes and elements:
+/// of family Wgmma; layout.warpgroup_mma_reg_a: its register-A form, A
+/// gathered from the lanes like C) on the host with loops over the lanes and
+/// elements:
 /// A's element (m, k) is the buffer's element at layout.offset of its
 /// descriptor at the origin moved by (m, k) along `a_dims` (lane 0's
 /// origin; every lane passes the same), B's likewise; C is gathered from

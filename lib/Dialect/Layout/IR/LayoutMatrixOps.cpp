@@ -33,25 +33,25 @@ static bool inWorkgroupMemory(MemRefType type) {
 }
 
 /// Checks one operand: its buffer, descriptor, origin and dims.
-static LogicalResult verifyOperand(WarpgroupMmaOp op, StringRef name,
-                                   Value buffer, Value desc, ValueRange origin,
+static LogicalResult verifyOperand(Operation *op, StringRef name, Value buffer,
+                                   Value desc, ValueRange origin,
                                    ArrayRef<int64_t> dims,
                                    ArrayRef<int64_t> extents) {
   auto type = cast<MemRefType>(buffer.getType());
   if (!inWorkgroupMemory(type))
-    return op.emitOpError() << name
-                            << " must be a workgroup-memory buffer (wgmma "
-                               "reads its operands from shared memory), got "
-                            << type;
+    return op->emitOpError() << name
+                             << " must be a workgroup-memory buffer (wgmma "
+                                "reads its operands from shared memory), got "
+                             << type;
   auto descType = cast<DescType>(desc.getType());
   unsigned rank = descType.getRank();
   if (origin.size() != rank)
-    return op.emitOpError()
+    return op->emitOpError()
            << name << "'s origin takes " << rank
            << " indices (the descriptor's rank), got " << origin.size();
   if (dims.size() != 2 || dims[0] == dims[1] || dims[0] < 0 || dims[1] < 0 ||
       dims[0] >= int64_t(rank) || dims[1] >= int64_t(rank))
-    return op.emitOpError()
+    return op->emitOpError()
            << name
            << "_dims takes two different top dimensions of its descriptor "
               "(rank "
@@ -60,10 +60,29 @@ static LogicalResult verifyOperand(WarpgroupMmaOp op, StringRef name,
   for (int i = 0; i < 2; ++i)
     if (!ShapedType::isDynamic(lengths[dims[i]]) &&
         lengths[dims[i]] < extents[i])
-      return op.emitOpError()
+      return op->emitOpError()
              << name << "'s descriptor is " << lengths[dims[i]]
              << " long along top dimension " << dims[i] << ", shorter than "
              << "the instruction's " << extents[i];
+  return success();
+}
+
+/// Checks a wgmma's `shape` ([64, N, k], N a multiple of 8 up to 256) and
+/// its accumulator (N / 2 f32 per lane); `inputs` names A's and B's type.
+static LogicalResult verifyWgmmaShape(Operation *op, ArrayRef<int64_t> shape,
+                                      int64_t k, Type inputs, Type acc) {
+  if (shape.size() != 3 || shape[0] != 64 || shape[2] != k || shape[1] < 8 ||
+      shape[1] > 256 || shape[1] % 8)
+    return op->emitOpError()
+           << "shape must be [64, N, " << k
+           << "] with N a multiple of 8 up to 256 (wgmma m64nNk" << k
+           << " with " << inputs << " inputs)";
+  int64_t n = shape[1];
+  auto accType = cast<VectorType>(acc);
+  if (accType.getNumElements() != n / 2)
+    return op->emitOpError()
+           << "the accumulator of a 64x" << n << " wgmma holds " << n / 2
+           << " f32 per lane (vector<" << n / 2 << "xf32>), got " << accType;
   return success();
 }
 
@@ -75,24 +94,27 @@ LogicalResult WarpgroupMmaOp::verify() {
                          << " and " << eb;
   // PTX ISA 9.7.15.2: K is 32 bytes of A's and B's elements.
   int64_t k = 256 / ea.getIntOrFloatBitWidth();
-  ArrayRef<int64_t> shape = getShape();
-  if (shape.size() != 3 || shape[0] != 64 || shape[2] != k || shape[1] < 8 ||
-      shape[1] > 256 || shape[1] % 8)
-    return emitOpError() << "shape must be [64, N, " << k
-                         << "] with N a multiple of 8 up to 256 (wgmma m64nNk"
-                         << k << " with " << ea << " inputs)";
-  int64_t n = shape[1];
-  auto accType = cast<VectorType>(getAcc().getType());
-  if (accType.getNumElements() != n / 2)
-    return emitOpError() << "the accumulator of a 64x" << n << " wgmma holds "
-                         << n / 2 << " f32 per lane (vector<" << n / 2
-                         << "xf32>), got " << accType;
+  if (failed(verifyWgmmaShape(*this, getShape(), k, ea, getAcc().getType())))
+    return failure();
+  int64_t n = getShape()[1];
   if (failed(verifyOperand(*this, "a", getA(), getADesc(), getAOrigin(),
                            getADims(), {64, k})) ||
       failed(verifyOperand(*this, "b", getB(), getBDesc(), getBOrigin(),
                            getBDims(), {k, n})))
     return failure();
   return success();
+}
+
+LogicalResult WarpgroupMmaRegAOp::verify() {
+  Type ea = cast<VectorType>(getA().getType()).getElementType();
+  Type eb = cast<MemRefType>(getB().getType()).getElementType();
+  if (ea != eb)
+    return emitOpError() << "A and B must have one element type, got " << ea
+                         << " and " << eb;
+  if (failed(verifyWgmmaShape(*this, getShape(), 16, ea, getAcc().getType())))
+    return failure();
+  return verifyOperand(*this, "b", getB(), getBDesc(), getBOrigin(), getBDims(),
+                       {16, getShape()[1]});
 }
 
 //===----------------------------------------------------------------------===//

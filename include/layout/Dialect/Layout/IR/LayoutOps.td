@@ -785,6 +785,49 @@ def Layout_WarpgroupMmaOp : Layout_Op<"warpgroup_mma",
   let hasVerifier = 1;
 }
 
+def Layout_WarpgroupMmaRegAOp : Layout_Op<"warpgroup_mma_reg_a",
+    [MemoryEffects<[MemRead]>, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "One warpgroup's matrix multiply-accumulate with A in the "
+                "lanes' registers and B a tile of a workgroup buffer";
+  let description = [{
+    The register-A form of Hopper's warpgroup MMA (`wgmma.mma_async
+    .m64nNk16` with A as four `.f16x2` / `.bf16x2` registers, PTX ISA
+    9.7.15.5.1.1.1; sm_90a): as `layout.warpgroup_mma`, but each lane
+    passes its 8 elements of the 64 x 16 A tile in `a`, in the register
+    layout of the table of matrix instructions (`wgmmaRegisterAForm`,
+    MatrixInstructions.h: warp w of the warpgroup holds rows 16 w .. 16 w +
+    15 as mma.sync m16n8k16's A does). This is how a tile computed in
+    registers (attention's P, from the accumulator of S = Q K^T) becomes
+    the A of the next product without a round trip through workgroup
+    memory (FlashAttention-3). B and its descriptor are as in
+    `layout.warpgroup_mma` (`b_dims` = [K dimension, N dimension]); C and
+    D are `vector<N/2 x f32>`. `shape` is [64, N, 16]; f16 and bf16 only.
+
+    MLIR 22's `nvvm.wgmma.mma_async` has no register-A form, so
+    `-layout-warpgroup-mma-to-nvvm` emits the PTX instruction as inline
+    assembly.
+
+    ```mlir
+    %d = layout.warpgroup_mma_reg_a %c, %a, %b[%db : %k0, %n0]
+         {shape = array<i64: 64, 64, 16>, b_dims = array<i64: 0, 1>}
+         : vector<8xf16>, memref<8192xf16, #gpu.address_space<workgroup>>,
+           !layout.desc<128x64>, vector<32xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       VectorOfLengthAndType<[8], [F16, BF16]>:$a,
+                       MemRefRankOf<[F16, BF16], [1]>:$b,
+                       Layout_DescType:$b_desc, Variadic<Index>:$b_origin,
+                       DenseI64ArrayAttr:$shape,
+                       DenseI64ArrayAttr:$b_dims);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `,` $b `[` $b_desc `:` $b_origin `]` attr-dict `:`
+    type($a) `,` type($b) `,` qualified(type($b_desc)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
 def Layout_BulkTensorLoadOp : Layout_Op<"bulk_tensor_load",
     [AttrSizedOperandSegments]> {
   let summary = "A box of a global memref copied by the tensor memory "
