@@ -84,9 +84,9 @@ CAUSAL_MASK = """      %kstep = vector.step : vector<{bn}xindex>
 
 # sm_90a (wgmma, the --hopper kernels): (d, BM, BN, threads), one warpgroup
 # of 128 threads per 64 query rows.
-HOPPER_KERNELS = [(64, 128, 128, 256), (64, 64, 128, 128),
-                  (128, 128, 128, 256), (128, 128, 64, 256),
-                  (128, 64, 128, 128)]
+HOPPER_KERNELS = [(64, 128, 128, 256), (64, 64, 128, 128), (64, 64, 64, 128),
+                  (128, 128, 128, 256), (128, 64, 128, 128),
+                  (128, 64, 64, 128)]
 
 
 def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128):
