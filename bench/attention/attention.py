@@ -41,9 +41,10 @@ THREADS = 128
 BATCH, HEADS = 4, 32
 
 
-# sm_90a: d -> (BM, BN, threads), gen-attention.py's HOPPER_KERNELS.
-HOPPER = {64: ((128, 128, 256), (64, 128, 128), (64, 64, 128)),
-          128: ((128, 128, 256), (64, 128, 128), (64, 64, 128))}
+# sm_90a: d -> (BM, BN, threads, CTAs), gen-attention.py's HOPPER_KERNELS.
+HOPPER = {64: ((64, 128, 128, 0), (64, 64, 128, 4), (128, 64, 256, 2)),
+          128: ((64, 128, 128, 0), (64, 64, 128, 0), (128, 64, 256, 2),
+                (64, 64, 128, 4))}
 
 
 def build(out):
@@ -154,15 +155,16 @@ def run(out):
             ref32 = F.scaled_dot_product_attention(
                 q[:1, :1].float(), k[:1, :1].float(),
                 v[:1, :1].float(), is_causal=causal)[0, 0]
-        configs = [(cubin, "mma.sync", bm, bn, THREADS)
+        configs = [(cubin, "mma.sync", bm, bn, THREADS, 0)
                    for bm, bn in KERNELS[d]]
-        configs += [(hopper, "wgmma", bm, bn, threads)
-                    for bm, bn, threads in HOPPER[d]]
-        for binary, kind, bm, bn, threads in configs:
-            name = "attn%s_d%d_bm%d%s%s" % (
+        configs += [(hopper, "wgmma", bm, bn, threads, ctas)
+                    for bm, bn, threads, ctas in HOPPER[d]]
+        for binary, kind, bm, bn, threads, ctas in configs:
+            name = "attn%s_d%d_bm%d%s%s%s" % (
                 "_causal" if causal else "", d, bm,
                 "" if bn == 64 else "_bn%d" % bn,
-                "" if threads == 128 else "_t%d" % threads)
+                "" if threads == 128 else "_t%d" % threads,
+                "_c%d" % ctas if ctas else "")
             kernel = cuda.Kernel(binary, name)
             o = torch.empty_like(q)
             args = [t.view(BATCH * HEADS * n, d) for t in (q, k, v, o)]

@@ -82,14 +82,16 @@ CAUSAL_MASK = """      %kstep = vector.step : vector<{bn}xindex>
 """
 
 
-# sm_90a (wgmma, the --hopper kernels): (d, BM, BN, threads), one warpgroup
-# of 128 threads per 64 query rows.
-HOPPER_KERNELS = [(64, 128, 128, 256), (64, 64, 128, 128), (64, 64, 64, 128),
-                  (128, 128, 128, 256), (128, 64, 128, 128),
-                  (128, 64, 64, 128)]
+# sm_90a (wgmma, the --hopper kernels): (d, BM, BN, threads, CTAs), one
+# warpgroup of 128 threads per 64 query rows; CTAs > 0 asks ptxas for that
+# many blocks per SM (nvvm.minctasm: it caps the registers to fit them).
+HOPPER_KERNELS = [(64, 64, 128, 128, 0), (64, 64, 64, 128, 4),
+                  (64, 128, 64, 256, 2), (128, 64, 128, 128, 0),
+                  (128, 64, 64, 128, 0), (128, 128, 64, 256, 2),
+                  (128, 64, 64, 128, 4)]
 
 
-def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128):
+def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0):
     qt = "!layout.partition_view<?x%dxf16, tile = [%d, %d]>" % (d, bm, d)
     kt = "!layout.partition_view<?x%dxf16, tile = [%d, %d]>" % (d, bn, d)
     tv = "!layout.tensor_view<?x%dxf16>" % d
@@ -99,9 +101,9 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128):
     setup = CAUSAL_SETUP.replace("{bm}", str(bm)).replace(
         "{bn1}", str(bn - 1)).replace("{bn}", str(bn))
     text = f"""
-  gpu.func @{name(d, bm, bn, causal, dtype, threads)}(%Q: {mt},
+  gpu.func @{name(d, bm, bn, causal, dtype, threads, ctas)}(%Q: {mt},
       %K: {mt}, %V: {mt}, %O: {mt}, %N: index) kernel
-      attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{
+      attributes {{known_block_size = array<i32: {threads}, 1, 1>{", nvvm.minctasm = %d : i32" % ctas if ctas else ""}}} {{
     %vq = layout.view %Q : {mt} -> {tv}
     %vk = layout.view %K : {mt} -> {tv}
     %vv = layout.view %V : {mt} -> {tv}
@@ -175,13 +177,14 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128):
     return text if dtype == "f16" else text.replace("xf16", "x" + dtype)
 
 
-def name(d, bm, bn=64, causal=False, dtype="f16", threads=128):
+def name(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0):
     """The kernel's name: attn[_causal]_d<d>_bm<BM>[_bn<BN>][_<dtype>]
-    [_t<threads>] (the defaults left out)."""
-    return "attn%s_d%d_bm%d%s%s%s" % (
+    [_t<threads>][_c<CTAs>] (the defaults left out)."""
+    return "attn%s_d%d_bm%d%s%s%s%s" % (
         "_causal" if causal else "", d, bm, "" if bn == 64 else "_bn%d" % bn,
         "" if dtype == "f16" else "_" + dtype,
-        "" if threads == 128 else "_t%d" % threads)
+        "" if threads == 128 else "_t%d" % threads,
+        "_c%d" % ctas if ctas else "")
 
 
 EXAMPLE = [(64, 64, 64)]
@@ -196,8 +199,8 @@ def main():
     print(HEADER, end="")
     if "--hopper" in sys.argv:
         for causal in (False, True):
-            for d, bm, bn, threads in HOPPER_KERNELS:
-                print(kernel(d, bm, bn, causal, threads=threads))
+            for d, bm, bn, threads, ctas in HOPPER_KERNELS:
+                print(kernel(d, bm, bn, causal, threads=threads, ctas=ctas))
         print("}\n}")
         return
     kernels = EXAMPLE if "--example" in sys.argv else KERNELS

@@ -17,6 +17,7 @@
 #include "layout/Evaluator/WarpgroupMma.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -31,6 +32,17 @@ using namespace mlir;
 using namespace mlir::layout;
 
 namespace {
+
+/// Whether `acc` is a zero vector (the first K step of a product that
+/// starts from zero): wgmma then runs with scale-d 0 and the registers are
+/// not initialized.
+bool isZeroAccumulator(Value acc) {
+  DenseElementsAttr dense;
+  if (!matchPattern(acc, m_Constant(&dense)) || !dense.isSplat())
+    return false;
+  APFloat x = dense.getSplatValue<APFloat>();
+  return x.isZero() && !x.isNegative();
+}
 
 /// One operand's matrix descriptor as an i64, or a diagnostic at `op`.
 FailureOr<Value> operandDescriptor(OpBuilder &b, Operation *op, StringRef name,
@@ -101,13 +113,15 @@ LogicalResult lower(WarpgroupMmaOp op) {
                         op.getBDims(), /*isA=*/false, n, lb);
   if (failed(db))
     return failure();
-  // The accumulator as the struct of N / 2 f32 the NVVM op takes and gives.
+  // The accumulator as the struct of N / 2 f32 the NVVM op takes and gives;
+  // a zero accumulator is not loaded: scale-d 0 (D = A * B).
   MLIRContext *ctx = op.getContext();
   Type f32 = b.getF32Type();
   auto structType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(n / 2, f32));
   Value acc = LLVM::UndefOp::create(b, loc, structType);
-  for (int64_t i = 0; i < n / 2; ++i)
+  bool zero = isZeroAccumulator(op.getAcc());
+  for (int64_t i = 0; i < n / 2 && !zero; ++i)
     acc = LLVM::InsertValueOp::create(
         b, loc, acc, vector::ExtractOp::create(b, loc, op.getAcc(), i), i);
   Type et = cast<MemRefType>(op.getA().getType()).getElementType();
@@ -124,7 +138,9 @@ LogicalResult lower(WarpgroupMmaOp op) {
   Value d = NVVM::WgmmaMmaAsyncOp::create(
       b, loc, structType, acc, *da, *db,
       NVVM::MMAShapeAttr::get(ctx, 64, n, op.getShape()[2]), in, in,
-      NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+      NVVM::WGMMATypes::f32,
+      zero ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
+      NVVM::WGMMAScaleIn::one,
       NVVM::WGMMAScaleIn::one, layoutOf(la, true), layoutOf(lb, false),
       /*satfinite=*/NVVM::MMAIntOverflowAttr());
   SmallVector<Value> elements;
@@ -155,16 +171,21 @@ LogicalResult lower(WarpgroupMmaRegAOp op) {
     return failure();
   Type i32 = b.getI32Type();
   SmallVector<Value> operands;
+  bool zero = isZeroAccumulator(op.getAcc());
+  Value undef = LLVM::UndefOp::create(b, loc, b.getF32Type());
   for (int64_t i = 0; i < n / 2; ++i)
-    operands.push_back(vector::ExtractOp::create(b, loc, op.getAcc(), i));
+    operands.push_back(
+        zero ? undef : vector::ExtractOp::create(b, loc, op.getAcc(), i));
   Value packed =
       vector::BitCastOp::create(b, loc, VectorType::get({4}, i32), op.getA());
   for (int64_t i = 0; i < 4; ++i)
     operands.push_back(vector::ExtractOp::create(b, loc, packed, i));
   operands.push_back(*db);
-  // scale-d as a register (setp wants one): 1, D = A * B + D.
+  // scale-d as a register (setp wants one): 1, D = A * B + D; 0 for a
+  // zero accumulator, D = A * B.
   operands.push_back(
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)).getResult());
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(zero ? 0 : 1))
+          .getResult());
   Type et = cast<VectorType>(op.getA().getType()).getElementType();
   StringRef in = et.isBF16() ? "bf16" : "f16";
   std::string d, constraints;

@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::layout;
@@ -40,7 +41,16 @@ SmallVector<Value> tiles::multiplyWarpgroupFragments(
   SmallVector<int64_t> bDims = descriptorDims(*t.b, t.bK, t.bN);
   // The batch's accumulators, one per 64-row instruction tile.
   SmallVector<Value> rows;
+  auto isZero = [](Value v) { return matchPattern(v, m_AnyZeroFloat()); };
   for (int64_t i = 0; i < plan.rm; ++i) {
+    // A product from zero (S = Q K^T): one zero constant, which the
+    // lowering turns into scale-d 0 instead of zeroed registers.
+    ArrayRef<Value> row = accs.slice(i * plan.rn, plan.rn);
+    if (llvm::all_of(row, isZero)) {
+      rows.push_back(arith::ConstantOp::create(
+          b, loc, accType, DenseElementsAttr::get(accType, 0.0f)));
+      continue;
+    }
     SmallVector<Value> elements;
     for (int64_t j = 0; j < plan.rn; ++j)
       for (int64_t e = 0; e < per; ++e)

@@ -5,14 +5,15 @@
 // read off their layout descriptors. A: K-major, 128B (layout type 1 << 62),
 // SBO 1024 (64 << 32), LBO 16 (1 << 16) = 4611686293305360384. B: MN-major,
 // LBO 2048 (the atoms 16 rows x 128 bytes apart: 128 << 16), SBO 1024 =
-// 4611686293313683456. B is transposed (imm-trans-b: layout row).
+// 4611686293313683456. B is transposed (imm-trans-b: layout row). The
+// accumulator is zero: scale-d 0 (D = A * B), no registers loaded.
 // CHECK-LABEL: gpu.func @mma
 // CHECK: layout.offset
 // CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: arith.constant 4611686293305360384 : i64
 // CHECK: arith.constant 4611686293313683456 : i64
 // CHECK: nvvm.wgmma.mma_async
-// CHECK-SAME: <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK-SAME: <m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // CHECK-NOT: layout.warpgroup_mma
 module attributes {gpu.container_module} {
 gpu.module @k {
@@ -45,7 +46,7 @@ gpu.module @k {
 // CHECK-LABEL: gpu.func @fp8
 // CHECK: arith.constant -9223371899415756800 : i64
 // CHECK: nvvm.wgmma.mma_async
-// CHECK-SAME: <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK-SAME: <m = 64, n = 64, k = 32>, D[<f32>, <zero>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
 // CHECK-NOT: layout.warpgroup_mma
 gpu.module @k8 {
   gpu.func @fp8(%out: memref<64x32xf32>) workgroup(%a: memref<4096xf8E4M3FN, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
@@ -66,17 +67,19 @@ gpu.module @k8 {
 // The register-A form (layout.warpgroup_mma_reg_a): A as each lane's 8 f16
 // (four .f16x2 registers), B the MN-major 16 x 128 tile of @mma (LBO 2048, SBO
 // 1024, 128B), as inline PTX: the 64 accumulators tied in and out, the
-// registers, B's descriptor, scale-d from a register, imm-trans-b 1.
+// registers, B's descriptor, scale-d from a register (1: the accumulator
+// is loaded, not zero), imm-trans-b 1.
 // CHECK-LABEL: gpu.func @register_a
 // CHECK: arith.constant 4611686293313683456 : i64
 // CHECK: vector.bitcast %{{.*}} : vector<8xf16> to vector<4xi32>
+// CHECK: %[[SCALE:.*]] = arith.constant 1 : i32
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $133, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, $1,
 // CHECK-SAME: $63}, {$128, $129, $130, $131}, $132, p, 1, 1, 1;\0A}", "=f,
 // CHECK-SAME: ,0,1,2,
 // CHECK-SAME: ,63,r,r,r,r,l,r"
 // CHECK-NOT: layout.warpgroup_mma_reg_a
 gpu.module @ra {
-  gpu.func @register_a(%out: memref<128x64xf32>, %in: memref<128x8xf16>) workgroup(%b: memref<2048xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+  gpu.func @register_a(%out: memref<128x64xf32>, %in: memref<128x8xf16>, %c: memref<128x64xf32>) workgroup(%b: memref<2048xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %pb = layout.packed [2, 16, 64] : !layout.desc<2x16x64>
     %db = layout.transform %pb [#layout.merge<[2, 16, 64]> : [0, 1, 2] -> [0]] : !layout.desc<2x16x64> -> !layout.desc<2048>
@@ -85,7 +88,7 @@ gpu.module @ra {
     %tb = layout.transform %ub [#layout.pass_through<16> : [1] -> [0], #layout.merge<[2, 64]> : [0, 2] -> [1]] : !layout.desc<2x16x64> -> !layout.desc<16x128>
     %tid = gpu.thread_id x
     %a = vector.load %in[%tid, %c0] : memref<128x8xf16>, vector<8xf16>
-    %acc = arith.constant dense<0.0> : vector<64xf32>
+    %acc = vector.load %c[%tid, %c0] : memref<128x64xf32>, vector<64xf32>
     %d = layout.warpgroup_mma_reg_a %acc, %a, %b[%tb : %c0, %c0] {shape = array<i64: 64, 128, 16>, b_dims = array<i64: 0, 1>} : vector<8xf16>, memref<2048xf16, #gpu.address_space<workgroup>>, !layout.desc<16x128>, vector<64xf32>
     vector.store %d, %out[%tid, %c0] : memref<128x64xf32>, vector<64xf32>
     gpu.return
