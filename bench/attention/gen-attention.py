@@ -87,8 +87,7 @@ CAUSAL_MASK = """      %kstep = vector.step : vector<{bn}xindex>
 # many blocks per SM (nvvm.minctasm: it caps the registers to fit them).
 HOPPER_KERNELS = [(64, 64, 128, 128, 0), (64, 64, 64, 128, 4),
                   (64, 128, 64, 256, 2), (128, 64, 128, 128, 0),
-                  (128, 64, 64, 128, 0), (128, 128, 64, 256, 2),
-                  (128, 64, 64, 128, 4)]
+                  (128, 64, 64, 128, 0), (128, 128, 64, 256, 2)]
 
 
 def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0):

@@ -461,6 +461,7 @@ def test_scalars_combine_with_tiles_from_either_side():
 
 @pytest.mark.parametrize("chip,instruction,copies", [
     ("sm_90", "mma.sync.aligned.m16n8k16", "copied by cp.async"),
+    ("sm_90a", "wgmma m64n64k16", "copied by cp.async"),
     ("gfx1100", "v_wmma_f32_16x16x16_f16", "loaded into registers")])
 def test_attention_keeps_its_loop_in_registers(chip, instruction, copies):
     """The Python attention forward (the same IR as examples/attention.mlir,

@@ -54,3 +54,20 @@
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-NOT: .local
 // PTX-LABEL: .entry attn_d128_bm128
+
+/// The sm_90a kernels (gen-attention.py --hopper) on warpgroup MMA: S = Q K^T
+/// by wgmma with both operands read through matrix descriptors (the first
+/// K step from a zero accumulator: scale-d 0), O += P V by the register-A
+/// wgmma (inline assembly: P's four .f16x2 registers, V's descriptor,
+/// imm-trans-b 1 for V's N-major tile); no ldmatrix, no local memory.
+// RUN: %python %S/../../bench/attention/gen-attention.py --hopper > %t.hopper.mlir
+// RUN: rm -rf %t/sm_90a && layout-opt %t.hopper.mlir -layout-tile-shared-memory=chip=sm_90a -layout-to-nvvm="chip=sm_90a format=isa" -layout-dump-binaries=dir=%t/sm_90a -o /dev/null 2>/dev/null \
+// RUN:   && FileCheck --check-prefix=WGMMA %s < %t/sm_90a/attention.sm_90a.ptx
+// RUN: not grep -E "ldmatrix|\.local" %t/sm_90a/attention.sm_90a.ptx
+// WGMMA-LABEL: .entry attn_d64_bm64_bn128(
+// WGMMA-DAG: setp.ne.b32 p, 0, 0;
+// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, {{ *}}1, 0, {{ *}}0;
+// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// WGMMA-DAG: shfl.sync.bfly.b32
+// WGMMA-DAG: ex2.approx
+// WGMMA-LABEL: .entry attn_d64_bm64_c4(

@@ -11,10 +11,11 @@
 /// to an .x4). K and V (their
 /// rows 16-byte aligned: layout.stride_multiples) are copied by cp.async one
 /// product ahead (FragmentCopies.h): V's copy during S = Q K^T, the next K's
-/// during the softmax and O += P V; two barriers per iteration. gfx942 has
+/// during the softmax and O += P V (started right after S, behind a third
+/// barrier); three barriers per iteration. gfx942 has
 /// no asynchronous copies: each thread loads the next group into registers.
 
-// CHECK: remark: in a fragment program: 1 staged tile(s) once before the loop, 2 per iteration; those in 2 groups, each copied by cp.async during the product before the one that reads it; 2 barriers per iteration
+// CHECK: remark: in a fragment program: 1 staged tile(s) once before the loop, 2 per iteration; those in 2 groups, each copied by cp.async during the product before the one that reads it, the first group's next tiles from right after product 1, its last reader; 3 barriers per iteration
 // REGS: remark: in a fragment program: 1 staged tile(s) once before the loop, 2 per iteration; those in 2 groups, each loaded into registers during the product before the one that reads it; 2 barriers per iteration; not cp.async: gfx942 has no asynchronous copies into workgroup memory
 
 // CHECK: remark: in a fragment program: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (16x8x16), 4 waves of 16x64 tiles; its lhs staged through workgroup memory as the instruction's A
@@ -45,18 +46,22 @@
 // CHECK-COUNT-8: nvgpu.mma.sync
 // CHECK-COUNT-5: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
+// K's last reader done: meet, start the next K tile's copies (if there is
+// one), in flight during the softmax and P V.
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
 // The row maximum: two rows per lane, xor 1 and 2 each.
 // CHECK-NOT: nvgpu.ldmatrix
 // CHECK-COUNT-4: gpu.shuffle  xor
 // CHECK-NOT: gpu.shuffle
-// V arrived: wait, meet, start the next K tile's copies (if there is one);
-// P comes from registers: only V's 4 ldmatrix per K step.
-// CHECK: nvvm.cp.async.wait.group 0
+// V arrived: wait for its copies (the next K's stay in flight), meet; P
+// comes from registers: only V's 4 ldmatrix per K step.
+// CHECK: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: gpu.barrier
 // CHECK-NOT: gpu.barrier
-// CHECK: scf.if
-// CHECK: nvgpu.device_async_copy
-// CHECK: nvvm.cp.async.commit.group
 // CHECK-COUNT-4: nvgpu.ldmatrix
 // CHECK-COUNT-8: nvgpu.mma.sync
 // CHECK-COUNT-4: nvgpu.ldmatrix

@@ -147,6 +147,11 @@ LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip) {
   plan.why = *why;
   plan.mode =
       why->empty() ? FragmentCopyMode::Async : FragmentCopyMode::Registers;
+  // Group 0's buffers are free after the last product that reads them
+  // (before the last group's product: checked above).
+  if (plan.mode == FragmentCopyMode::Async)
+    for (int i : plan.groups.front())
+      plan.releaseAfter = std::max(plan.releaseAfter, last[i]);
   return success();
 }
 
@@ -226,6 +231,7 @@ FragmentCopier::issueAt(OpBuilder &b, int64_t g, Value iv, Value ub,
 FailureOr<SmallVector<Value>> FragmentCopier::prologue(OpBuilder &b) {
   if (!pipelined())
     return SmallVector<Value>();
+  inFlight = {0};
   return issueAt(b, 0, old.getLowerBound(), old.getUpperBound(), IRMapping());
 }
 
@@ -242,7 +248,12 @@ LogicalResult FragmentCopier::arrive(OpBuilder &b, int64_t site,
   if (g < 0)
     return success();
   if (plan.mode == FragmentCopyMode::Async) {
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+    // Group g's commit group and every older one complete; the younger
+    // ones may stay in flight.
+    auto it = llvm::find(inFlight, g);
+    assert(it != inFlight.end() && "waiting for a group not started");
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, uint32_t(inFlight.end() - it - 1));
+    inFlight.erase(inFlight.begin(), it + 1);
   } else {
     ArrayRef<Value> regs = pending[g];
     for (int i : plan.groups[g]) {
@@ -256,6 +267,9 @@ LogicalResult FragmentCopier::arrive(OpBuilder &b, int64_t site,
   gpu::BarrierOp::create(b, loc);
   int64_t h = g + 1;
   if (h == int64_t(plan.groups.size())) {
+    if (plan.releaseAfter >= 0)
+      return success(); // group 0's next tiles started at its release
+    inFlight.push_back(0);
     Value iv =
         arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
     FailureOr<SmallVector<Value>> regs =
@@ -268,10 +282,25 @@ LogicalResult FragmentCopier::arrive(OpBuilder &b, int64_t site,
   FailureOr<SmallVector<Value>> regs = issue(b, h, scalars);
   if (failed(regs))
     return failure();
-  if (plan.mode == FragmentCopyMode::Async)
+  if (plan.mode == FragmentCopyMode::Async) {
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    inFlight.push_back(h);
+  }
   pending[h] = std::move(*regs);
   return success();
+}
+
+LogicalResult FragmentCopier::release(OpBuilder &b, int64_t site,
+                                      const IRMapping &scalars) {
+  if (plan.mode != FragmentCopyMode::Async || site != plan.releaseAfter)
+    return success();
+  // Every wave is done with group 0's buffers (its products read them
+  // synchronously: ldmatrix, or wgmma waited for).
+  gpu::BarrierOp::create(b, loc);
+  Value iv =
+      arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
+  inFlight.push_back(0);
+  return issueAt(b, 0, iv, loop.getUpperBound(), scalars);
 }
 
 void FragmentCopier::finish(OpBuilder &b) const {
@@ -288,10 +317,17 @@ void FragmentCopier::remark() const {
   switch (plan.mode) {
   case FragmentCopyMode::Async:
     copies = "cp.async";
-    text += llvm::formatv("those in {0} groups, each copied by "
-                          "cp.async during the product before the one that "
-                          "reads it; {0} barriers per iteration",
-                          groups);
+    text += llvm::formatv(
+        "those in {0} groups, each copied by cp.async during the product "
+        "before the one that reads it{1}; {2} barriers per iteration",
+        groups,
+        plan.releaseAfter >= 0
+            ? llvm::formatv(", the first group's next tiles from right "
+                            "after product {0}, its last reader",
+                            plan.releaseAfter + 1)
+                  .str()
+            : std::string(),
+        groups + (plan.releaseAfter >= 0 ? 1 : 0));
     break;
   case FragmentCopyMode::Registers:
     copies = "registers";

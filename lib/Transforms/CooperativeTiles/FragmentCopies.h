@@ -15,6 +15,11 @@
 //                      start group g + 1's copy (after the last group:
 //                      group 0 of the next iteration, if there is one)
 //
+// With cp.async, group 0's next tiles start earlier: right after the last
+// product that reads them, behind a barrier (every wave is done with the
+// buffer), so that they load during the rest of the iteration (attention's
+// K during the softmax and P V, not only during P V).
+//
 // The barrier before product g is also the one after which no wave reads
 // group g + 1's buffer for the previous iteration, so one buffer per tile
 // suffices and an iteration meets the block once per group (the
@@ -70,6 +75,10 @@ public:
   /// it first reads, meets the block, starts the next group's copies.
   /// `scalars` maps the old loop's scalars to this iteration's.
   LogicalResult arrive(OpBuilder &b, int64_t site, const IRMapping &scalars);
+  /// After the products of site `site`: where the plan releases group 0's
+  /// buffers there (FragmentCopyPlan::releaseAfter), meets the block and
+  /// starts group 0's copies of the next iteration.
+  LogicalResult release(OpBuilder &b, int64_t site, const IRMapping &scalars);
   /// The carried registers' next values (the new loop's extra yields).
   ArrayRef<Value> yielded() const { return next; }
   /// After the loop: no copy stays in flight.
@@ -100,6 +109,9 @@ private:
   /// product (group 0's: the loop's carried block arguments).
   SmallVector<SmallVector<Value>> pending;
   SmallVector<Value> next;
+  /// Async: the groups whose cp.async commit groups are in flight, oldest
+  /// first (what cp.async.wait_group counts).
+  SmallVector<int64_t> inFlight;
 };
 
 } // namespace tiles

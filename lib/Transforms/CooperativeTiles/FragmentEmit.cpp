@@ -492,6 +492,7 @@ LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
     return SmallVector<Value>{
         fragmentOf(b, loc, consumer, computed, p.elementType, std::move(regs))};
   };
+  int64_t index = &site - p.sites.data();
   if (inst.operandsInWorkgroupMemory()) {
     auto aRegisters = [&](int64_t tile) { return reView(tile).front(); };
     values[contract.getResult()] = {
@@ -499,7 +500,7 @@ LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
         multiplyWarpgroupFragments(
             b, loc, c, accs,
             site.lhs < 0 ? function_ref<Value(int64_t)>(aRegisters) : nullptr)};
-    return success();
+    return copier->release(b, index, scalars);
   }
   // An operand's `count` fragments at K offset `k0`: read from its staged
   // leaf, or re-viewed (instruction tile `tileOf(i)` of the computed one).
@@ -525,7 +526,7 @@ LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
     multiplyFragments(b, loc, inst, as, bs, accs, 1);
   }
   values[contract.getResult()] = {FragmentKind::Matrix, accs};
-  return success();
+  return copier->release(b, index, scalars);
 }
 
 LogicalResult Emitter::emitStore(OpBuilder &b, StoreOp store) {

@@ -135,6 +135,12 @@ struct FragmentCopyPlan {
   /// order: cloned with the induction variable of the next iteration (and,
   /// before the loop, of the first).
   SmallVector<Operation *> indexOps;
+  /// Async: the site after whose product group 0's tiles of the next
+  /// iteration are started (after a barrier: the last product that reads
+  /// them), so that they load during the products and row statistics that
+  /// follow instead of only during the last product; -1 otherwise (they
+  /// start at the last group's arrival).
+  int64_t releaseAfter = -1;
   /// Why the copies are not of a faster mode (for the remark).
   std::string why;
 };
