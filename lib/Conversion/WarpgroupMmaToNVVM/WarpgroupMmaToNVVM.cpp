@@ -140,8 +140,8 @@ LogicalResult lower(WarpgroupMmaOp op) {
       NVVM::MMAShapeAttr::get(ctx, 64, n, op.getShape()[2]), in, in,
       NVVM::WGMMATypes::f32,
       zero ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
-      NVVM::WGMMAScaleIn::one,
-      NVVM::WGMMAScaleIn::one, layoutOf(la, true), layoutOf(lb, false),
+      NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutOf(la, true),
+      layoutOf(lb, false),
       /*satfinite=*/NVVM::MMAIntOverflowAttr());
   SmallVector<Value> elements;
   for (int64_t i = 0; i < n / 2; ++i)
