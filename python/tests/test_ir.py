@@ -20,7 +20,7 @@ def function(m, name, inputs):
 
 
 def every_op():
-    """A module that uses each of the 34 layout ops; the set of op names
+    """A module that uses each of the 35 layout ops; the set of op names
     it holds."""
     m = lo.Module()
     f, entry = function(m, "every_op", ["index", "index", "memref<64xf32>",
@@ -29,10 +29,11 @@ def every_op():
                                         "#gpu.address_space<workgroup>>",
                                         "memref<128x64xf16>",
                                         "memref<2xi64, "
-                                        "#gpu.address_space<workgroup>>"])
+                                        "#gpu.address_space<workgroup>>",
+                                        "vector<8xf16>"])
     built = set()
     with ir.InsertionPoint(entry):
-        i, j, buf, mem, acc, wg, gsrc, bars = entry.arguments
+        i, j, buf, mem, acc, wg, gsrc, bars, regs = entry.arguments
         packed = ir.layout.packed([2, 6], result=D % "2x6")
         naive = ir.layout.naive([i, 8], [8, 1], offset=1, result=D % "?x8")
         aligned = ir.layout.aligned([4, 5], 8, result=D % "4x5")
@@ -99,6 +100,8 @@ def every_op():
         ir.layout.warpgroup_mma(acc, wg, p64, wg, p64, [64, 64, 16], [0, 1],
                                 [1, 0], a_origin=[i, j], b_origin=[j, i],
                                 result="vector<32xf32>")
+        ir.layout.warpgroup_mma_reg_a(acc, regs, wg, p64, [64, 64, 16], [1, 0],
+                                      b_origin=[j, i], result="vector<32xf32>")
         ir.layout.mbarrier_init(bars, i, 1)
         ir.layout.mbarrier_arrive_expect_tx(bars, i, 8192)
         ir.layout.bulk_tensor_load(gsrc, wg, p64, bars, i, [64, 64], [0, 1],
@@ -114,7 +117,7 @@ def test_every_layout_op_round_trips():
     m, built = every_op()
     ops = {n for n in ir.layout.__all__
            if not n.endswith(("_attr", "_type"))}
-    assert len(ops) == 34
+    assert len(ops) == 35
     # Every op of the dialect (from ODS) was built.
     assert ops <= built, sorted(ops - built)
     text = str(m)

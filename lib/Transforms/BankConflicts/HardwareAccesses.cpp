@@ -31,39 +31,23 @@ using namespace mlir::layout;
 SmallVector<HardwareSharedAccess, 2>
 mlir::layout::getHardwareSharedAccesses(Operation *op) {
   SmallVector<HardwareSharedAccess, 2> result;
+  // One wgmma operand read: `dims` are its (M or N, K) descriptor dims.
+  auto wgmmaRead = [&](HardwareSharedAccess::Unit unit, Value buffer,
+                       Value desc, int64_t mnDim, int64_t kDim,
+                       int64_t extent) {
+    result.push_back({op, unit, buffer, desc, mnDim, kDim, extent, {}, {}});
+  };
   if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
     ArrayRef<int64_t> a = mma.getADims(), b = mma.getBDims();
-    int64_t n = mma.getShape()[1];
-    result.push_back({op,
-                      HardwareSharedAccess::Unit::WgmmaA,
-                      mma.getA(),
-                      mma.getADesc(),
-                      a[0],
-                      a[1],
-                      64,
-                      {},
-                      {}});
-    result.push_back({op,
-                      HardwareSharedAccess::Unit::WgmmaB,
-                      mma.getB(),
-                      mma.getBDesc(),
-                      b[1],
-                      b[0],
-                      n,
-                      {},
-                      {}});
+    wgmmaRead(HardwareSharedAccess::Unit::WgmmaA, mma.getA(), mma.getADesc(),
+              a[0], a[1], 64);
+    wgmmaRead(HardwareSharedAccess::Unit::WgmmaB, mma.getB(), mma.getBDesc(),
+              b[1], b[0], mma.getShape()[1]);
   } else if (auto mma = dyn_cast<WarpgroupMmaRegAOp>(op)) {
     // A comes from the lanes' registers: B is the only wgmma read.
     ArrayRef<int64_t> b = mma.getBDims();
-    result.push_back({op,
-                      HardwareSharedAccess::Unit::WgmmaB,
-                      mma.getB(),
-                      mma.getBDesc(),
-                      b[1],
-                      b[0],
-                      mma.getShape()[1],
-                      {},
-                      {}});
+    wgmmaRead(HardwareSharedAccess::Unit::WgmmaB, mma.getB(), mma.getBDesc(),
+              b[1], b[0], mma.getShape()[1]);
   } else if (auto copy = dyn_cast<BulkTensorLoadOp>(op)) {
     result.push_back({op, HardwareSharedAccess::Unit::Tma, copy.getDest(),
                       copy.getDesc(), 0, 0, 0,

@@ -580,49 +580,39 @@ void test::emulateWarpgroupMma(OpBuilder &b, Location loc, Operation *op,
                                LaneOperandAt laneOperand,
                                LaneResultAt laneResult) {
   Value lane0 = indexConstant(b, loc, 0);
-  if (auto mma = dyn_cast<WarpgroupMmaRegAOp>(op)) {
-    // Operand numbers: acc, a, b, b_desc, b_origin...; A gathered from the
-    // lanes through the register-A layout.
-    SmallVector<Value> origin;
-    for (unsigned i = 0, e = mma.getBOrigin().size(); i < e; ++i)
-      origin.push_back(laneOperand(b, 4 + i, lane0));
-    gather(b, loc, inst, MatrixOperand::A, tiles.a,
-           [&](OpBuilder &lb, Value lane) {
-             return flatten(lb, loc, laneOperand(lb, 1, lane));
-           });
-    readOperand(b, loc, inst, MatrixOperand::B, laneOperand(b, 2, lane0),
-                laneOperand(b, 3, lane0), origin, mma.getBDims(), inst.k,
-                inst.n, tiles.b);
-    gather(b, loc, inst, MatrixOperand::C, tiles.c,
-           [&](OpBuilder &lb, Value lane) {
-             return flatten(lb, loc, laneOperand(lb, 0, lane));
-           });
-    multiplyAccumulate(b, loc, inst, tiles.a, tiles.b, tiles.c);
-    scatter(b, loc, inst, tiles.c, cast<VectorType>(mma.getResult().getType()),
-            laneResult);
-    return;
-  }
-  auto mma = cast<WarpgroupMmaOp>(op);
-  // Operand numbers: acc, a, a_desc, a_origin..., b, b_desc, b_origin....
-  unsigned aOrigin = 3, rankA = mma.getAOrigin().size();
-  unsigned bBuf = aOrigin + rankA, rankB = mma.getBOrigin().size();
   auto origin = [&](unsigned first, unsigned rank) {
     SmallVector<Value> o;
     for (unsigned i = 0; i < rank; ++i)
       o.push_back(laneOperand(b, first + i, lane0));
     return o;
   };
-  readOperand(b, loc, inst, MatrixOperand::A, laneOperand(b, 1, lane0),
-              laneOperand(b, 2, lane0), origin(aOrigin, rankA), mma.getADims(),
-              inst.m, inst.k, tiles.a);
-  readOperand(b, loc, inst, MatrixOperand::B, laneOperand(b, bBuf, lane0),
-              laneOperand(b, bBuf + 1, lane0), origin(bBuf + 2, rankB),
-              mma.getBDims(), inst.k, inst.n, tiles.b);
+  if (auto mma = dyn_cast<WarpgroupMmaRegAOp>(op)) {
+    // Operand numbers: acc, a, b, b_desc, b_origin...; A gathered from the
+    // lanes through the register-A layout.
+    gather(b, loc, inst, MatrixOperand::A, tiles.a,
+           [&](OpBuilder &lb, Value lane) {
+             return flatten(lb, loc, laneOperand(lb, 1, lane));
+           });
+    readOperand(b, loc, inst, MatrixOperand::B, laneOperand(b, 2, lane0),
+                laneOperand(b, 3, lane0), origin(4, mma.getBOrigin().size()),
+                mma.getBDims(), inst.k, inst.n, tiles.b);
+  } else {
+    auto ss = cast<WarpgroupMmaOp>(op);
+    // Operand numbers: acc, a, a_desc, a_origin..., b, b_desc, b_origin....
+    unsigned aOrigin = 3, rankA = ss.getAOrigin().size();
+    unsigned bBuf = aOrigin + rankA, rankB = ss.getBOrigin().size();
+    readOperand(b, loc, inst, MatrixOperand::A, laneOperand(b, 1, lane0),
+                laneOperand(b, 2, lane0), origin(aOrigin, rankA), ss.getADims(),
+                inst.m, inst.k, tiles.a);
+    readOperand(b, loc, inst, MatrixOperand::B, laneOperand(b, bBuf, lane0),
+                laneOperand(b, bBuf + 1, lane0), origin(bBuf + 2, rankB),
+                ss.getBDims(), inst.k, inst.n, tiles.b);
+  }
   gather(b, loc, inst, MatrixOperand::C, tiles.c,
          [&](OpBuilder &lb, Value lane) {
            return flatten(lb, loc, laneOperand(lb, 0, lane));
          });
   multiplyAccumulate(b, loc, inst, tiles.a, tiles.b, tiles.c);
-  scatter(b, loc, inst, tiles.c, cast<VectorType>(mma.getResult().getType()),
+  scatter(b, loc, inst, tiles.c, cast<VectorType>(op->getResult(0).getType()),
           laneResult);
 }
