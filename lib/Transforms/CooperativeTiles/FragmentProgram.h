@@ -228,6 +228,10 @@ struct FragmentProgram {
 /// vector.step and its sums with splats), or std::nullopt.
 std::optional<std::pair<int64_t, int64_t>> arithmeticSequence(Operation *op);
 
+/// Fills `p.masks`: the selects of the loop whose condition is a
+/// FragmentMask (FragmentMasks.cpp).
+void planMasks(FragmentProgram &p);
+
 /// Whether `loop` is compiled as a fragment program (it holds more than one
 /// vector.contract, or one whose accumulator is not an iter_arg of the
 /// loop: a product per iteration the loop computes with, as block-scaled
