@@ -37,11 +37,7 @@ namespace {
 /// starts from zero): wgmma then runs with scale-d 0 and the registers are
 /// not initialized.
 bool isZeroAccumulator(Value acc) {
-  DenseElementsAttr dense;
-  if (!matchPattern(acc, m_Constant(&dense)) || !dense.isSplat())
-    return false;
-  APFloat x = dense.getSplatValue<APFloat>();
-  return x.isZero() && !x.isNegative();
+  return matchPattern(acc, m_PosZeroFloat());
 }
 
 /// One operand's matrix descriptor as an i64, or a diagnostic at `op`.

@@ -41,7 +41,7 @@ SmallVector<Value> tiles::multiplyWarpgroupFragments(
   SmallVector<int64_t> bDims = descriptorDims(*t.b, t.bK, t.bN);
   // The batch's accumulators, one per 64-row instruction tile.
   SmallVector<Value> rows;
-  auto isZero = [](Value v) { return matchPattern(v, m_AnyZeroFloat()); };
+  auto isZero = [](Value v) { return matchPattern(v, m_PosZeroFloat()); };
   for (int64_t i = 0; i < plan.rm; ++i) {
     // A product from zero (S = Q K^T): one zero constant, which the
     // lowering turns into scale-d 0 instead of zeroed registers.
