@@ -35,15 +35,19 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "bench", "python"))
 import common  # noqa: E402
 
-# d -> (query block BM, key/value block BN), as gen-attention.py names them.
-KERNELS = {64: ((64, 64), (128, 64), (128, 128)), 128: ((64, 64), (128, 64))}
 THREADS = 128
 BATCH, HEADS = 4, 32
 
 
-# sm_90a: d -> (BM, BN, threads, CTAs), gen-attention.py's HOPPER_KERNELS.
-HOPPER = {64: ((64, 128, 128, 0), (64, 64, 128, 4), (128, 64, 256, 2)),
-          128: ((64, 128, 128, 0), (64, 64, 128, 0), (128, 64, 256, 2))}
+def kernel_list():
+    """gen-attention.py, loaded as a module: its kernel lists and names
+    (HOPPER_KERNELS: the sm_90a ones, (d, BM, BN, threads, CTAs, order))."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "gen_attention", os.path.join(HERE, "gen-attention.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def build(out):
@@ -133,6 +137,7 @@ def run(out):
     tri = triton_attention()
     report = []
     gen = torch.Generator(device="cuda").manual_seed(40)
+    listed = kernel_list()
     print("| N | d | mask | contender | ms | TFLOPS | check |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for n, d, causal in [(n, d, c) for c in (False, True)
@@ -154,16 +159,14 @@ def run(out):
             ref32 = F.scaled_dot_product_attention(
                 q[:1, :1].float(), k[:1, :1].float(),
                 v[:1, :1].float(), is_causal=causal)[0, 0]
-        configs = [(cubin, "mma.sync", bm, bn, THREADS, 0)
-                   for bm, bn in KERNELS[d]]
-        configs += [(hopper, "wgmma", bm, bn, threads, ctas)
-                    for bm, bn, threads, ctas in HOPPER[d]]
-        for binary, kind, bm, bn, threads, ctas in configs:
-            name = "attn%s_d%d_bm%d%s%s%s" % (
-                "_causal" if causal else "", d, bm,
-                "" if bn == 64 else "_bn%d" % bn,
-                "" if threads == 128 else "_t%d" % threads,
-                "_c%d" % ctas if ctas else "")
+        configs = [(cubin, "mma.sync", bm, bn, THREADS, 0, "")
+                   for dh, bm, bn in listed.KERNELS if dh == d]
+        configs += [(hopper, "wgmma", bm, bn, threads, ctas, order)
+                    for dh, bm, bn, threads, ctas, order
+                    in listed.HOPPER_KERNELS if dh == d]
+        for binary, kind, bm, bn, threads, ctas, order in configs:
+            name = listed.name(d, bm, bn, causal, threads=threads, ctas=ctas,
+                               order=order)
             kernel = cuda.Kernel(binary, name)
             o = torch.empty_like(q)
             args = [t.view(BATCH * HEADS * n, d) for t in (q, k, v, o)]

@@ -85,12 +85,20 @@ CAUSAL_MASK = """      %kstep = vector.step : vector<{bn}xindex>
 # sm_90a (wgmma, the --hopper kernels): (d, BM, BN, threads, CTAs), one
 # warpgroup of 128 threads per 64 query rows; CTAs > 0 asks ptxas for that
 # many blocks per SM (nvvm.minctasm: it caps the registers to fit them).
-HOPPER_KERNELS = [(64, 64, 128, 128, 0), (64, 64, 64, 128, 4),
-                  (64, 128, 64, 256, 2), (128, 64, 128, 128, 0),
-                  (128, 64, 64, 128, 0), (128, 128, 64, 256, 2)]
+# ORDER "rotated" asks for the last product one iteration late
+# (layout.product_order: FlashAttention-3's overlap of P V with the next
+# softmax; not the default, ptxas serializes it: bench/RESULTS.md).
+HOPPER_KERNELS = [(64, 64, 128, 128, 0, ""), (64, 64, 128, 128, 0, "rotated"),
+                  (64, 64, 64, 128, 4, ""), (64, 128, 64, 256, 2, ""),
+                  (64, 128, 128, 256, 0, ""),
+                  (128, 64, 128, 128, 0, ""),
+                  (128, 64, 128, 128, 0, "rotated"),
+                  (128, 64, 64, 128, 0, ""), (128, 128, 64, 256, 2, ""),
+                  (128, 128, 64, 256, 0, ""), (128, 128, 128, 256, 0, "")]
 
 
-def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0):
+def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
+           order=""):
     qt = "!layout.partition_view<?x%dxf16, tile = [%d, %d]>" % (d, bm, d)
     kt = "!layout.partition_view<?x%dxf16, tile = [%d, %d]>" % (d, bn, d)
     tv = "!layout.tensor_view<?x%dxf16>" % d
@@ -100,7 +108,7 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0):
     setup = CAUSAL_SETUP.replace("{bm}", str(bm)).replace(
         "{bn1}", str(bn - 1)).replace("{bn}", str(bn))
     text = f"""
-  gpu.func @{name(d, bm, bn, causal, dtype, threads, ctas)}(%Q: {mt},
+  gpu.func @{name(d, bm, bn, causal, dtype, threads, ctas, order)}(%Q: {mt},
       %K: {mt}, %V: {mt}, %O: {mt}, %N: index) kernel
       attributes {{known_block_size = array<i32: {threads}, 1, 1>{", nvvm.minctasm = %d : i32" % ctas if ctas else ""}}} {{
     %vq = layout.view %Q : {mt} -> {tv}
@@ -163,7 +171,7 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0):
       %o2 = vector.contract {{indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %p16, %tv, %oa
          : vector<{bm}x{bn}xf16>, vector<{bn}x{d}xf16> into vector<{bm}x{d}xf32>
       scf.yield %mn, %ln, %o2 : vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>
-    }}
+    }}{' {layout.product_order = "%s"}' % order if order else ""}
     %lc = vector.shape_cast %res#1 : vector<{bm}xf32> to vector<{bm}x1xf32>
     %lb = vector.broadcast %lc : vector<{bm}x1xf32> to vector<{bm}x{d}xf32>
     %out = arith.divf %res#2, %lb : vector<{bm}x{d}xf32>
@@ -176,14 +184,16 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0):
     return text if dtype == "f16" else text.replace("xf16", "x" + dtype)
 
 
-def name(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0):
+def name(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
+         order=""):
     """The kernel's name: attn[_causal]_d<d>_bm<BM>[_bn<BN>][_<dtype>]
-    [_t<threads>][_c<CTAs>] (the defaults left out)."""
-    return "attn%s_d%d_bm%d%s%s%s%s" % (
+    [_t<threads>][_c<CTAs>][_rot] (the defaults left out; _rot: the last
+    product rotated)."""
+    return "attn%s_d%d_bm%d%s%s%s%s%s" % (
         "_causal" if causal else "", d, bm, "" if bn == 64 else "_bn%d" % bn,
         "" if dtype == "f16" else "_" + dtype,
         "" if threads == 128 else "_t%d" % threads,
-        "_c%d" % ctas if ctas else "")
+        "_c%d" % ctas if ctas else "", "_rot" if order == "rotated" else "")
 
 
 EXAMPLE = [(64, 64, 64)]
@@ -198,8 +208,9 @@ def main():
     print(HEADER, end="")
     if "--hopper" in sys.argv:
         for causal in (False, True):
-            for d, bm, bn, threads, ctas in HOPPER_KERNELS:
-                print(kernel(d, bm, bn, causal, threads=threads, ctas=ctas))
+            for d, bm, bn, threads, ctas, order in HOPPER_KERNELS:
+                print(kernel(d, bm, bn, causal, threads=threads, ctas=ctas,
+                             order=order))
         print("}\n}")
         return
     kernels = EXAMPLE if "--example" in sys.argv else KERNELS

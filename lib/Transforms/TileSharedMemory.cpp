@@ -43,6 +43,7 @@ struct LayoutTileSharedMemoryPass final
     CooperativeTileOptions options;
     options.assumeAlignment = assumeAlignment;
     options.remarks = remarks;
+    options.rotateProducts = rotateProducts;
     bool failedAny = false;
     getOperation()->walk([&](gpu::GPUFuncOp func) {
       // The chip of the kernel's gpu.module target or the option; with

@@ -34,6 +34,12 @@ struct CooperativeTileOptions {
   /// remarked as diagnostics (they go to the remark engine's category
   /// layout-tiles whenever it takes them).
   bool remarks = false;
+  /// Whether a fragment program's last product is issued one iteration late
+  /// where wgmma allows (FlashAttention-3's overlap; a loop's
+  /// layout.product_order attribute decides for that loop). Off by
+  /// default: on the H200, ptxas serializes the deferred wgmma
+  /// (bench/RESULTS.md).
+  bool rotateProducts = false;
 };
 
 /// Distributes the cooperative tile loads and stores of `func` (a kernel

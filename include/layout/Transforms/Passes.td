@@ -297,7 +297,13 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
            "the vectors are narrower than 16 bytes where they are, and why "
            "wgmma operands are not staged by TMA where a chip has it (always "
            "sent to the remark engine's category layout-tiles: "
-           "--remarks-filter=layout-tiles)">
+           "--remarks-filter=layout-tiles)">,
+    Option<"rotateProducts", "rotate-products", "bool", "false",
+           "Issue a fragment program's last product (attention's P V) one "
+           "iteration late, after the next iteration's first product, where "
+           "wgmma allows (FlashAttention-3's overlap of P V with the next "
+           "softmax); a loop's layout.product_order attribute (\"rotated\" "
+           "or \"program\") decides for that loop">
   ];
   let dependentDialects = ["::mlir::layout::LayoutDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

@@ -197,11 +197,21 @@ private:
       if (!step->concrete() || step->c <= 0)
         return stop("the step of the loop at " + locString(loop) +
                     " is not a positive constant");
+      // The upper bound only counts the iterations: one that cannot be
+      // evaluated (a division of an argument: a rotated loop's stage
+      // read from its induction variable) leaves their number unbounded,
+      // which the proof covers too.
       std::optional<int64_t> count;
+      DenseMap<unsigned, int64_t> refine = state.refine;
+      std::string fatal = state.fatal;
+      bool quiet = state.quiet;
+      state.quiet = true;
       std::optional<Sym> ub = eval(loop.getUpperBound());
-      if (!ub)
-        return std::nullopt;
-      if (lb->concrete() && ub->concrete())
+      bool known = ub && !state.failed();
+      state.quiet = quiet;
+      state.refine = std::move(refine);
+      state.fatal = std::move(fatal);
+      if (known && lb->concrete() && ub->concrete())
         count = std::max<int64_t>(
             1, llvm::divideCeil(std::max<int64_t>(0, ub->c - lb->c), step->c));
       Sym j = symbolOf(loop, 0, [&] {

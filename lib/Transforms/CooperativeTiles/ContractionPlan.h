@@ -183,6 +183,10 @@ constexpr llvm::StringLiteral kPipelineStagesAttr = "layout.pipeline_stages";
 /// How the operands are copied: "tma", "cp.async" or "registers" (asked
 /// for on the contraction; "cp.async" keeps TMA off where it would apply).
 constexpr llvm::StringLiteral kOperandCopiesAttr = "layout.operand_copies";
+/// A fragment program's order of products (on its scf.for): "rotated"
+/// (FragmentRotation: the last product one iteration late; the default
+/// where it applies) or "program".
+constexpr llvm::StringLiteral kProductOrderAttr = "layout.product_order";
 
 /// A staged leaf over cooperative `load`'s whole tile (its buffer order and
 /// staging are planned later).

@@ -11,6 +11,7 @@
 
 #include "FragmentCopies.h"
 #include "ContractionFragments.h"
+#include "Staging.h"
 
 #include "layout/Transforms/Remarks.h"
 
@@ -111,11 +112,51 @@ FailureOr<std::string> asyncProblem(FragmentProgram &p, const Chip &chip) {
   return std::string();
 }
 
-} // namespace
+/// Why the last product cannot be issued one iteration late
+/// (FragmentRotation; empty: it can), filling `p.rotation` where it can.
+std::string planRotation(FragmentProgram &p, const Chip &chip,
+                         ArrayRef<int64_t> last) {
+  const FragmentCopyPlan &plan = p.copies;
+  if (p.sites.size() != 2 || plan.groups.size() != 2 || plan.groupAt[0] != 0 ||
+      plan.groupAt[1] != 1)
+    return "it has not two products that each read one copy group first";
+  FragmentSite &first = p.sites[0], &deferred = p.sites[1];
+  // Product 0 goes first in the next iteration: nothing computed in the
+  // loop may feed it.
+  if (first.a < 0 || first.b < 0 || !isSplatValue(first.contract.getAcc()))
+    return "the first product reads a value the loop computes";
+  // Its tiles are overwritten a stage later: the deferred product (one
+  // iteration late) must not read them.
+  for (int i : plan.groups[0])
+    if (last[i] != 0)
+      return "the last product reads a tile of the first copy group";
+  Value result = deferred.contract.getResult();
+  if (!result.hasOneUse() || !isa<scf::YieldOp>(*result.getUsers().begin()))
+    return "the last product's result is used in the loop";
+  int64_t arg = result.getUses().begin()->getOperandNumber();
+  if (p.loop.getRegionIterArgs()[arg].use_empty())
+    return "the iter_arg of the last product's result is not used";
+  int64_t bytes = 0;
+  for (auto [i, leaf] : llvm::enumerate(p.leaves))
+    bytes += stagingBufferElements(
+                 leaf, llvm::is_contained(plan.beforeLoop, i) ? 1 : 2,
+                 /*padRows=*/false) *
+             elementBytes(leaf.side.elementType);
+  if (bytes > chip.maxBlockBytes)
+    return llvm::formatv("two stages of its tiles take {0} bytes, over the "
+                         "block's {1}",
+                         bytes, chip.maxBlockBytes)
+        .str();
+  p.rotation.deferred = 1;
+  p.rotation.arg = arg;
+  return "";
+}
 
-LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip) {
+/// The copy groups and mode of `p` (FragmentCopyPlan); `last[i]`: the
+/// last site that reads leaf i.
+LogicalResult planCopyMode(FragmentProgram &p, const Chip &chip,
+                           SmallVector<int64_t> &last) {
   FragmentCopyPlan &plan = p.copies;
-  SmallVector<int64_t> last;
   groupLeaves(p, last);
   if (plan.groups.empty()) {
     plan.why = "it stages no tile that changes in the loop";
@@ -155,8 +196,47 @@ LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip) {
   return success();
 }
 
+} // namespace
+
+LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip,
+                                        bool rotate) {
+  FragmentCopyPlan &plan = p.copies;
+  SmallVector<int64_t> last;
+  if (failed(planCopyMode(p, chip, last)))
+    return failure();
+  // wgmma runs asynchronously: the last product can overlap the next
+  // iteration's row statistics (FragmentRotation), its copies then a whole
+  // iteration ahead instead.
+  auto order = p.loop->getAttrOfType<StringAttr>(kProductOrderAttr);
+  if (order && !llvm::is_contained({"rotated", "program"}, order.getValue()))
+    return p.loop.emitOpError()
+           << "layout.product_order takes \"rotated\" or \"program\", got "
+           << order;
+  if (order ? order.getValue() == "program" : !rotate) {
+    p.rotation.why = order ? "the loop asks for it (layout.product_order)"
+                           : "not asked for (layout.product_order = "
+                             "\"rotated\" or rotate-products)";
+    return success();
+  }
+  if (plan.mode == FragmentCopyMode::Async &&
+      p.inst->operandsInWorkgroupMemory()) {
+    p.rotation.why = planRotation(p, chip, last);
+    if (p.rotation.deferred >= 0)
+      plan.releaseAfter = -1;
+  } else {
+    p.rotation.why = "its products are not wgmma with cp.async copies";
+  }
+  if (order && p.rotation.deferred < 0)
+    return p.loop.emitOpError()
+           << "in a fragment program: layout.product_order = \"rotated\", "
+              "but "
+           << p.rotation.why;
+  return success();
+}
+
 FailureOr<SmallVector<Value>> FragmentCopier::issue(OpBuilder &b, int64_t g,
-                                                    const IRMapping &at) const {
+                                                    const IRMapping &at,
+                                                    Value stage) const {
   SmallVector<Value> regs;
   for (int i : plan.groups[g]) {
     const Leaf &leaf = p.leaves[i];
@@ -165,7 +245,7 @@ FailureOr<SmallVector<Value>> FragmentCopier::issue(OpBuilder &b, int64_t g,
       indices.push_back(at.lookupOrDefault(v));
     if (plan.mode == FragmentCopyMode::Async) {
       if (failed(copyStagedTileAsync(b, loc, leaf, indices, p.staging[i], tid,
-                                     threads, Value())))
+                                     threads, stage)))
         return failure();
       continue;
     }
@@ -178,9 +258,10 @@ FailureOr<SmallVector<Value>> FragmentCopier::issue(OpBuilder &b, int64_t g,
   return regs;
 }
 
-FailureOr<SmallVector<Value>>
-FragmentCopier::issueAt(OpBuilder &b, int64_t g, Value iv, Value ub,
-                        const IRMapping &scalars) {
+FailureOr<SmallVector<Value>> FragmentCopier::issueAt(OpBuilder &b, int64_t g,
+                                                      Value iv, Value ub,
+                                                      const IRMapping &scalars,
+                                                      Value stage) {
   Value below =
       arith::CmpIOp::create(b, loc,
                             old.getUnsignedCmp() ? arith::CmpIPredicate::ult
@@ -193,7 +274,7 @@ FragmentCopier::issueAt(OpBuilder &b, int64_t g, Value iv, Value ub,
     at.map(old.getInductionVar(), iv);
     for (Operation *op : plan.indexOps)
       tb.clone(*op, at);
-    return issue(tb, g, at);
+    return issue(tb, g, at, stage);
   };
   if (plan.mode == FragmentCopyMode::Async) {
     auto ifOp = scf::IfOp::create(b, loc, below, /*withElseRegion=*/false);
@@ -303,6 +384,34 @@ LogicalResult FragmentCopier::release(OpBuilder &b, int64_t site,
   return issueAt(b, 0, iv, loop.getUpperBound(), scalars);
 }
 
+LogicalResult FragmentCopier::rotatedPrologue(OpBuilder &b) {
+  return issueAt(b, 0, old.getLowerBound(), old.getUpperBound(), IRMapping(),
+                 indexConstant(b, loc, 0));
+}
+
+LogicalResult FragmentCopier::rotatedArrive(OpBuilder &b, Value iv, Value stage,
+                                            const IRMapping &scalars) {
+  // The previous iteration's products have completed in every lane that
+  // reaches the barrier (their wgmma waited for), so both stages it read
+  // may be refilled after it.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  fenceStagingForWarpgroupMma(b, loc, *p.inst);
+  gpu::BarrierOp::create(b, loc);
+  Value other = arith::SubIOp::create(b, loc, indexConstant(b, loc, 1), stage);
+  Value next = arith::AddIOp::create(b, loc, iv, old.getStep());
+  if (failed(issueAt(b, 0, next, old.getUpperBound(), scalars, other)) ||
+      failed(issue(b, 1, scalars, stage)))
+    return failure();
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  return success();
+}
+
+void FragmentCopier::rotatedFinish(OpBuilder &b) const {
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  fenceStagingForWarpgroupMma(b, loc, *p.inst);
+  gpu::BarrierOp::create(b, loc);
+}
+
 void FragmentCopier::finish(OpBuilder &b) const {
   if (plan.mode == FragmentCopyMode::Async)
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
@@ -317,6 +426,13 @@ void FragmentCopier::remark() const {
   switch (plan.mode) {
   case FragmentCopyMode::Async:
     copies = "cp.async";
+    if (p.rotation.deferred >= 0) {
+      text += llvm::formatv("those in {0} groups, copied by cp.async a "
+                            "whole iteration ahead into two stages (the "
+                            "products rotated); 1 barrier per iteration",
+                            groups);
+      break;
+    }
     text += llvm::formatv(
         "those in {0} groups, each copied by cp.async during the product "
         "before the one that reads it{1}; {2} barriers per iteration",
@@ -328,6 +444,8 @@ void FragmentCopier::remark() const {
                   .str()
             : std::string(),
         groups + (plan.releaseAfter >= 0 ? 1 : 0));
+    if (p.inst->operandsInWorkgroupMemory() && !p.rotation.why.empty())
+      text += "; the products in program order: " + p.rotation.why;
     break;
   case FragmentCopyMode::Registers:
     copies = "registers";

@@ -52,7 +52,10 @@ namespace tiles {
 /// Plans `p.copies` on `chip`: the groups, the mode and why it is not a
 /// faster one. Traces the tiles' global accesses before the loop (a
 /// diagnostic where one cannot be traced).
-LogicalResult planFragmentCopies(FragmentProgram &p, const Chip &chip);
+/// With `rotate`, the last product runs one iteration late where it can
+/// (FragmentRotation; a loop's layout.product_order decides for it).
+LogicalResult planFragmentCopies(FragmentProgram &p, const Chip &chip,
+                                 bool rotate);
 
 /// Emits the copies that FragmentCopyPlan planned, for the fragment
 /// program's emitter (FragmentEmit.cpp).
@@ -83,6 +86,21 @@ public:
   ArrayRef<Value> yielded() const { return next; }
   /// After the loop: no copy stays in flight.
   void finish(OpBuilder &b) const;
+
+  /// The copies of a rotated program (FragmentRotation: two stages, one
+  /// meeting an iteration). Before the peeled first iteration: its group 0
+  /// into stage 0.
+  LogicalResult rotatedPrologue(OpBuilder &b);
+  /// At the top of the iteration at `iv`, whose tiles go to stage `stage`
+  /// (`scalars` maps the old loop's scalars to its): every copy started
+  /// so far completes (this iteration's group 0, the previous one's group
+  /// 1), the block meets, then group 0's tiles of the next iteration start
+  /// into the other stage and group 1's of this one into `stage`.
+  LogicalResult rotatedArrive(OpBuilder &b, Value iv, Value stage,
+                              const IRMapping &scalars);
+  /// After the loop, before the last deferred product: the last group 1
+  /// completes and the block meets.
+  void rotatedFinish(OpBuilder &b) const;
   /// Remarks the plan at the loop (where remarks are asked for).
   void remark() const;
 
@@ -90,12 +108,14 @@ private:
   /// Starts (Async) or loads into registers (Registers) group `g`'s tiles
   /// at the old loop's tile indices mapped by `at`.
   FailureOr<SmallVector<Value>> issue(OpBuilder &b, int64_t g,
-                                      const IRMapping &at) const;
+                                      const IRMapping &at,
+                                      Value stage = Value()) const;
   /// Group `g`'s copies for the iteration at `iv` (the prologue's lower
   /// bound, or the next iteration's), under the test that it is below
   /// the upper bound: the registers loaded (zeros where it is not).
   FailureOr<SmallVector<Value>> issueAt(OpBuilder &b, int64_t g, Value iv,
-                                        Value ub, const IRMapping &scalars);
+                                        Value ub, const IRMapping &scalars,
+                                        Value stage = Value());
 
   const FragmentProgram &p;
   const FragmentCopyPlan &plan;

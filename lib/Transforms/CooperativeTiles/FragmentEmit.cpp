@@ -14,8 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ContractionFragments.h"
-#include "FragmentCopies.h"
-#include "FragmentProgram.h"
+#include "FragmentEmitter.h"
 
 #include "layout/Dialect/Layout/Utils/TileAccess.h"
 #include "layout/Transforms/Remarks.h"
@@ -29,88 +28,13 @@ using namespace mlir;
 using namespace mlir::layout;
 using namespace mlir::layout::tiles;
 
-namespace {
+namespace mlir {
+namespace layout {
+namespace tiles {
 
-/// One lane's value of a program value: Matrix, its C fragments (row-major
-/// over the wave tile); Slice, one vector of its rows' values; Scalar, the
-/// value.
-struct LaneValue {
-  FragmentKind kind = FragmentKind::Scalar;
-  SmallVector<Value> parts;
-};
-
-struct Emitter {
-  FragmentProgram &p;
-  Location loc;
-  const MatrixInstruction &inst;
-  std::vector<FragmentContext> contexts;
-  DenseMap<Value, LaneValue> values;
-  IRMapping scalars;
-  Value tid;
-  int64_t threads;
-  /// The leaves staged so far in the current iteration (or before the
-  /// loop, for the loop-invariant ones).
-  DenseSet<int> staged;
-  /// The loop-variant tiles' copies, where they run ahead (FragmentCopies.h).
-  std::optional<FragmentCopier> copier;
-
-  const FragmentContext &cx() const { return contexts.front(); }
-  /// The C fragment type with elements `et`.
-  VectorType fragmentType(Type et) const {
-    return VectorType::get(operandType(inst, MatrixOperand::C, et).getShape(),
-                           et);
-  }
-  VectorType sliceType(Type et) const {
-    return VectorType::get({int64_t(p.rows.groups.size())}, et);
-  }
-  /// C fragments of a BM x cols tile per lane.
-  int64_t fragmentsOf(int64_t cols) const {
-    auto [r, c] = p.tilesOf(cols);
-    return r * c;
-  }
-  /// The program's (row, column) of register `e` of C fragment `tile` (of
-  /// `tilesPerRow` along the instruction's columns): the instruction tile's
-  /// coordinate moved to the fragment's and the wave's place, swapped when
-  /// the instructions compute the transposes.
-  std::pair<Value, Value> coordOf(OpBuilder &b, int64_t tile, int64_t e,
-                                  int64_t tilesPerRow) const;
-  int64_t fragmentsOf(Value tile) const {
-    return fragmentsOf(cast<VectorType>(tile.getType()).getDimSize(1));
-  }
-
-  Value scalar(Value v) const { return scalars.lookupOrDefault(v); }
-  Value elementAt(OpBuilder &b, Value fragment, int64_t e) const;
-  /// `x` of lane `lane ^ mask` (gpu.shuffle xor over the wave).
-  Value shuffleXor(OpBuilder &b, Value x, int64_t mask) const;
-  /// `mine` in the lanes whose bit is set in `own`, `other` elsewhere.
-  Value selectOwn(OpBuilder &b, uint64_t own, Value mine, Value other) const;
-  Value splatAs(OpBuilder &b, Value v, VectorType type) const;
-  /// The scalar of splat `v` (a splat constant or a broadcast scalar), or
-  /// null where `v` is not one.
-  Value splatScalar(OpBuilder &b, Value v) const;
-  /// `v`'s part `i` as a value of `type` (the user's kind).
-  Value partOf(OpBuilder &b, Value v, int64_t i, VectorType type) const;
-
-  void emitElementwise(OpBuilder &b, Operation *op);
-  /// A planned mask (FragmentMask): its select's true value where the
-  /// compare holds over the whole block tile, else the compare and select.
-  void emitMask(OpBuilder &b, arith::SelectOp select, const FragmentMask &m);
-  void emitReduction(OpBuilder &b, vector::MultiDimReductionOp op);
-  void emitBroadcast(OpBuilder &b, vector::BroadcastOp op);
-  /// A broadcast of positions: each register's row or column put through
-  /// the positions' ops (positionAt).
-  void emitPositions(OpBuilder &b, vector::BroadcastOp op);
-  /// The scalar value of positions `v` at position `at`.
-  Value positionAt(OpBuilder &b, Value v, Value at);
-  LogicalResult emitContraction(OpBuilder &b, const FragmentSite &site);
-  LogicalResult stage(OpBuilder &b, ArrayRef<int> leaves);
-  LogicalResult emitStore(OpBuilder &b, StoreOp store);
-  LogicalResult emitOp(OpBuilder &b, Operation *op);
-  void remark(const FragmentSite &site) const;
-};
-
-std::pair<Value, Value> Emitter::coordOf(OpBuilder &b, int64_t tile, int64_t e,
-                                         int64_t tilesPerRow) const {
+std::pair<Value, Value> FragmentEmitter::coordOf(OpBuilder &b, int64_t tile,
+                                                 int64_t e,
+                                                 int64_t tilesPerRow) const {
   auto [r, c] = tileCoordAt(b, loc, cx().layoutC,
                             {cx().lane, indexConstant(b, loc, e)}, inst.n);
   auto add = [&](Value x, Value y, int64_t z) -> Value {
@@ -124,7 +48,7 @@ std::pair<Value, Value> Emitter::coordOf(OpBuilder &b, int64_t tile, int64_t e,
   return {row, col};
 }
 
-Value Emitter::shuffleXor(OpBuilder &b, Value x, int64_t mask) const {
+Value FragmentEmitter::shuffleXor(OpBuilder &b, Value x, int64_t mask) const {
   auto i32 = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
   };
@@ -151,8 +75,8 @@ Value Emitter::shuffleXor(OpBuilder &b, Value x, int64_t mask) const {
                                 : arith::BitcastOp::create(b, loc, type, low);
 }
 
-Value Emitter::selectOwn(OpBuilder &b, uint64_t own, Value mine,
-                         Value other) const {
+Value FragmentEmitter::selectOwn(OpBuilder &b, uint64_t own, Value mine,
+                                 Value other) const {
   // Bit `lane` of `own`.
   Value lane = arith::IndexCastOp::create(b, loc, b.getI64Type(), cx().lane);
   Value bits = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(own));
@@ -165,13 +89,14 @@ Value Emitter::selectOwn(OpBuilder &b, uint64_t own, Value mine,
   return arith::SelectOp::create(b, loc, set, mine, other);
 }
 
-Value Emitter::elementAt(OpBuilder &b, Value fragment, int64_t e) const {
+Value FragmentEmitter::elementAt(OpBuilder &b, Value fragment,
+                                 int64_t e) const {
   auto type = cast<VectorType>(fragment.getType());
   return vector::ExtractOp::create(
       b, loc, fragment, delinearize(e, computeStrides(type.getShape())));
 }
 
-Value Emitter::splatAs(OpBuilder &b, Value v, VectorType type) const {
+Value FragmentEmitter::splatAs(OpBuilder &b, Value v, VectorType type) const {
   if (auto cst = v.getDefiningOp<arith::ConstantOp>()) {
     auto dense = cast<DenseElementsAttr>(cst.getValue());
     return arith::ConstantOp::create(
@@ -181,7 +106,7 @@ Value Emitter::splatAs(OpBuilder &b, Value v, VectorType type) const {
   return vector::BroadcastOp::create(b, loc, type, splatScalar(b, v));
 }
 
-Value Emitter::splatScalar(OpBuilder &b, Value v) const {
+Value FragmentEmitter::splatScalar(OpBuilder &b, Value v) const {
   Operation *def = v.getDefiningOp();
   switch (def ? classifyFragmentOp(def) : FragmentOp::None) {
   case FragmentOp::SplatConstant:
@@ -197,14 +122,15 @@ Value Emitter::splatScalar(OpBuilder &b, Value v) const {
   }
 }
 
-Value Emitter::partOf(OpBuilder &b, Value v, int64_t i, VectorType type) const {
+Value FragmentEmitter::partOf(OpBuilder &b, Value v, int64_t i,
+                              VectorType type) const {
   auto it = values.find(v);
   if (it == values.end())
     return splatAs(b, v, type);
   return it->second.parts[i];
 }
 
-void Emitter::emitElementwise(OpBuilder &b, Operation *op) {
+void FragmentEmitter::emitElementwise(OpBuilder &b, Operation *op) {
   Value result = op->getResult(0);
   FragmentKind kind = p.kinds.lookup(result);
   Type et = getElementTypeOrSelf(result.getType());
@@ -226,8 +152,8 @@ void Emitter::emitElementwise(OpBuilder &b, Operation *op) {
   values[result] = std::move(out);
 }
 
-void Emitter::emitMask(OpBuilder &b, arith::SelectOp select,
-                       const FragmentMask &m) {
+void FragmentEmitter::emitMask(OpBuilder &b, arith::SelectOp select,
+                               const FragmentMask &m) {
   // Whether every compare holds over the block tile: each side's least and
   // greatest value there (a position sequence's ends, monotone in either
   // direction; a splat's value), x < y (or <=) everywhere when it holds
@@ -298,7 +224,8 @@ void Emitter::emitMask(OpBuilder &b, arith::SelectOp select,
                     SmallVector<Value>(ifOp.getResults())};
 }
 
-void Emitter::emitReduction(OpBuilder &b, vector::MultiDimReductionOp op) {
+void FragmentEmitter::emitReduction(OpBuilder &b,
+                                    vector::MultiDimReductionOp op) {
   int64_t cols = op.getSourceVectorType().getDimSize(1);
   const FragmentReduction &r = p.reductionOf(cols);
   SmallVector<Value> source = values.lookup(op.getSource()).parts;
@@ -343,7 +270,7 @@ void Emitter::emitReduction(OpBuilder &b, vector::MultiDimReductionOp op) {
       {{"Masks", masks}}, p.remarks);
 }
 
-Value Emitter::positionAt(OpBuilder &b, Value v, Value at) {
+Value FragmentEmitter::positionAt(OpBuilder &b, Value v, Value at) {
   Operation *def = v.getDefiningOp();
   if (isa<vector::StepOp>(def))
     return at;
@@ -373,7 +300,7 @@ Value Emitter::positionAt(OpBuilder &b, Value v, Value at) {
   return clone->getResult(0);
 }
 
-void Emitter::emitPositions(OpBuilder &b, vector::BroadcastOp op) {
+void FragmentEmitter::emitPositions(OpBuilder &b, vector::BroadcastOp op) {
   VectorType type = op.getResultVectorType();
   bool columns = cast<VectorType>(op.getSourceType()).getRank() == 1;
   int64_t perRow = p.tilesOf(type.getDimSize(1)).second;
@@ -391,7 +318,7 @@ void Emitter::emitPositions(OpBuilder &b, vector::BroadcastOp op) {
   values[op.getResult()] = std::move(out);
 }
 
-void Emitter::emitBroadcast(OpBuilder &b, vector::BroadcastOp op) {
+void FragmentEmitter::emitBroadcast(OpBuilder &b, vector::BroadcastOp op) {
   if (p.kinds.lookup(op.getSource()) == FragmentKind::Coordinates ||
       !values.count(op.getSource()))
     return emitPositions(b, op);
@@ -423,7 +350,7 @@ void Emitter::emitBroadcast(OpBuilder &b, vector::BroadcastOp op) {
 /// loads, a barrier (every thread is done with the previous tiles), the
 /// writes, a barrier. One tile at a time in registers per leaf group: a
 /// contraction's operands are staged right before it.
-LogicalResult Emitter::stage(OpBuilder &b, ArrayRef<int> leaves) {
+LogicalResult FragmentEmitter::stage(OpBuilder &b, ArrayRef<int> leaves) {
   SmallVector<int> todo;
   for (int i : leaves)
     if (i >= 0 && staged.insert(i).second)
@@ -452,7 +379,33 @@ LogicalResult Emitter::stage(OpBuilder &b, ArrayRef<int> leaves) {
   return success();
 }
 
-LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
+Value FragmentEmitter::reViewTile(OpBuilder &b, const FragmentSite &site,
+                                  ArrayRef<Value> producer,
+                                  Exchanges &exchanged, int64_t tile) const {
+  // The computed operand (A, or B of the transposed products) is a re-view
+  // of the producer's C fragments (FragmentProgram.cpp checked that it is
+  // the same in every lane): tile `tile` of it, per K step.
+  MatrixOperand computed = p.transposed ? MatrixOperand::B : MatrixOperand::A;
+  const MatrixInstruction &consumer = *p.operandInst;
+  int64_t elements = consumer.elementsPerLane(computed);
+  SmallVector<Value> regs;
+  for (int64_t e = 0; e < elements; ++e) {
+    const FragmentSource &from = site.sources[tile * elements + e];
+    Value own = elementAt(b, producer[from.reg.tile], from.reg.element);
+    if (!from.xorMask) {
+      regs.push_back(own);
+      continue;
+    }
+    Value &other = exchanged[{from.reg.tile, from.reg.element, from.xorMask}];
+    if (!other)
+      other = shuffleXor(b, own, from.xorMask);
+    regs.push_back(from.own ? selectOwn(b, from.own, own, other) : other);
+  }
+  return fragmentOf(b, loc, consumer, computed, p.elementType, std::move(regs));
+}
+
+LogicalResult FragmentEmitter::emitContraction(OpBuilder &b,
+                                               const FragmentSite &site) {
   if (failed(copier->pipelined()
                  ? copier->arrive(b, &site - p.sites.data(), scalars)
                  : stage(b, {site.a, site.b})))
@@ -464,33 +417,12 @@ LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
   SmallVector<Value> accs;
   for (int64_t i = 0, n = plan.rm * plan.rn; i < n; ++i)
     accs.push_back(partOf(b, accValue, i, fragmentType(b.getF32Type())));
-  // The computed operand (A, or B of the transposed products) is a re-view
-  // of the producer's C fragments (FragmentProgram.cpp checked that it is
-  // the same in every lane): tile `tile` of it, per K step.
-  MatrixOperand computed = p.transposed ? MatrixOperand::B : MatrixOperand::A;
-  const MatrixInstruction &consumer = *p.operandInst;
-  int64_t elements = consumer.elementsPerLane(computed);
   SmallVector<Value> producer;
   if (site.lhs < 0)
     producer = values.lookup(contract.getLhs()).parts;
-  // The producer registers exchanged with a lane's xor partner, once each.
-  std::map<std::tuple<int64_t, int64_t, int64_t>, Value> exchanged;
+  Exchanges exchanged;
   auto reView = [&](int64_t tile) {
-    SmallVector<Value> regs;
-    for (int64_t e = 0; e < elements; ++e) {
-      const FragmentSource &from = site.sources[tile * elements + e];
-      Value own = elementAt(b, producer[from.reg.tile], from.reg.element);
-      if (!from.xorMask) {
-        regs.push_back(own);
-        continue;
-      }
-      Value &other = exchanged[{from.reg.tile, from.reg.element, from.xorMask}];
-      if (!other)
-        other = shuffleXor(b, own, from.xorMask);
-      regs.push_back(from.own ? selectOwn(b, from.own, own, other) : other);
-    }
-    return SmallVector<Value>{
-        fragmentOf(b, loc, consumer, computed, p.elementType, std::move(regs))};
+    return SmallVector<Value>{reViewTile(b, site, producer, exchanged, tile)};
   };
   int64_t index = &site - p.sites.data();
   if (inst.operandsInWorkgroupMemory()) {
@@ -529,7 +461,7 @@ LogicalResult Emitter::emitContraction(OpBuilder &b, const FragmentSite &site) {
   return copier->release(b, index, scalars);
 }
 
-LogicalResult Emitter::emitStore(OpBuilder &b, StoreOp store) {
+LogicalResult FragmentEmitter::emitStore(OpBuilder &b, StoreOp store) {
   std::string why;
   FailureOr<TileAccess> access =
       traceAccess(b, store, store.getPartition(), store.getIndices(),
@@ -578,7 +510,7 @@ LogicalResult Emitter::emitStore(OpBuilder &b, StoreOp store) {
   return success();
 }
 
-LogicalResult Emitter::emitOp(OpBuilder &b, Operation *op) {
+LogicalResult FragmentEmitter::emitOp(OpBuilder &b, Operation *op) {
   if (auto store = dyn_cast<StoreOp>(op))
     return emitStore(b, store);
   if (isa<LoadOp>(op) || op->getNumResults() == 0)
@@ -621,7 +553,7 @@ LogicalResult Emitter::emitOp(OpBuilder &b, Operation *op) {
   return success();
 }
 
-void Emitter::remark(const FragmentSite &site) const {
+void FragmentEmitter::remark(const FragmentSite &site) const {
   const Plan &plan = site.plan;
   vector::ContractionOp contract = site.contract;
   StringRef operand = p.transposed ? "B" : "A";
@@ -664,8 +596,7 @@ void Emitter::remark(const FragmentSite &site) const {
       p.remarks);
 }
 
-/// The lane's values of the loop's initial iter_args.
-SmallVector<Value> initialParts(OpBuilder &b, Emitter &e) {
+SmallVector<Value> initialParts(OpBuilder &b, FragmentEmitter &e) {
   SmallVector<Value> inits;
   for (auto [arg, init] :
        llvm::zip_equal(e.p.loop.getRegionIterArgs(), e.p.loop.getInitArgs())) {
@@ -681,8 +612,7 @@ SmallVector<Value> initialParts(OpBuilder &b, Emitter &e) {
   return inits;
 }
 
-/// Gives the lane values of `kinds`-shaped `parts` to `targets` in order.
-void bindParts(Emitter &e, ValueRange targets, ValueRange parts) {
+void bindParts(FragmentEmitter &e, ValueRange targets, ValueRange parts) {
   for (Value target : targets) {
     FragmentKind kind = e.p.kinds.lookup(target);
     int64_t n = kind == FragmentKind::Matrix ? e.fragmentsOf(target) : 1;
@@ -694,7 +624,36 @@ void bindParts(Emitter &e, ValueRange targets, ValueRange parts) {
   }
 }
 
-} // namespace
+void appendYielded(OpBuilder &b, FragmentEmitter &e, Value arg, Value v,
+                   SmallVector<Value> &out) {
+  FragmentKind kind = e.p.kinds.lookup(arg);
+  Type et = getElementTypeOrSelf(arg.getType());
+  if (kind == FragmentKind::Scalar)
+    out.push_back(e.scalar(v));
+  else if (kind == FragmentKind::Slice)
+    out.push_back(e.partOf(b, v, 0, e.sliceType(et)));
+  else
+    for (int64_t i = 0, n = e.fragmentsOf(arg); i < n; ++i)
+      out.push_back(e.partOf(b, v, i, e.fragmentType(et)));
+}
+
+/// The ops after the loop (the stores of its results, bound by the
+/// caller); erases the tile program.
+LogicalResult emitAfterLoop(FragmentEmitter &e) {
+  for (Operation *op : e.p.after) {
+    OpBuilder ab(op);
+    if (failed(e.emitOp(ab, op)))
+      return failure();
+  }
+  for (Operation *op : llvm::reverse(e.p.after))
+    op->erase();
+  e.p.loop.erase();
+  return success();
+}
+
+} // namespace tiles
+} // namespace layout
+} // namespace mlir
 
 LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
                                          gpu::GPUFuncOp func,
@@ -702,7 +661,8 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   scf::ForOp old = p.loop;
   Location loc = old.getLoc();
   OpBuilder b(old);
-  Emitter e{p, loc, *p.inst, {}, {}, {}, {}, block[0] * block[1] * block[2]};
+  FragmentEmitter e{p,  loc, *p.inst, {},
+                    {}, {},  {},      block[0] * block[1] * block[2]};
   e.tid = linearThreadId(b, loc, block);
   e.copier.emplace(p, loc, e.tid, e.threads);
   e.copier->remark();
@@ -717,8 +677,11 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
         FragmentContext::create(b, loc, site.plan, leaves, e.tid));
     e.remark(site);
   }
-  for (Leaf &leaf : p.leaves) {
-    allocateStagingBuffer(func, leaf, b, 1);
+  bool rotated = p.rotation.deferred >= 0;
+  for (auto [i, leaf] : llvm::enumerate(p.leaves)) {
+    // A rotated loop's copies run a whole iteration ahead: two stages.
+    bool variant = !llvm::is_contained(p.copies.beforeLoop, int(i));
+    allocateStagingBuffer(func, leaf, b, rotated && variant ? 2 : 1);
     if (p.inst->operandsInWorkgroupMemory())
       layOutForWarpgroupMma(func, leaf, b);
   }
@@ -726,6 +689,11 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   // before it (FragmentCopyPlan::beforeLoop).
   if (failed(e.stage(b, p.copies.beforeLoop)))
     return failure();
+  if (rotated) {
+    if (failed(emitRotatedLoop(e, b)))
+      return failure();
+    return emitAfterLoop(e);
+  }
   DenseSet<int> beforeLoop = e.staged;
   FailureOr<SmallVector<Value>> carried = e.copier->prologue(b);
   if (failed(carried))
@@ -737,6 +705,8 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
                          old.getStep(), inits, nullptr, old.getUnsignedCmp());
   loop->setAttr(kMatrixInstructionAttr,
                 b.getDenseI64ArrayAttr({p.inst->m, p.inst->n, p.inst->k}));
+  if (p.inst->operandsInWorkgroupMemory())
+    loop->setAttr(kProductOrderAttr, b.getStringAttr("program"));
   Block *body = loop.getBody();
   if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
     body->back().erase();
@@ -747,7 +717,7 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   e.copier->enterLoop(loop,
                       loop.getRegionIterArgs().take_back(carried->size()));
   // The scalars first (the staged tiles' indices); each staged tile right
-  // before its first contraction (Emitter::stage).
+  // before its first contraction (FragmentEmitter::stage).
   for (Operation &op : old.getBody()->without_terminator())
     if (op.getNumResults() &&
         p.kinds.lookup(op.getResult(0)) == FragmentKind::Scalar)
@@ -760,28 +730,11 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   SmallVector<Value> yielded;
   for (auto [arg, v] :
        llvm::zip_equal(old.getRegionIterArgs(),
-                       old.getBody()->getTerminator()->getOperands())) {
-    FragmentKind kind = p.kinds.lookup(arg);
-    Type et = getElementTypeOrSelf(arg.getType());
-    if (kind == FragmentKind::Scalar)
-      yielded.push_back(e.scalar(v));
-    else if (kind == FragmentKind::Slice)
-      yielded.push_back(e.partOf(ib, v, 0, e.sliceType(et)));
-    else
-      for (int64_t i = 0, n = e.fragmentsOf(arg); i < n; ++i)
-        yielded.push_back(e.partOf(ib, v, i, e.fragmentType(et)));
-  }
+                       old.getBody()->getTerminator()->getOperands()))
+    appendYielded(ib, e, arg, v, yielded);
   llvm::append_range(yielded, e.copier->yielded());
   scf::YieldOp::create(ib, loc, yielded);
   e.copier->finish(b);
   bindParts(e, old.getResults(), loop.getResults());
-  for (Operation *op : p.after) {
-    OpBuilder ab(op);
-    if (failed(e.emitOp(ab, op)))
-      return failure();
-  }
-  for (Operation *op : llvm::reverse(p.after))
-    op->erase();
-  old.erase();
-  return success();
+  return emitAfterLoop(e);
 }

@@ -714,7 +714,7 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
     return d;
   }
   if (failed(planLeaves(p, threads, options)) ||
-      failed(planFragmentCopies(p, *chip)))
+      failed(planFragmentCopies(p, *chip, options.rotateProducts)))
     return failure();
   return p;
 }

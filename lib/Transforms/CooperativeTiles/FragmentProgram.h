@@ -145,6 +145,32 @@ struct FragmentCopyPlan {
   std::string why;
 };
 
+/// FlashAttention-3's overlap of a warpgroup's row statistics with its
+/// last product (sm_90a; FragmentRotation.cpp): the last product (P V)
+/// of iteration j is issued in iteration j + 1, right after the first
+/// product (S = Q K^T) of that iteration, whose operands the loop's
+/// values do not change, so that the tensor cores run P_j V_j while the
+/// warpgroup computes the row statistics of S_{j+1}:
+///
+///   top:      cp.async.wait_group 0; barrier; copy group 0's next tiles
+///             into the other stage, group 1's tiles into this one
+///   product 0 (S_{j+1}), then product 1 of iteration j; wait_group 1
+///   ... the program's ops; wait_group 0 before the first use of
+///   the deferred product's result (the iter_arg it is yielded to)
+///   product 1's operands are computed and carried, not multiplied
+///
+/// The first iteration is peeled (no deferred product), the last deferred
+/// product runs after the loop. The loop-variant tiles have two stages:
+/// one barrier an iteration, every copy a whole iteration ahead.
+struct FragmentRotation {
+  /// The deferred product's site, or -1 (the products run in order).
+  int64_t deferred = -1;
+  /// The iter_arg its result is yielded to.
+  int64_t arg = -1;
+  /// Why the products run in order, where the rotation was considered.
+  std::string why;
+};
+
 /// An arith.select whose condition is a conjunction (arith.andi) of
 /// ordered compares, each of a broadcast of monotone positions (a tile's
 /// column or row positions: FragmentKind::Coordinates) with another or with
@@ -186,6 +212,7 @@ struct FragmentProgram {
   std::vector<StagingMapping> staging;
   std::vector<FragmentSite> sites;
   FragmentCopyPlan copies;
+  FragmentRotation rotation;
   /// The masks with a uniform fast path, by their select.
   DenseMap<Operation *, FragmentMask> masks;
   /// The kind of every value the emission meets: the loop's block
@@ -257,6 +284,23 @@ SmallVector<Value>
 multiplyWarpgroupFragments(OpBuilder &b, Location loc,
                            const FragmentContext &cx, ArrayRef<Value> accs,
                            function_ref<Value(int64_t)> aRegisters);
+/// The m64nN accumulators of multiplyWarpgroupFragments, one per 64-row
+/// instruction tile: `accs` concatenated (a zero constant for zeros).
+SmallVector<Value> warpgroupAccumulators(OpBuilder &b, Location loc,
+                                         const FragmentContext &cx,
+                                         ArrayRef<Value> accs);
+/// The wgmma ops alone of multiplyWarpgroupFragments onto `accumulators`
+/// (warpgroupAccumulators; between a fence and a commit the caller
+/// emits), A's registers given (empty: A staged). A buffer of two stages
+/// is read in `cx.stage`.
+SmallVector<Value> issueWarpgroupFragments(OpBuilder &b, Location loc,
+                                           const FragmentContext &cx,
+                                           ArrayRef<Value> accumulators,
+                                           ArrayRef<Value> aRegs);
+/// The C fragments of issueWarpgroupFragments's accumulators.
+SmallVector<Value> warpgroupFragmentsOf(OpBuilder &b, Location loc,
+                                        const FragmentContext &cx,
+                                        ArrayRef<Value> rows);
 
 /// Emits `program` (FragmentEmit.cpp): the per-lane loop, the stores after
 /// it, remarks; erases the tile program's ops.

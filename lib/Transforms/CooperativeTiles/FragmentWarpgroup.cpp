@@ -29,17 +29,12 @@ using namespace mlir;
 using namespace mlir::layout;
 using namespace mlir::layout::tiles;
 
-SmallVector<Value> tiles::multiplyWarpgroupFragments(
-    OpBuilder &b, Location loc, const FragmentContext &cx, ArrayRef<Value> accs,
-    function_ref<Value(int64_t)> aRegisters) {
+SmallVector<Value> tiles::warpgroupAccumulators(OpBuilder &b, Location loc,
+                                                const FragmentContext &cx,
+                                                ArrayRef<Value> accs) {
   const Plan &plan = cx.plan;
-  const MatrixInstruction &inst = *plan.inst;
-  const OperandLeaves &t = cx.operands;
-  int64_t n = plan.tn, per = inst.cElementsPerLane;
+  int64_t per = plan.inst->cElementsPerLane;
   auto accType = VectorType::get({plan.rn * per}, b.getF32Type());
-  int64_t shape[] = {inst.m, n, inst.k};
-  SmallVector<int64_t> bDims = descriptorDims(*t.b, t.bK, t.bN);
-  // The batch's accumulators, one per 64-row instruction tile.
   SmallVector<Value> rows;
   auto isZero = [](Value v) { return matchPattern(v, m_PosZeroFloat()); };
   for (int64_t i = 0; i < plan.rm; ++i) {
@@ -58,13 +53,23 @@ SmallVector<Value> tiles::multiplyWarpgroupFragments(
             vector::ExtractOp::create(b, loc, accs[i * plan.rn + j], e));
     rows.push_back(vector::FromElementsOp::create(b, loc, accType, elements));
   }
-  // The computed A's registers before the fence (wgmma.fence orders the
-  // lanes' register writes before the wgmma reads them).
-  SmallVector<Value> aRegs;
-  if (aRegisters)
-    for (int64_t tile = 0; tile < plan.rm * plan.ks; ++tile)
-      aRegs.push_back(aRegisters(tile));
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  return rows;
+}
+
+SmallVector<Value> tiles::issueWarpgroupFragments(OpBuilder &b, Location loc,
+                                                  const FragmentContext &cx,
+                                                  ArrayRef<Value> accumulators,
+                                                  ArrayRef<Value> aRegs) {
+  const Plan &plan = cx.plan;
+  const MatrixInstruction &inst = *plan.inst;
+  const OperandLeaves &t = cx.operands;
+  int64_t shape[] = {inst.m, plan.tn, inst.k};
+  SmallVector<int64_t> bDims = descriptorDims(*t.b, t.bK, t.bN);
+  // A leaf of several stages is read in the context's.
+  auto stageOf = [&](const Leaf &leaf) {
+    return leaf.stages > 1 ? cx.stage : Value();
+  };
+  SmallVector<Value> rows(accumulators);
   for (int64_t i = 0; i < plan.rm; ++i) {
     Value &acc = rows[i];
     for (int64_t s = 0; s < plan.ks; ++s) {
@@ -72,9 +77,9 @@ SmallVector<Value> tiles::multiplyWarpgroupFragments(
       SmallVector<Value> bc(2);
       bc[t.bK] = k0;
       bc[t.bN] = cx.waveCol;
-      SmallVector<Value> bAt = t.b->bufCoord(bc, cx.stage);
-      if (aRegisters) {
-        acc = WarpgroupMmaRegAOp::create(b, loc, accType, acc,
+      SmallVector<Value> bAt = t.b->bufCoord(bc, stageOf(*t.b));
+      if (!aRegs.empty()) {
+        acc = WarpgroupMmaRegAOp::create(b, loc, acc.getType(), acc,
                                          aRegs[i * plan.ks + s], t.b->buffer,
                                          t.b->desc, bAt, shape, bDims);
         continue;
@@ -83,18 +88,42 @@ SmallVector<Value> tiles::multiplyWarpgroupFragments(
       a[t.aM] = arith::AddIOp::create(b, loc, cx.waveRow,
                                       indexConstant(b, loc, i * inst.m));
       a[t.aK] = k0;
-      acc = WarpgroupMmaOp::create(b, loc, accType, acc, t.a->buffer, t.a->desc,
-                                   t.a->bufCoord(a, cx.stage), t.b->buffer,
-                                   t.b->desc, bAt, shape,
+      acc = WarpgroupMmaOp::create(b, loc, acc.getType(), acc, t.a->buffer,
+                                   t.a->desc, t.a->bufCoord(a, stageOf(*t.a)),
+                                   t.b->buffer, t.b->desc, bAt, shape,
                                    descriptorDims(*t.a, t.aM, t.aK), bDims);
     }
   }
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  return rows;
+}
+
+SmallVector<Value> tiles::warpgroupFragmentsOf(OpBuilder &b, Location loc,
+                                               const FragmentContext &cx,
+                                               ArrayRef<Value> rows) {
+  const Plan &plan = cx.plan;
+  int64_t per = plan.inst->cElementsPerLane;
   SmallVector<Value> out;
   for (int64_t i = 0; i < plan.rm; ++i)
     for (int64_t j = 0; j < plan.rn; ++j)
       out.push_back(vector::ExtractStridedSliceOp::create(b, loc, rows[i],
                                                           j * per, per, 1));
   return out;
+}
+
+SmallVector<Value> tiles::multiplyWarpgroupFragments(
+    OpBuilder &b, Location loc, const FragmentContext &cx, ArrayRef<Value> accs,
+    function_ref<Value(int64_t)> aRegisters) {
+  const Plan &plan = cx.plan;
+  // The computed A's registers before the fence (wgmma.fence orders the
+  // lanes' register writes before the wgmma reads them).
+  SmallVector<Value> aRegs;
+  if (aRegisters)
+    for (int64_t tile = 0; tile < plan.rm * plan.ks; ++tile)
+      aRegs.push_back(aRegisters(tile));
+  SmallVector<Value> rows = warpgroupAccumulators(b, loc, cx, accs);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  rows = issueWarpgroupFragments(b, loc, cx, rows, aRegs);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  return warpgroupFragmentsOf(b, loc, cx, rows);
 }
