@@ -166,14 +166,17 @@ struct PyModule {
   }
 
   /// Compiles a copy with -layout-to-rocdl / -layout-to-nvvm and returns
-  /// the first object's bytes.
+  /// the first object's bytes (`ftz`: -layout-to-nvvm's ftz option).
   py::bytes compile(const std::string &target, const std::string &chip,
-                    const std::string &format) {
+                    const std::string &format, bool ftz) {
     std::string pipeline;
+    if (target == "rocdl" && ftz)
+      throw std::invalid_argument("ftz is an option of target 'nvvm'");
     if (target == "rocdl")
       pipeline = "layout-to-rocdl{chip=" + chip + " format=" + format + "}";
     else if (target == "nvvm")
-      pipeline = "layout-to-nvvm{chip=" + chip + " format=" + format + "}";
+      pipeline = "layout-to-nvvm{chip=" + chip + " format=" + format +
+                 (ftz ? " ftz=true" : "") + "}";
     else
       throw std::invalid_argument("target must be 'rocdl' or 'nvvm', got '" +
                                   target + "'");

@@ -707,6 +707,7 @@ PYBIND11_MODULE(_layout_opt, m) {
            "Adds func @name(indices) -> (offset, valid) built with layout ops.")
       .def("compile", &PyModule::compile, py::arg("target") = "rocdl",
            py::arg("chip") = "gfx942", py::arg("format") = "bin",
+           py::arg("ftz") = false,
            "Runs -layout-to-rocdl or -layout-to-nvvm on a copy and returns "
            "the code objects (layout_opt.compile wraps it).");
 }

@@ -59,7 +59,9 @@ def build(out):
         text = subprocess.run(
             [sys.executable, os.path.join(HERE, "gen-attention.py")] + flags,
             check=True, capture_output=True, text=True).stdout
-        common.build_cubin(out, "attention", text, chip)
+        # ftz: exp2 as ex2.approx.ftz.f32, as Triton's libdevice linking
+        # and FlashAttention's fast math have it (-layout-exp2-to-nvvm).
+        common.build_cubin(out, "attention", text, chip, ftz=True)
 
 
 def triton_attention():

@@ -38,16 +38,17 @@ def copy_runtime(out):
     print("copied %d Python files of the package to %s" % (len(sources), dst))
 
 
-def build_cubin(out, stem, text, chip="sm_90"):
+def build_cubin(out, stem, text, chip="sm_90", ftz=False):
     """The build step of a bench whose kernels are MLIR `text`: writes
-    OUT/<stem>.<chip>.mlir, compiles it for `chip` (-layout-to-nvvm) into
-    OUT/<stem>.<chip>.cubin and copies the package's Python files."""
+    OUT/<stem>.<chip>.mlir, compiles it for `chip` (-layout-to-nvvm, with
+    its ftz option where `ftz`) into OUT/<stem>.<chip>.cubin and copies the
+    package's Python files."""
     build_path()
     import layout_opt as lo
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "%s.%s.mlir" % (stem, chip)), "w") as f:
         f.write(text)
-    cubin = lo.compile(lo.Module.parse(text), "nvvm", chip)
+    cubin = lo.compile(lo.Module.parse(text), "nvvm", chip, ftz=ftz)
     name = "%s.%s.cubin" % (stem, chip)
     with open(os.path.join(out, name), "wb") as f:
         f.write(cubin)

@@ -129,6 +129,9 @@ void addGpuPipeline(OpPassManager &pm, StringRef name, StringRef chip,
     pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutBulkTensorToNVVM());
     // The saturating FP8 truncations, while their clamps are as written.
     pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutFloat8TruncToNVVM());
+    // exp2 where the target flushes subnormals (MLIR 22 keeps the flag
+    // unused).
+    pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutExp2ToNVVM());
     // ldmatrix reads of a buffer from a few bases and immediates, once the
     // swizzle is chosen and while the offsets are layout.offset ops.
     pm.addNestedPass<gpu::GPUModuleOp>(layout::createLayoutLdMatrixSteps());
@@ -181,6 +184,8 @@ struct GpuSettings {
   bool swizzle;
   /// rocm-path or cuda-path.
   std::string toolkitPath;
+  /// -layout-to-nvvm's ftz.
+  bool ftz = false;
 };
 
 /// Why `chip` cannot be -layout-to-rocdl's chip ("" when it can).
@@ -277,6 +282,7 @@ void buildNVVMFor(OpPassManager &pm, const GpuSettings &settings,
   attach.moduleMatcher = attachTo.str();
   attach.chip = chip.str();
   attach.optLevel = settings.optLevel;
+  attach.ftzFlag = settings.ftz;
   // PTX ISA 8.0 brought cp.async.bulk.tensor and mbarrier expect_tx (sm_90);
   // the NVPTX back end's default for sm_90 is 7.8 and cannot select them.
   if (cantFail(parseChip(chip)).tensorMemoryAccess)
@@ -415,8 +421,8 @@ void layout::buildLayoutToNVVMPipeline(OpPassManager &pm,
       pm.addPass(std::make_unique<ReportErrorPass>(problem));
       return;
     }
-  GpuSettings settings{options.format, options.barePtr, options.optLevel,
-                       options.swizzle, options.cudaPath};
+  GpuSettings settings{options.format,  options.barePtr,  options.optLevel,
+                       options.swizzle, options.cudaPath, options.ftz};
   pm.addPass(std::make_unique<GpuPipelineForTargetPass>(
       "layout-to-nvvm", /*amd=*/false, chip, kDefaultNVIDIAChip,
       std::move(settings), buildNVVMFor));

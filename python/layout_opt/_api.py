@@ -214,8 +214,9 @@ class Partition:
         target[flat[inside]] = value[inside]
 
 
-def compile(module, target="rocdl", chip="gfx942", format="bin"):
+def compile(module, target="rocdl", chip="gfx942", format="bin", ftz=False):
     """Compiles a module's gpu.modules with -layout-to-rocdl (AMDGPU code
     object) or -layout-to-nvvm (cubin; format="isa" for PTX) and returns the
-    first object's bytes."""
-    return module.compile(target, chip, format)
+    first object's bytes. ftz (nvvm): -layout-to-nvvm's ftz option, f32
+    subnormals flushed where the target's flag is honored (exp2)."""
+    return module.compile(target, chip, format, ftz)

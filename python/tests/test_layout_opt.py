@@ -190,6 +190,31 @@ def test_compile_gfx942_is_elf():
     assert b".visible .entry transpose_f32" in ptx
 
 
+EXP2 = """module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%x: f32, %out: memref<1xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %y = math.exp2 %x : f32
+      memref.store %y, %out[%c0] : memref<1xf32>
+      gpu.return
+    }
+  }
+}"""
+
+
+def test_compile_ftz_flushes_exp2():
+    # ftz=True: -layout-to-nvvm's ftz option, exp2 as the bare
+    # ex2.approx.ftz.f32; by default libdevice's ex2.approx.f32 path.
+    fast = lo.compile(lo.Module.parse(EXP2), target="nvvm", chip="sm_90",
+                      format="isa", ftz=True)
+    plain = lo.compile(lo.Module.parse(EXP2), target="nvvm", chip="sm_90",
+                       format="isa")
+    assert b"ex2.approx.ftz.f32" in fast and b"ex2.approx.f32" not in fast
+    assert b"ex2.approx.f32" in plain and b"ex2.approx.ftz.f32" not in plain
+    with pytest.raises(ValueError, match="ftz is an option of target"):
+        lo.compile(lo.Module.parse(EXP2), target="rocdl", ftz=True)
+
+
 def test_tile_program_compiles_to_128_bit_lds_accesses():
     # The tile programs: -layout-tile-shared-memory (also part of the
     # pipelines) distributes them; the swizzle reaches zero conflicts, and

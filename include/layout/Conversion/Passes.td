@@ -171,6 +171,29 @@ def LayoutFloat8TruncToNVVM : Pass<"layout-float8-truncf-to-nvvm"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def LayoutExp2ToNVVM : Pass<"layout-exp2-to-nvvm",
+                             "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower f32 math.exp2 to ex2.approx.ftz.f32 where the target "
+                "flushes subnormals";
+  let description = [{
+    In a gpu.module whose `#nvvm.target` carries the `ftz` flag, every
+    `math.exp2` of f32 (scalar or vector, element by element) becomes PTX's
+    `ex2.approx.ftz.f32` (PTX ISA 9.7.4.11, "ex2": maximum relative error
+    2^-22 in the full range; `.ftz` flushes subnormal inputs and results to
+    sign-preserving zero). MLIR 22 keeps the flag on the target but does not
+    use it: the GPU-to-NVVM conversion calls libdevice's `__nv_exp2f`,
+    whose non-FTZ branch is `ex2.approx.f32` plus the handling of subnormal
+    results (ptxas: a compare and two predicated multiplies per element,
+    a third of the instructions of an attention kernel's softmax; the FTZ
+    branch, which Triton's libdevice linking selects, is the bare
+    instruction). Without the flag the pass changes nothing. Part of
+    `-layout-to-nvvm` (whose `ftz` option attaches targets with the flag),
+    before the GPU-to-NVVM conversion.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def LayoutLdMatrixSteps : Pass<"layout-ldmatrix-steps",
                                 "::mlir::gpu::GPUModuleOp"> {
   let summary = "Read a buffer's ldmatrix tiles from a few base registers "

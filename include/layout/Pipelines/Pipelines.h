@@ -86,6 +86,15 @@ struct LayoutToNVVMOptions : public GpuPipelineOptions<LayoutToNVVMOptions> {
                      "else /usr/local/cuda, whichever has bin/ptxas, else "
                      "ptxas on PATH)"),
       llvm::cl::init("")};
+  Option<bool> ftz{
+      *this, "ftz",
+      llvm::cl::desc("Attach targets with the ftz flag: f32 math.exp2 "
+                     "becomes ex2.approx.ftz.f32, subnormal results flushed "
+                     "to zero (-layout-exp2-to-nvvm; as Triton's libdevice "
+                     "linking and nvcc --use_fast_math), instead of "
+                     "libdevice's subnormal handling (default false; a "
+                     "gpu.module's own #nvvm.target decides for it)"),
+      llvm::cl::init(false)};
 };
 
 /// `-layout-to-rocdl`: layout IR in gpu.modules down to a gpu.binary that

@@ -4,12 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Five passes the GPU pipelines run around upstream conversions (a sixth,
+// Six passes the GPU pipelines run around upstream conversions (a seventh,
 // -layout-ldmatrix-steps, is in LdMatrixSteps.cpp), each for a
 // gap of MLIR 22 that is named in its description (Passes.td): the dynamic
 // shared memory global's linkage, n-D shape casts, bf16 mma.sync, the PTX
 // version of the matrix instructions called as LLVM intrinsics, saturating
-// truncations to 8-bit floats on NVIDIA chips.
+// truncations to 8-bit floats on NVIDIA chips, the target's ftz flag for
+// exp2.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,9 @@
 #include "layout/Transforms/TargetChip.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -36,6 +40,7 @@ namespace layout {
 #define GEN_PASS_DEF_LAYOUTBF16MMASYNCTONVVM
 #define GEN_PASS_DEF_LAYOUTNVVMPTXVERSION
 #define GEN_PASS_DEF_LAYOUTFLOAT8TRUNCTONVVM
+#define GEN_PASS_DEF_LAYOUTEXP2TONVVM
 #include "layout/Conversion/Passes.h.inc"
 } // namespace layout
 } // namespace mlir
@@ -249,6 +254,59 @@ struct Float8TruncToNVVMPass final
           op, x, [&](OpBuilder &b, Location loc, ArrayRef<Value> elements) {
             return convert(b, loc, elements, f8);
           });
+    }
+  }
+};
+
+/// math.exp2 of f32 as ex2.approx.ftz.f32 (inline PTX, element by element)
+/// in a gpu.module whose #nvvm.target has the ftz flag.
+struct Exp2ToNVVMPass final
+    : layout::impl::LayoutExp2ToNVVMBase<Exp2ToNVVMPass> {
+  static Value ex2(OpBuilder &b, Location loc, Value x) {
+    MLIRContext *ctx = b.getContext();
+    return LLVM::InlineAsmOp::create(
+               b, loc, b.getF32Type(), ValueRange{x},
+               "ex2.approx.ftz.f32 $0, $1;", "=f,f",
+               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+               ArrayAttr())
+        .getResult(0);
+  }
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    ArrayAttr targets = module.getTargetsAttr();
+    if (!targets || llvm::none_of(targets, [](Attribute t) {
+          auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(t);
+          return nvvm && nvvm.hasFtz();
+        }))
+      return;
+    SmallVector<math::Exp2Op> ops;
+    module.walk([&](math::Exp2Op op) {
+      if (getElementTypeOrSelf(op.getType()).isF32())
+        ops.push_back(op);
+    });
+    for (math::Exp2Op op : ops) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      Value result;
+      if (auto type = dyn_cast<VectorType>(op.getType())) {
+        if (type.isScalable())
+          continue;
+        SmallVector<Value> elements;
+        SmallVector<int64_t> strides = computeStrides(type.getShape());
+        for (int64_t i = 0, n = type.getNumElements(); i < n; ++i)
+          elements.push_back(
+              ex2(b, loc,
+                  vector::ExtractOp::create(b, loc, op.getOperand(),
+                                            delinearize(i, strides))));
+        result = vector::FromElementsOp::create(b, loc, type, elements);
+      } else {
+        result = ex2(b, loc, op.getOperand());
+      }
+      op.replaceAllUsesWith(result);
+      op.erase();
     }
   }
 };
