@@ -85,17 +85,21 @@ CAUSAL_MASK = """      %kstep = vector.step : vector<{bn}xindex>
 # sm_90a (wgmma, the --hopper kernels): (d, BM, BN, threads, CTAs), one
 # warpgroup of 128 threads per 64 query rows; CTAs > 0 asks ptxas for that
 # many blocks per SM (nvvm.minctasm: it caps the registers to fit them).
+# The loop attribute each ORDER asks for.
+ATTRIBUTES = {"rotated": ' {layout.product_order = "rotated"}',
+              "late": ' {layout.copy_release = "late"}'}
 # ORDER "rotated" asks for the last product one iteration late
 # (layout.product_order: FlashAttention-3's overlap of P V with the next
 # softmax; not the default, ptxas serializes it: bench/RESULTS.md).
+# "late": the next K tiles copied at V's arrival (layout.copy_release).
 HOPPER_KERNELS = [(64, 64, 128, 128, 0, ""), (64, 64, 128, 128, 0, "rotated"),
-                  (64, 64, 64, 128, 4, ""), (64, 128, 64, 256, 2, ""),
-                  (64, 128, 128, 256, 0, ""),
+                  (64, 64, 128, 128, 3, ""), (64, 64, 64, 128, 4, ""),
+                  (64, 128, 64, 256, 2, ""),
                   (128, 64, 128, 128, 0, ""),
+                  (128, 64, 128, 128, 0, "late"),
                   (128, 64, 128, 128, 0, "rotated"),
                   (128, 64, 64, 128, 0, ""), (128, 128, 64, 256, 2, ""),
-                  (128, 128, 64, 256, 0, ""), (128, 128, 128, 256, 0, ""),
-                  (64, 64, 128, 128, 3, "")]
+                  (128, 128, 128, 256, 0, "")]
 
 
 def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
@@ -172,7 +176,7 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
       %o2 = vector.contract {{indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %p16, %tv, %oa
          : vector<{bm}x{bn}xf16>, vector<{bn}x{d}xf16> into vector<{bm}x{d}xf32>
       scf.yield %mn, %ln, %o2 : vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>
-    }}{' {layout.product_order = "%s"}' % order if order else ""}
+    }}{ATTRIBUTES.get(order, "")}
     %lc = vector.shape_cast %res#1 : vector<{bm}xf32> to vector<{bm}x1xf32>
     %lb = vector.broadcast %lc : vector<{bm}x1xf32> to vector<{bm}x{d}xf32>
     %out = arith.divf %res#2, %lb : vector<{bm}x{d}xf32>
@@ -188,13 +192,14 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
 def name(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
          order=""):
     """The kernel's name: attn[_causal]_d<d>_bm<BM>[_bn<BN>][_<dtype>]
-    [_t<threads>][_c<CTAs>][_rot] (the defaults left out; _rot: the last
-    product rotated)."""
+    [_t<threads>][_c<CTAs>][_rot|_late] (the defaults left out; _rot: the
+    last product rotated, _late: the next K tiles copied at V's arrival,
+    layout.copy_release = "late")."""
     return "attn%s_d%d_bm%d%s%s%s%s%s" % (
         "_causal" if causal else "", d, bm, "" if bn == 64 else "_bn%d" % bn,
         "" if dtype == "f16" else "_" + dtype,
         "" if threads == 128 else "_t%d" % threads,
-        "_c%d" % ctas if ctas else "", "_rot" if order == "rotated" else "")
+        "_c%d" % ctas if ctas else "", {"rotated": "_rot", "late": "_late"}.get(order, ""))
 
 
 EXAMPLE = [(64, 64, 64)]

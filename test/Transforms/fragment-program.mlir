@@ -1,5 +1,9 @@
 // RUN: layout-opt %s -layout-tile-shared-memory="chip=sm_90 remarks" 2>&1 | FileCheck %s
 // RUN: layout-opt %s -layout-tile-shared-memory="chip=gfx942 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
+// The loop asking for the late copy of K (layout.copy_release = "late"):
+// K's next tiles start at V's arrival, two barriers per iteration.
+// RUN: sed 's/^    }$/    } {layout.copy_release = "late"}/' %s | layout-opt -layout-tile-shared-memory="chip=sm_90 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LATE
+// LATE: remark: in a fragment program: 1 staged tile(s) once before the loop, 2 per iteration; those in 2 groups, each copied by cp.async during the product before the one that reads it (layout.copy_release = "late"); 2 barriers per iteration
 
 /// A loop of two contractions (issue 40's milestone: S = Q K^T, the row
 /// maximum, O += f16(S - m) V) compiled as a fragment program on sm_90: the

@@ -187,6 +187,11 @@ constexpr llvm::StringLiteral kOperandCopiesAttr = "layout.operand_copies";
 /// (FragmentRotation: the last product one iteration late; the default
 /// where it applies) or "program".
 constexpr llvm::StringLiteral kProductOrderAttr = "layout.product_order";
+/// When a fragment program's first copy group starts its next tiles (on
+/// its scf.for): "early" (right after its last reader) or "late" (at the
+/// last group's arrival, one barrier less); early by default
+/// (FragmentCopyPlan::releaseAfter).
+constexpr llvm::StringLiteral kCopyReleaseAttr = "layout.copy_release";
 
 /// A staged leaf over cooperative `load`'s whole tile (its buffer order and
 /// staging are planned later).

@@ -189,8 +189,14 @@ LogicalResult planCopyMode(FragmentProgram &p, const Chip &chip,
   plan.mode =
       why->empty() ? FragmentCopyMode::Async : FragmentCopyMode::Registers;
   // Group 0's buffers are free after the last product that reads them
-  // (before the last group's product: checked above).
-  if (plan.mode == FragmentCopyMode::Async)
+  // (before the last group's product: checked above). Early unless the
+  // loop asks for "late" (layout.copy_release): the extra barrier gains
+  // 1-6% on most kernels but costs 2-4% on some one-warpgroup wgmma ones
+  // (bench/RESULTS.md).
+  if (plan.mode != FragmentCopyMode::Async)
+    return success();
+  auto release = p.loop->getAttrOfType<StringAttr>(kCopyReleaseAttr);
+  if (!release || release.getValue() == "early")
     for (int i : plan.groups.front())
       plan.releaseAfter = std::max(plan.releaseAfter, last[i]);
   return success();
@@ -201,6 +207,12 @@ LogicalResult planCopyMode(FragmentProgram &p, const Chip &chip,
 LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip,
                                         bool rotate) {
   FragmentCopyPlan &plan = p.copies;
+  auto release = p.loop->getAttrOfType<StringAttr>(kCopyReleaseAttr);
+  if (p.loop->hasAttr(kCopyReleaseAttr) &&
+      (!release || !llvm::is_contained({"early", "late"}, release.getValue())))
+    return p.loop.emitOpError()
+           << "layout.copy_release takes \"early\" or \"late\", got "
+           << p.loop->getAttr(kCopyReleaseAttr);
   SmallVector<int64_t> last;
   if (failed(planCopyMode(p, chip, last)))
     return failure();
@@ -442,7 +454,7 @@ void FragmentCopier::remark() const {
                             "after product {0}, its last reader",
                             plan.releaseAfter + 1)
                   .str()
-            : std::string(),
+            : std::string(" (layout.copy_release = \"late\")"),
         groups + (plan.releaseAfter >= 0 ? 1 : 0));
     if (p.inst->operandsInWorkgroupMemory() && !p.rotation.why.empty())
       text += "; the products in program order: " + p.rotation.why;
