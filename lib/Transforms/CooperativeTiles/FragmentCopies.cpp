@@ -134,8 +134,16 @@ std::string planRotation(FragmentProgram &p, const Chip &chip,
   if (!result.hasOneUse() || !isa<scf::YieldOp>(*result.getUsers().begin()))
     return "the last product's result is used in the loop";
   int64_t arg = result.getUses().begin()->getOperandNumber();
-  if (p.loop.getRegionIterArgs()[arg].use_empty())
+  BlockArgument carried = p.loop.getRegionIterArgs()[arg];
+  if (carried.use_empty())
     return "the iter_arg of the last product's result is not used";
+  // Its result is there only once the next iteration's first product is
+  // issued.
+  for (Operation *user : carried.getUsers())
+    if (Operation *op = p.loop.getBody()->findAncestorOpInBlock(*user);
+        !op || !first.contract->isBeforeInBlock(op))
+      return "the iter_arg of the last product's result is used before the "
+             "first product";
   int64_t bytes = 0;
   for (auto [i, leaf] : llvm::enumerate(p.leaves))
     bytes += stagingBufferElements(
