@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layout/Conversion/InlinePtx.h"
 #include "layout/Conversion/Passes.h"
 #include "layout/Evaluator/MatrixInstructions.h"
 #include "layout/Evaluator/WarpgroupMma.h"
@@ -263,14 +264,9 @@ struct Float8TruncToNVVMPass final
 struct Exp2ToNVVMPass final
     : layout::impl::LayoutExp2ToNVVMBase<Exp2ToNVVMPass> {
   static Value ex2(OpBuilder &b, Location loc, Value x) {
-    MLIRContext *ctx = b.getContext();
-    return LLVM::InlineAsmOp::create(
-               b, loc, b.getF32Type(), ValueRange{x},
-               "ex2.approx.ftz.f32 $0, $1;", "=f,f",
-               /*has_side_effects=*/false, /*is_align_stack=*/false,
-               LLVM::tailcallkind::TailCallKind::None,
-               LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-               ArrayAttr())
+    return layout::createInlinePtx(b, loc, b.getF32Type(), ValueRange{x},
+                                   "ex2.approx.ftz.f32 $0, $1;", "=f,f",
+                                   /*sideEffects=*/false)
         .getResult(0);
   }
 

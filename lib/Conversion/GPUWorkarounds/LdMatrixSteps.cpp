@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layout/Conversion/InlinePtx.h"
 #include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Dialect/Layout/Utils/WorkgroupBuffers.h"
@@ -192,12 +193,8 @@ Value ldmatrixAt(OpBuilder &b, nvgpu::LdMatrixOp op, Value base,
                        : LLVM::LLVMStructType::getLiteral(
                              b.getContext(), SmallVector<Type>(n, i32));
   Value address = arith::IndexCastUIOp::create(b, loc, i32, base);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, result, ValueRange{address}, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  auto asmOp = createInlinePtx(b, loc, result, ValueRange{address}, text,
+                               constraints, /*sideEffects=*/true);
   VectorType type = op.getType();
   auto pair = VectorType::get({type.getDimSize(1)}, type.getElementType());
   Value vec = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layout/Conversion/InlinePtx.h"
 #include "layout/Conversion/Passes.h"
 #include "layout/Dialect/Layout/IR/LayoutOps.h"
 #include "layout/Dialect/Layout/Utils/WorkgroupBuffers.h"
@@ -202,11 +203,8 @@ LogicalResult lower(WarpgroupMmaRegAOp op) {
   MLIRContext *ctx = op.getContext();
   auto structType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(n / 2, b.getF32Type()));
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, structType, operands, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  auto asmOp = createInlinePtx(b, loc, structType, operands, text, constraints,
+                               /*sideEffects=*/true);
   SmallVector<Value> elements;
   for (int64_t i = 0; i < n / 2; ++i)
     elements.push_back(

@@ -53,6 +53,23 @@ public:
     return r;
   }
 
+  /// The value of `v` where it can be evaluated now, else std::nullopt,
+  /// the state left as it was: the failure's explanation and the splits
+  /// it asks for are discarded (guards, probes, a loop's upper bound).
+  std::optional<Sym> evalIfKnown(Value v) {
+    DenseMap<unsigned, int64_t> refine = state.refine;
+    std::string fatal = state.fatal;
+    bool quiet = state.quiet;
+    state.quiet = true;
+    std::optional<Sym> r = eval(v);
+    if (state.failed())
+      r = std::nullopt;
+    state.quiet = quiet;
+    state.refine = std::move(refine);
+    state.fatal = std::move(fatal);
+    return r;
+  }
+
   /// Whether `v` is the same in every thread of the block: no thread or
   /// lane id feeds it, and it is no result of an op with regions (memoized
   /// in the state).
@@ -202,16 +219,8 @@ private:
       // read from its induction variable) leaves their number unbounded,
       // which the proof covers too.
       std::optional<int64_t> count;
-      DenseMap<unsigned, int64_t> refine = state.refine;
-      std::string fatal = state.fatal;
-      bool quiet = state.quiet;
-      state.quiet = true;
-      std::optional<Sym> ub = eval(loop.getUpperBound());
-      bool known = ub && !state.failed();
-      state.quiet = quiet;
-      state.refine = std::move(refine);
-      state.fatal = std::move(fatal);
-      if (known && lb->concrete() && ub->concrete())
+      std::optional<Sym> ub = evalIfKnown(loop.getUpperBound());
+      if (ub && lb->concrete() && ub->concrete())
         count = std::max<int64_t>(
             1, llvm::divideCeil(std::max<int64_t>(0, ub->c - lb->c), step->c));
       Sym j = symbolOf(loop, 0, [&] {
@@ -676,13 +685,7 @@ std::optional<SmallVector<LaneAddress>> bank::evaluateBlock(
       if (auto it = known.find(cond); it != known.end()) {
         c = it->second;
       } else {
-        DenseMap<unsigned, int64_t> refine = state.refine;
-        std::string fatal = state.fatal;
-        state.quiet = true;
-        c = eval.eval(cond);
-        state.quiet = false;
-        state.refine = std::move(refine);
-        state.fatal = std::move(fatal);
+        c = eval.evalIfKnown(cond);
         if (!c)
           (eval.isThreadUniform(cond) ? uniform : known)[cond] = Sym{0, {1}};
       }
@@ -712,14 +715,9 @@ std::optional<SmallVector<LaneAddress>> bank::evaluateBlock(
       // Probes that are not concrete are left out, their failures with them.
       SmallVector<std::optional<int64_t>> &values = probed->emplace_back();
       for (Value probe : probes) {
-        state.quiet = true;
-        std::optional<Sym> v = eval.eval(probe);
-        state.quiet = false;
-        bool concrete = v && v->concrete() && !state.failed();
-        state.fatal.clear();
-        state.refine.clear();
-        values.push_back(concrete ? std::optional<int64_t>(v->c)
-                                  : std::nullopt);
+        std::optional<Sym> v = eval.evalIfKnown(probe);
+        values.push_back(v && v->concrete() ? std::optional<int64_t>(v->c)
+                                            : std::nullopt);
       }
     }
   }

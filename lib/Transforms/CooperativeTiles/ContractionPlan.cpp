@@ -650,21 +650,17 @@ static FailureOr<Plan> planCopies(ContractionTree &t, gpu::GPUFuncOp func,
   plan->assumeAlignment = options.assumeAlignment;
   plan->chip = &chip;
   plan->workgroupBytesLimit = workgroupBytesLimit(func, chip);
-  auto copies = t.contract->getAttrOfType<StringAttr>(kOperandCopiesAttr);
-  if (copies &&
-      !llvm::is_contained({"tma", "tma+cp.async", "cp.async", "registers"},
-                          copies.getValue()))
-    return t.contract.emitOpError()
-           << "layout.operand_copies takes \"tma\", \"tma+cp.async\", "
-              "\"cp.async\" or \"registers\", got "
-           << copies;
-  if (copies && copies.getValue() == "registers")
+  FailureOr<std::optional<StringRef>> copies =
+      askedChoice(t.contract, kOperandCopiesAttr,
+                  {"tma", "tma+cp.async", "cp.async", "registers"});
+  if (failed(copies))
+    return failure();
+  if (*copies == "registers")
     plan->stages = 1;
-  if (copies && copies.getValue() != "tma" &&
-      copies.getValue() != "tma+cp.async")
+  if (*copies && **copies != "tma" && **copies != "tma+cp.async")
     return plan;
   std::string notBulk = bulkProblem(t, *plan, func, chip, traced);
-  if (copies && copies.getValue() == "tma" && !notBulk.empty())
+  if (*copies == "tma" && !notBulk.empty())
     return t.contract.emitOpError()
            << "in a tile program: layout.operand_copies = \"tma\", but "
            << notBulk;
@@ -674,12 +670,11 @@ static FailureOr<Plan> planCopies(ContractionTree &t, gpu::GPUFuncOp func,
   // ("tma+cp.async"). Not the default: on the H200's convolutions it was
   // slower than cp.async for both (bench/RESULTS.md: thread 0 issues the
   // boxes and its share of the copies, and every step waits on both).
-  plan->mixedCopies =
-      copies && copies.getValue() == "tma+cp.async" && !plan->bulkCopies &&
-      llvm::any_of(plan->bulkSources,
-                   [](Value v) { return static_cast<bool>(v); });
-  if (copies && copies.getValue() == "tma+cp.async" && !plan->mixedCopies &&
-      !plan->bulkCopies)
+  plan->mixedCopies = *copies == "tma+cp.async" && !plan->bulkCopies &&
+                      llvm::any_of(plan->bulkSources, [](Value v) {
+                        return static_cast<bool>(v);
+                      });
+  if (*copies == "tma+cp.async" && !plan->mixedCopies && !plan->bulkCopies)
     return t.contract.emitOpError()
            << "in a tile program: layout.operand_copies = \"tma+cp.async\", "
               "but no operand's tiles are TMA boxes: "
@@ -708,4 +703,21 @@ FailureOr<Plan> tiles::planContraction(ContractionTree &t, gpu::GPUFuncOp func,
   plan->epilogue = planEpilogue(t, *plan, threads, options.assumeAlignment);
   plan->remarks = options.remarks;
   return plan;
+}
+
+FailureOr<std::optional<StringRef>>
+tiles::askedChoice(Operation *op, StringRef name, ArrayRef<StringRef> allowed) {
+  Attribute attr = op->getAttr(name);
+  if (!attr)
+    return std::optional<StringRef>();
+  auto text = dyn_cast<StringAttr>(attr);
+  if (text && llvm::is_contained(allowed, text.getValue()))
+    return std::optional<StringRef>(text.getValue());
+  std::string choices;
+  for (auto [i, choice] : llvm::enumerate(allowed))
+    choices += (i == 0                    ? ""
+                : i + 1 == allowed.size() ? " or "
+                                          : ", ") +
+               ("\"" + choice + "\"").str();
+  return op->emitOpError() << name << " takes " << choices << ", got " << attr;
 }

@@ -193,6 +193,12 @@ constexpr llvm::StringLiteral kProductOrderAttr = "layout.product_order";
 /// (FragmentCopyPlan::releaseAfter).
 constexpr llvm::StringLiteral kCopyReleaseAttr = "layout.copy_release";
 
+/// The value that `op`'s attribute `name` (one of the above) asks for:
+/// std::nullopt where it is absent, a diagnostic at `op` where it is not a
+/// string of `allowed`.
+FailureOr<std::optional<StringRef>> askedChoice(Operation *op, StringRef name,
+                                                ArrayRef<StringRef> allowed);
+
 /// A staged leaf over cooperative `load`'s whole tile (its buffer order and
 /// staging are planned later).
 Leaf stagedLeafOf(LoadOp load);

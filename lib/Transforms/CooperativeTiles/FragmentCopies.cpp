@@ -139,11 +139,15 @@ std::string planRotation(FragmentProgram &p, const Chip &chip,
     return "the iter_arg of the last product's result is not used";
   // Its result is there only once the next iteration's first product is
   // issued.
-  for (Operation *user : carried.getUsers())
-    if (Operation *op = p.loop.getBody()->findAncestorOpInBlock(*user);
-        !op || !first.contract->isBeforeInBlock(op))
+  Operation *firstUse = nullptr;
+  for (Operation *user : carried.getUsers()) {
+    Operation *op = p.loop.getBody()->findAncestorOpInBlock(*user);
+    if (!op || !first.contract->isBeforeInBlock(op))
       return "the iter_arg of the last product's result is used before the "
              "first product";
+    if (!firstUse || op->isBeforeInBlock(firstUse))
+      firstUse = op;
+  }
   int64_t bytes = 0;
   for (auto [i, leaf] : llvm::enumerate(p.leaves))
     bytes += stagingBufferElements(
@@ -157,12 +161,15 @@ std::string planRotation(FragmentProgram &p, const Chip &chip,
         .str();
   p.rotation.deferred = 1;
   p.rotation.arg = arg;
+  p.rotation.firstUse = firstUse;
   return "";
 }
 
-/// The copy groups and mode of `p` (FragmentCopyPlan); `last[i]`: the
-/// last site that reads leaf i.
+/// The copy groups and mode of `p` (FragmentCopyPlan), the first group's
+/// release as `release` asks (layout.copy_release); `last[i]`: the last
+/// site that reads leaf i.
 LogicalResult planCopyMode(FragmentProgram &p, const Chip &chip,
+                           std::optional<StringRef> release,
                            SmallVector<int64_t> &last) {
   FragmentCopyPlan &plan = p.copies;
   groupLeaves(p, last);
@@ -203,8 +210,7 @@ LogicalResult planCopyMode(FragmentProgram &p, const Chip &chip,
   // (bench/RESULTS.md).
   if (plan.mode != FragmentCopyMode::Async)
     return success();
-  auto release = p.loop->getAttrOfType<StringAttr>(kCopyReleaseAttr);
-  if (!release || release.getValue() == "early")
+  if (release != "late")
     for (int i : plan.groups.front())
       plan.releaseAfter = std::max(plan.releaseAfter, last[i]);
   return success();
@@ -215,27 +221,22 @@ LogicalResult planCopyMode(FragmentProgram &p, const Chip &chip,
 LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip,
                                         bool rotate) {
   FragmentCopyPlan &plan = p.copies;
-  auto release = p.loop->getAttrOfType<StringAttr>(kCopyReleaseAttr);
-  if (p.loop->hasAttr(kCopyReleaseAttr) &&
-      (!release || !llvm::is_contained({"early", "late"}, release.getValue())))
-    return p.loop.emitOpError()
-           << "layout.copy_release takes \"early\" or \"late\", got "
-           << p.loop->getAttr(kCopyReleaseAttr);
+  FailureOr<std::optional<StringRef>> release =
+      askedChoice(p.loop, kCopyReleaseAttr, {"early", "late"});
   SmallVector<int64_t> last;
-  if (failed(planCopyMode(p, chip, last)))
+  if (failed(release) || failed(planCopyMode(p, chip, *release, last)))
     return failure();
   // wgmma runs asynchronously: the last product can overlap the next
   // iteration's row statistics (FragmentRotation), its copies then a whole
   // iteration ahead instead.
-  auto order = p.loop->getAttrOfType<StringAttr>(kProductOrderAttr);
-  if (order && !llvm::is_contained({"rotated", "program"}, order.getValue()))
-    return p.loop.emitOpError()
-           << "layout.product_order takes \"rotated\" or \"program\", got "
-           << order;
-  if (order ? order.getValue() == "program" : !rotate) {
-    p.rotation.why = order ? "the loop asks for it (layout.product_order)"
-                           : "not asked for (layout.product_order = "
-                             "\"rotated\" or rotate-products)";
+  FailureOr<std::optional<StringRef>> order =
+      askedChoice(p.loop, kProductOrderAttr, {"rotated", "program"});
+  if (failed(order))
+    return failure();
+  if (*order ? **order == "program" : !rotate) {
+    p.rotation.why = *order ? "the loop asks for it (layout.product_order)"
+                            : "not asked for (layout.product_order = "
+                              "\"rotated\" or rotate-products)";
     return success();
   }
   if (plan.mode == FragmentCopyMode::Async &&
@@ -246,7 +247,7 @@ LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip,
   } else {
     p.rotation.why = "its products are not wgmma with cp.async copies";
   }
-  if (order && p.rotation.deferred < 0)
+  if (*order && p.rotation.deferred < 0)
     return p.loop.emitOpError()
            << "in a fragment program: layout.product_order = \"rotated\", "
               "but "

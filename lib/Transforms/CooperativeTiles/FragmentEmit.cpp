@@ -122,6 +122,16 @@ Value FragmentEmitter::splatScalar(OpBuilder &b, Value v) const {
   }
 }
 
+SmallVector<Value>
+FragmentEmitter::accumulatorParts(OpBuilder &b,
+                                  const FragmentSite &site) const {
+  SmallVector<Value> accs;
+  for (int64_t i = 0, n = site.plan.rm * site.plan.rn; i < n; ++i)
+    accs.push_back(partOf(b, vector::ContractionOp(site.contract).getAcc(), i,
+                          fragmentType(b.getF32Type())));
+  return accs;
+}
+
 Value FragmentEmitter::partOf(OpBuilder &b, Value v, int64_t i,
                               VectorType type) const {
   auto it = values.find(v);
@@ -413,10 +423,7 @@ LogicalResult FragmentEmitter::emitContraction(OpBuilder &b,
   const Plan &plan = site.plan;
   const FragmentContext &c = contexts[&site - p.sites.data()];
   vector::ContractionOp contract = site.contract;
-  Value accValue = contract.getAcc();
-  SmallVector<Value> accs;
-  for (int64_t i = 0, n = plan.rm * plan.rn; i < n; ++i)
-    accs.push_back(partOf(b, accValue, i, fragmentType(b.getF32Type())));
+  SmallVector<Value> accs = accumulatorParts(b, site);
   SmallVector<Value> producer;
   if (site.lhs < 0)
     producer = values.lookup(contract.getLhs()).parts;
@@ -615,7 +622,7 @@ SmallVector<Value> initialParts(OpBuilder &b, FragmentEmitter &e) {
 void bindParts(FragmentEmitter &e, ValueRange targets, ValueRange parts) {
   for (Value target : targets) {
     FragmentKind kind = e.p.kinds.lookup(target);
-    int64_t n = kind == FragmentKind::Matrix ? e.fragmentsOf(target) : 1;
+    int64_t n = e.partsOf(target);
     if (kind == FragmentKind::Scalar)
       e.scalars.map(target, parts.front());
     else

@@ -72,6 +72,14 @@ struct FragmentEmitter {
   int64_t fragmentsOf(Value tile) const {
     return fragmentsOf(cast<VectorType>(tile.getType()).getDimSize(1));
   }
+  /// The lane values program value `v` takes: its C fragments (Matrix), or
+  /// one (a slice's vector, a scalar).
+  int64_t partsOf(Value v) const {
+    return p.kinds.lookup(v) == FragmentKind::Matrix ? fragmentsOf(v) : 1;
+  }
+  /// The C fragments of `site`'s accumulator operand.
+  SmallVector<Value> accumulatorParts(OpBuilder &b,
+                                      const FragmentSite &site) const;
 
   Value scalar(Value v) const { return scalars.lookupOrDefault(v); }
   Value elementAt(OpBuilder &b, Value fragment, int64_t e) const;

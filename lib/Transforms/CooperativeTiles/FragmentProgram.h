@@ -165,8 +165,10 @@ struct FragmentCopyPlan {
 struct FragmentRotation {
   /// The deferred product's site, or -1 (the products run in order).
   int64_t deferred = -1;
-  /// The iter_arg its result is yielded to.
+  /// The iter_arg its result is yielded to, and the op of the loop body
+  /// that reads it first (the deferred product is waited for before it).
   int64_t arg = -1;
+  Operation *firstUse = nullptr;
   /// Why the products run in order, where the rotation was considered.
   std::string why;
 };

@@ -55,19 +55,16 @@ struct RotatedIteration {
   /// The parts of the program's iter_args in `state` (the rest: the
   /// deferred product's A registers).
   int64_t programParts() const {
-    int64_t n = 0;
-    for (BlockArgument a : e.p.loop.getRegionIterArgs()) {
-      FragmentKind kind = e.p.kinds.lookup(a);
-      n += kind == FragmentKind::Matrix ? e.fragmentsOf(a) : 1;
-    }
-    return n;
+    return partsBefore(e.p.loop.getNumRegionIterArgs());
   }
   /// Where the deferred product's accumulator starts in `state`.
-  int64_t argOffset() const {
-    int64_t n = 0;
-    for (BlockArgument a : e.p.loop.getRegionIterArgs().take_front(argIndex))
-      n += e.p.kinds.lookup(a) == FragmentKind::Matrix ? e.fragmentsOf(a) : 1;
-    return n;
+  int64_t argOffset() const { return partsBefore(argIndex); }
+  /// The parts of the program's first `n` iter_args.
+  int64_t partsBefore(int64_t n) const {
+    int64_t parts = 0;
+    for (BlockArgument a : e.p.loop.getRegionIterArgs().take_front(n))
+      parts += e.partsOf(a);
+    return parts;
   }
 
   /// The stage of the tiles of the iteration at or before `iv`: the
@@ -125,17 +122,11 @@ FailureOr<SmallVector<Value>> RotatedIteration::emit(OpBuilder &b, Value iv,
       b.clone(op, e.scalars);
   if (failed(e.copier->rotatedArrive(b, iv, stage, e.scalars)))
     return failure();
-  // The first op that reads the deferred product's result waits for it.
-  Operation *firstUse = old.getBody()->getTerminator();
-  for (Operation &op : old.getBody()->without_terminator())
-    if (llvm::is_contained(op.getOperands(), Value(arg))) {
-      firstUse = &op;
-      break;
-    }
   bool pending = false;
   SmallVector<Value> accOut, aOut;
   for (Operation &op : old.getBody()->without_terminator()) {
-    if (&op == firstUse && pending) {
+    // The first op that reads the deferred product's result waits for it.
+    if (&op == p.rotation.firstUse && pending) {
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
       pending = false;
     }
@@ -147,11 +138,8 @@ FailureOr<SmallVector<Value>> RotatedIteration::emit(OpBuilder &b, Value iv,
       // waited for.
       FragmentContext &cx = e.contexts.front();
       cx.stage = stage;
-      SmallVector<Value> accs;
-      for (int64_t i = 0, n = first.plan.rm * first.plan.rn; i < n; ++i)
-        accs.push_back(e.partOf(b, first.contract.getAcc(), i,
-                                e.fragmentType(b.getF32Type())));
-      SmallVector<Value> rows = warpgroupAccumulators(b, loc, cx, accs);
+      SmallVector<Value> rows =
+          warpgroupAccumulators(b, loc, cx, e.accumulatorParts(b, first));
       SmallVector<Value> later;
       if (!peeled)
         later = deferredAccumulators(
@@ -173,9 +161,7 @@ FailureOr<SmallVector<Value>> RotatedIteration::emit(OpBuilder &b, Value iv,
       // Not multiplied here: its accumulator and computed A are carried.
       vector::ContractionOp contract = deferred.contract;
       const Plan &plan = deferred.plan;
-      for (int64_t i = 0, n = plan.rm * plan.rn; i < n; ++i)
-        accOut.push_back(
-            e.partOf(b, contract.getAcc(), i, e.fragmentType(b.getF32Type())));
+      accOut = e.accumulatorParts(b, deferred);
       if (deferred.lhs < 0) {
         SmallVector<Value> producer = e.values.lookup(contract.getLhs()).parts;
         FragmentEmitter::Exchanges exchanged;
