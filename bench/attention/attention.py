@@ -55,7 +55,8 @@ def build(out):
     # holds two of them): the mma.sync ones for sm_90, the wgmma ones
     # (--hopper) for sm_90a.
     import subprocess
-    for chip, flags in (("sm_90", []), ("sm_90a", ["--hopper"])):
+    for chip, flags in (("sm_90", ["--extra"]),
+                        ("sm_90a", ["--hopper", "--extra"])):
         text = subprocess.run(
             [sys.executable, os.path.join(HERE, "gen-attention.py")] + flags,
             check=True, capture_output=True, text=True).stdout
@@ -161,11 +162,13 @@ def run(out):
             ref32 = F.scaled_dot_product_attention(
                 q[:1, :1].float(), k[:1, :1].float(),
                 v[:1, :1].float(), is_causal=causal)[0, 0]
-        configs = [(cubin, "mma.sync", bm, bn, THREADS, 0, "")
-                   for dh, bm, bn in listed.KERNELS if dh == d]
+        configs = [(cubin, "mma.sync", bm, bn, threads, 0, order)
+                   for dh, bm, bn, threads, order in listed.mma_kernels(True)
+                   if dh == d and listed.wanted(order, causal)]
         configs += [(hopper, "wgmma", bm, bn, threads, ctas, order)
                     for dh, bm, bn, threads, ctas, order
-                    in listed.HOPPER_KERNELS if dh == d]
+                    in listed.hopper_kernels(True)
+                    if dh == d and listed.wanted(order, causal)]
         for binary, kind, bm, bn, threads, ctas, order in configs:
             name = listed.name(d, bm, bn, causal, threads=threads, ctas=ctas,
                                order=order)

@@ -82,16 +82,35 @@ CAUSAL_MASK = """      %kstep = vector.step : vector<{bn}xindex>
 """
 
 
+# ORDER "rev": each head's query blocks in reverse (the longest causal
+# rows first within a head, so that the grid's last blocks are short ones;
+# the heads stay in order, their K and V in L2 one after the other).
+REVERSED = """    %qid = gpu.block_id y
+    %cbmr = arith.constant {bm} : index
+    %qtr = arith.divui %N, %cbmr : index
+    %bxr = arith.remui %qid, %qtr : index
+    %bhr = arith.subi %qid, %bxr : index
+    %c1r = arith.constant 1 : index
+    %lastr = arith.subi %qtr, %c1r : index
+    %revr = arith.subi %lastr, %bxr : index
+    %qi = arith.addi %bhr, %revr : index"""
+
+
 # sm_90a (wgmma, the --hopper kernels): (d, BM, BN, threads, CTAs), one
 # warpgroup of 128 threads per 64 query rows; CTAs > 0 asks ptxas for that
 # many blocks per SM (nvvm.minctasm: it caps the registers to fit them).
 # The loop attribute each ORDER asks for.
 ATTRIBUTES = {"rotated": ' {layout.product_order = "rotated"}',
-              "late": ' {layout.copy_release = "late"}'}
+              "late": ' {layout.copy_release = "late"}',
+              "ahead": ' {layout.copy_release = "ahead"}'}
+# Each ORDER part's name suffix (an ORDER joins parts with "+").
+SUFFIXES = {"rotated": "_rot", "late": "_late", "ahead": "_ahead",
+            "rev": "_rev"}
 # ORDER "rotated" asks for the last product one iteration late
 # (layout.product_order: FlashAttention-3's overlap of P V with the next
 # softmax; not the default, ptxas serializes it: bench/RESULTS.md).
 # "late": the next K tiles copied at V's arrival (layout.copy_release).
+# "ahead": K and V copied a whole iteration ahead into two stages.
 HOPPER_KERNELS = [(64, 64, 128, 128, 0, ""), (64, 64, 128, 128, 0, "rotated"),
                   (64, 64, 128, 128, 3, ""), (64, 64, 64, 128, 4, ""),
                   (64, 128, 64, 256, 2, ""),
@@ -112,6 +131,8 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
     mask = CAUSAL_MASK.replace("{bm}", str(bm)).replace("{bn}", str(bn))
     setup = CAUSAL_SETUP.replace("{bm}", str(bm)).replace(
         "{bn1}", str(bn - 1)).replace("{bn}", str(bn))
+    first = (REVERSED.replace("{bm}", str(bm)) if "rev" in order.split("+")
+             else "    %qi = gpu.block_id y")
     text = f"""
   gpu.func @{name(d, bm, bn, causal, dtype, threads, ctas, order)}(%Q: {mt},
       %K: {mt}, %V: {mt}, %O: {mt}, %N: index) kernel
@@ -126,7 +147,7 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
     %po = layout.partition %vo tile [{bm}, {d}] : {tv} -> {qt}
     // This block's query tile (of all heads' rows), and its head's first
     // key/value tile.
-    %qi = gpu.block_id y
+{first}
     %cbm = arith.constant {bm} : index
     %qtiles = arith.divui %N, %cbm : index
     %cbn = arith.constant {bn} : index
@@ -176,7 +197,7 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
       %o2 = vector.contract {{indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}} %p16, %tv, %oa
          : vector<{bm}x{bn}xf16>, vector<{bn}x{d}xf16> into vector<{bm}x{d}xf32>
       scf.yield %mn, %ln, %o2 : vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>
-    }}{ATTRIBUTES.get(order, "")}
+    }}{"".join(ATTRIBUTES.get(o, "") for o in order.split("+"))}
     %lc = vector.shape_cast %res#1 : vector<{bm}xf32> to vector<{bm}x1xf32>
     %lb = vector.broadcast %lc : vector<{bm}x1xf32> to vector<{bm}x{d}xf32>
     %out = arith.divf %res#2, %lb : vector<{bm}x{d}xf32>
@@ -192,17 +213,44 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
 def name(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
          order=""):
     """The kernel's name: attn[_causal]_d<d>_bm<BM>[_bn<BN>][_<dtype>]
-    [_t<threads>][_c<CTAs>][_rot|_late] (the defaults left out; _rot: the
-    last product rotated, _late: the next K tiles copied at V's arrival,
-    layout.copy_release = "late")."""
+    [_t<threads>][_c<CTAs>][_rot|_late|_ahead][_rev] (the defaults left out;
+    _rot: the last product rotated, _late: the next K tiles copied at V's
+    arrival, layout.copy_release = "late", _ahead: K and V a whole
+    iteration ahead in two stages, _rev: each head's query blocks in
+    reverse)."""
     return "attn%s_d%d_bm%d%s%s%s%s%s" % (
         "_causal" if causal else "", d, bm, "" if bn == 64 else "_bn%d" % bn,
         "" if dtype == "f16" else "_" + dtype,
         "" if threads == 128 else "_t%d" % threads,
-        "_c%d" % ctas if ctas else "", {"rotated": "_rot", "late": "_late"}.get(order, ""))
+        "_c%d" % ctas if ctas else "",
+        "".join(SUFFIXES.get(o, "") for o in order.split("+")))
 
 
 EXAMPLE = [(64, 64, 64)]
+
+# The bench's variants (gen-attention.py --extra; the code-object test
+# compiles the lists above only): (d, BM, BN, order) on mma.sync, and
+# HOPPER_KERNELS' tuples.
+MMA_EXTRA = [(64, 128, 64, 128, "rev"), (128, 128, 64, 128, "rev"),
+             (128, 128, 64, 128, "late"), (128, 128, 64, 128, "late+rev"),
+             (128, 128, 64, 256, ""), (128, 256, 64, 256, ""),
+             (128, 256, 64, 256, "rev")]
+HOPPER_EXTRA = [(64, 128, 128, 256, 2, ""), (128, 128, 64, 256, 2, "ahead")]
+
+
+def mma_kernels(extra=False):
+    """The mma.sync kernels as (d, BM, BN, threads, order)."""
+    return [k + (128, "") for k in KERNELS] + (MMA_EXTRA if extra else [])
+
+
+def hopper_kernels(extra=False):
+    return HOPPER_KERNELS + (HOPPER_EXTRA if extra else [])
+
+
+def wanted(order, causal):
+    """Whether a kernel of ORDER is written for this mask ("rev" reorders
+    the causal blocks only)."""
+    return "rev" not in order.split("+") or causal
 
 
 def main():
@@ -210,19 +258,24 @@ def main():
     # full and causal); the bench and the code-object test take all eight
     # (gfx942's default pipeline spends minutes in the swizzle search on
     # the d = 128 ones, too long for the fuzzer's corpus).
-    # --hopper: the sm_90a kernels (HOPPER_KERNELS).
+    # --hopper: the sm_90a kernels (HOPPER_KERNELS); --extra: the bench's
+    # variants too (MMA_EXTRA, HOPPER_EXTRA).
+    extra = "--extra" in sys.argv
     print(HEADER, end="")
     if "--hopper" in sys.argv:
         for causal in (False, True):
-            for d, bm, bn, threads, ctas, order in HOPPER_KERNELS:
-                print(kernel(d, bm, bn, causal, threads=threads, ctas=ctas,
-                             order=order))
+            for d, bm, bn, threads, ctas, order in hopper_kernels(extra):
+                if wanted(order, causal):
+                    print(kernel(d, bm, bn, causal, threads=threads,
+                                 ctas=ctas, order=order))
         print("}\n}")
         return
-    kernels = EXAMPLE if "--example" in sys.argv else KERNELS
+    kernels = ([k + (128, "") for k in EXAMPLE] if "--example" in sys.argv
+               else mma_kernels(extra))
     for causal in (False, True):
-        for d, bm, bn in kernels:
-            print(kernel(d, bm, bn, causal))
+        for d, bm, bn, threads, order in kernels:
+            if wanted(order, causal):
+                print(kernel(d, bm, bn, causal, threads=threads, order=order))
     if "--example" not in sys.argv:
         # bf16 inputs: the query block 64 kernels, not causal.
         for d in (64, 128):

@@ -44,6 +44,7 @@ struct LayoutTileSharedMemoryPass final
     options.assumeAlignment = assumeAlignment;
     options.remarks = remarks;
     options.rotateProducts = rotateProducts;
+    options.copiesAhead = copiesAhead;
     bool failedAny = false;
     getOperation()->walk([&](gpu::GPUFuncOp func) {
       // The chip of the kernel's gpu.module target or the option; with

@@ -4,6 +4,36 @@
 // K's next tiles start at V's arrival, two barriers per iteration.
 // RUN: sed 's/^    }$/    } {layout.copy_release = "late"}/' %s | layout-opt -layout-tile-shared-memory="chip=sm_90 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LATE
 // LATE: remark: in a fragment program: 1 staged tile(s) once before the loop, 2 per iteration; those in 2 groups, each copied by cp.async during the product before the one that reads it (layout.copy_release = "late"); 2 barriers per iteration
+// Copies ahead (copies-ahead, or layout.copy_release = "ahead" on the
+// loop): K's and V's buffers of two stages (2 x 64 x 64 elements), both
+// groups of the first iteration copied before the loop; at the top of each
+// iteration its stage ((j - lb) / step mod 2), the wait for its tiles, the
+// iteration's one barrier, and every tile of the next iteration started into
+// the other stage; no other wait or barrier until the loop ends.
+// RUN: layout-opt %s -layout-tile-shared-memory="chip=sm_90 copies-ahead=true remarks" 2>&1 | FileCheck %s --check-prefix=AHEAD
+// RUN: sed 's/^    }$/    } {layout.copy_release = "ahead"}/' %s | layout-opt -layout-tile-shared-memory="chip=sm_90 remarks" 2>&1 | FileCheck %s --check-prefix=AHEAD
+// AHEAD: remark: in a fragment program: 1 staged tile(s) once before the loop, 2 per iteration; those in 2 groups, copied by cp.async a whole iteration ahead into two stages (copies ahead); 1 barrier per iteration
+// AHEAD-LABEL: gpu.func @attn_max
+// AHEAD-SAME: workgroup(%{{.*}} : memref<4096xf16, {{.*}}, %{{.*}} : memref<8192xf16, {{.*}}, %{{.*}} : memref<8192xf16,
+// AHEAD: scf.if
+// AHEAD: nvgpu.device_async_copy %arg1
+// AHEAD: nvgpu.device_async_copy %arg2
+// AHEAD: nvvm.cp.async.commit.group
+// AHEAD: scf.for
+// AHEAD: %[[N:.*]] = arith.divui
+// AHEAD: %[[STAGE:.*]] = arith.remui %[[N]], %c2
+// AHEAD-NEXT: nvvm.cp.async.wait.group 0
+// AHEAD-NEXT: gpu.barrier
+// AHEAD: arith.subi %{{.*}}, %[[STAGE]]
+// AHEAD: scf.if
+// AHEAD: nvgpu.device_async_copy %arg1
+// AHEAD: nvgpu.device_async_copy %arg2
+// AHEAD: nvvm.cp.async.commit.group
+// AHEAD-NOT: gpu.barrier
+// AHEAD-NOT: nvvm.cp.async.wait.group
+// AHEAD: nvgpu.mma.sync
+// AHEAD-NOT: gpu.barrier
+// AHEAD: nvvm.cp.async.wait.group 0
 
 /// A loop of two contractions (issue 40's milestone: S = Q K^T, the row
 /// maximum, O += f16(S - m) V) compiled as a fragment program on sm_90: the
@@ -27,13 +57,13 @@
 // CHECK: remark: in a fragment program: row maximumf in registers: 16 registers per row in each lane, then gpu.shuffle xor 1, 2; no workgroup memory
 
 // CHECK-LABEL: gpu.func @attn_max
-// Q (loop-invariant) is staged once before the loop; the first K tile's
-// copies start.
-// CHECK: gpu.barrier
-// CHECK: gpu.barrier
+// The first K tile's copies start; Q (loop-invariant) is staged once
+// before the loop while they are in flight.
 // CHECK: scf.if
 // CHECK: nvgpu.device_async_copy
 // CHECK: nvvm.cp.async.commit.group
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
 // CHECK: scf.for
 // K arrived: wait, meet, start V's copies; then 4 K steps of 1 ldmatrix of
 // Q, 4 .x4 of K (two n8 tiles each) and 8 mma.sync.

@@ -40,6 +40,10 @@ struct CooperativeTileOptions {
   /// default: on the H200, ptxas serializes the deferred wgmma
   /// (bench/RESULTS.md).
   bool rotateProducts = false;
+  /// Whether a fragment program's loop-variant tiles are copied a whole
+  /// iteration ahead into two stages where they can be (a loop's
+  /// layout.copy_release attribute decides for that loop).
+  bool copiesAhead = false;
 };
 
 /// Distributes the cooperative tile loads and stores of `func` (a kernel

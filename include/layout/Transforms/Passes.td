@@ -303,7 +303,13 @@ def LayoutTileSharedMemory : Pass<"layout-tile-shared-memory", "ModuleOp"> {
            "iteration late, after the next iteration's first product, where "
            "wgmma allows (FlashAttention-3's overlap of P V with the next "
            "softmax); a loop's layout.product_order attribute (\"rotated\" "
-           "or \"program\") decides for that loop">
+           "or \"program\") decides for that loop">,
+    Option<"copiesAhead", "copies-ahead", "bool", "false",
+           "Copy a fragment program's loop-variant tiles (attention's K and "
+           "V) by cp.async a whole iteration ahead, into two stages, with "
+           "one barrier per iteration, where they fit; a loop's "
+           "layout.copy_release attribute (\"ahead\", \"early\" or "
+           "\"late\") decides for that loop">
   ];
   let dependentDialects = ["::mlir::layout::LayoutDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

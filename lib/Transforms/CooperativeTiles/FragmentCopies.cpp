@@ -55,15 +55,18 @@ void groupLeaves(FragmentProgram &p, SmallVector<int64_t> &last) {
   }
 }
 
-/// The old loop's ops that compute group 0's tile indices from the
-/// induction variable and values defined outside the loop (in order), or
-/// why they cannot be computed for another iteration.
-std::string planIndexOps(FragmentProgram &p) {
+/// The old loop's ops that compute the tile indices of group 0 (of every
+/// group where `all`) from the induction variable and values defined
+/// outside the loop (in order), or why they cannot be computed for another
+/// iteration.
+std::string planIndexOps(FragmentProgram &p, bool all) {
   scf::ForOp loop = p.loop;
   SetVector<Operation *> ops;
   SmallVector<Value> work;
-  for (int i : p.copies.groups.front())
-    llvm::append_range(work, LoadOp(p.leaves[i].load).getIndices());
+  for (const SmallVector<int> &group :
+       ArrayRef(p.copies.groups).take_front(all ? p.copies.groups.size() : 1))
+    for (int i : group)
+      llvm::append_range(work, LoadOp(p.leaves[i].load).getIndices());
   while (!work.empty()) {
     Value v = work.pop_back_val();
     if (v == loop.getInductionVar() ||
@@ -112,6 +115,23 @@ FailureOr<std::string> asyncProblem(FragmentProgram &p, const Chip &chip) {
   return std::string();
 }
 
+/// Why the loop-variant tiles cannot have two stages each on `chip` (empty:
+/// they can): the block's workgroup memory.
+std::string twoStageProblem(const FragmentProgram &p, const Chip &chip) {
+  int64_t bytes = 0;
+  for (auto [i, leaf] : llvm::enumerate(p.leaves))
+    bytes += stagingBufferElements(
+                 leaf, llvm::is_contained(p.copies.beforeLoop, i) ? 1 : 2,
+                 /*padRows=*/false) *
+             elementBytes(leaf.side.elementType);
+  if (bytes <= chip.maxBlockBytes)
+    return "";
+  return llvm::formatv("two stages of its tiles take {0} bytes, over the "
+                       "block's {1}",
+                       bytes, chip.maxBlockBytes)
+      .str();
+}
+
 /// Why the last product cannot be issued one iteration late
 /// (FragmentRotation; empty: it can), filling `p.rotation` where it can.
 std::string planRotation(FragmentProgram &p, const Chip &chip,
@@ -148,34 +168,58 @@ std::string planRotation(FragmentProgram &p, const Chip &chip,
     if (!firstUse || op->isBeforeInBlock(firstUse))
       firstUse = op;
   }
-  int64_t bytes = 0;
-  for (auto [i, leaf] : llvm::enumerate(p.leaves))
-    bytes += stagingBufferElements(
-                 leaf, llvm::is_contained(plan.beforeLoop, i) ? 1 : 2,
-                 /*padRows=*/false) *
-             elementBytes(leaf.side.elementType);
-  if (bytes > chip.maxBlockBytes)
-    return llvm::formatv("two stages of its tiles take {0} bytes, over the "
-                         "block's {1}",
-                         bytes, chip.maxBlockBytes)
-        .str();
+  if (std::string why = twoStageProblem(p, chip); !why.empty())
+    return why;
   p.rotation.deferred = 1;
   p.rotation.arg = arg;
   p.rotation.firstUse = firstUse;
   return "";
 }
 
+/// Every group's tiles copied by cp.async a whole iteration ahead into two
+/// stages (FragmentCopyPlan::ahead) where they can be; where they cannot,
+/// an error at the loop if it `asked` (layout.copy_release = "ahead"), else
+/// `plan.ahead` stays false.
+LogicalResult planAhead(FragmentProgram &p, const Chip &chip, bool asked) {
+  FragmentCopyPlan &plan = p.copies;
+  auto refuse = [&](const Twine &why) -> LogicalResult {
+    if (!asked)
+      return success();
+    return p.loop.emitOpError() << "in a fragment program: "
+                                   "layout.copy_release = \"ahead\", but "
+                                << why;
+  };
+  if (std::string why = planIndexOps(p, /*all=*/true); !why.empty())
+    return refuse(why);
+  FailureOr<std::string> why = asyncProblem(p, chip);
+  if (failed(why))
+    return failure();
+  if (!why->empty())
+    return refuse("its tiles cannot be copied by cp.async: " + *why);
+  if (std::string bytes = twoStageProblem(p, chip); !bytes.empty())
+    return refuse(bytes);
+  plan.mode = FragmentCopyMode::Async;
+  plan.ahead = true;
+  return success();
+}
+
 /// The copy groups and mode of `p` (FragmentCopyPlan), the first group's
-/// release as `release` asks (layout.copy_release); `last[i]`: the last
-/// site that reads leaf i.
+/// release as `release` asks (layout.copy_release; without it, ahead where
+/// `ahead` and possible); `last[i]`: the last site that reads leaf i.
 LogicalResult planCopyMode(FragmentProgram &p, const Chip &chip,
-                           std::optional<StringRef> release,
+                           std::optional<StringRef> release, bool ahead,
                            SmallVector<int64_t> &last) {
   FragmentCopyPlan &plan = p.copies;
   groupLeaves(p, last);
   if (plan.groups.empty()) {
     plan.why = "it stages no tile that changes in the loop";
     return success();
+  }
+  if (release ? *release == "ahead" : ahead) {
+    if (failed(planAhead(p, chip, release.has_value())))
+      return failure();
+    if (plan.ahead)
+      return success();
   }
   if (plan.groups.size() < 2) {
     plan.why = "its staged tiles are read first by one product: a buffer "
@@ -193,7 +237,7 @@ LogicalResult planCopyMode(FragmentProgram &p, const Chip &chip,
                  "product, during which it is refilled";
       return success();
     }
-  if (std::string why = planIndexOps(p); !why.empty()) {
+  if (std::string why = planIndexOps(p, /*all=*/false); !why.empty()) {
     plan.why = why;
     return success();
   }
@@ -219,12 +263,12 @@ LogicalResult planCopyMode(FragmentProgram &p, const Chip &chip,
 } // namespace
 
 LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip,
-                                        bool rotate) {
+                                        bool rotate, bool ahead) {
   FragmentCopyPlan &plan = p.copies;
   FailureOr<std::optional<StringRef>> release =
-      askedChoice(p.loop, kCopyReleaseAttr, {"early", "late"});
+      askedChoice(p.loop, kCopyReleaseAttr, {"early", "late", "ahead"});
   SmallVector<int64_t> last;
-  if (failed(release) || failed(planCopyMode(p, chip, *release, last)))
+  if (failed(release) || failed(planCopyMode(p, chip, *release, ahead, last)))
     return failure();
   // wgmma runs asynchronously: the last product can overlap the next
   // iteration's row statistics (FragmentRotation), its copies then a whole
@@ -239,8 +283,11 @@ LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip,
                               "\"rotated\" or rotate-products)";
     return success();
   }
-  if (plan.mode == FragmentCopyMode::Async &&
-      p.inst->operandsInWorkgroupMemory()) {
+  if (plan.ahead) {
+    p.rotation.why = "the loop asks for its copies ahead "
+                     "(layout.copy_release)";
+  } else if (plan.mode == FragmentCopyMode::Async &&
+             p.inst->operandsInWorkgroupMemory()) {
     p.rotation.why = planRotation(p, chip, last);
     if (p.rotation.deferred >= 0)
       plan.releaseAfter = -1;
@@ -279,10 +326,9 @@ FailureOr<SmallVector<Value>> FragmentCopier::issue(OpBuilder &b, int64_t g,
   return regs;
 }
 
-FailureOr<SmallVector<Value>> FragmentCopier::issueAt(OpBuilder &b, int64_t g,
-                                                      Value iv, Value ub,
-                                                      const IRMapping &scalars,
-                                                      Value stage) {
+FailureOr<SmallVector<Value>>
+FragmentCopier::issueAt(OpBuilder &b, ArrayRef<int64_t> groups, Value iv,
+                        Value ub, const IRMapping &scalars, Value stage) {
   Value below =
       arith::CmpIOp::create(b, loc,
                             old.getUnsignedCmp() ? arith::CmpIPredicate::ult
@@ -295,7 +341,14 @@ FailureOr<SmallVector<Value>> FragmentCopier::issueAt(OpBuilder &b, int64_t g,
     at.map(old.getInductionVar(), iv);
     for (Operation *op : plan.indexOps)
       tb.clone(*op, at);
-    return issue(tb, g, at, stage);
+    SmallVector<Value> regs;
+    for (int64_t g : groups) {
+      FailureOr<SmallVector<Value>> r = issue(tb, g, at, stage);
+      if (failed(r))
+        return r;
+      llvm::append_range(regs, *r);
+    }
+    return FailureOr<SmallVector<Value>>(std::move(regs));
   };
   if (plan.mode == FragmentCopyMode::Async) {
     auto ifOp = scf::IfOp::create(b, loc, below, /*withElseRegion=*/false);
@@ -333,8 +386,42 @@ FailureOr<SmallVector<Value>> FragmentCopier::issueAt(OpBuilder &b, int64_t g,
 FailureOr<SmallVector<Value>> FragmentCopier::prologue(OpBuilder &b) {
   if (!pipelined())
     return SmallVector<Value>();
+  if (plan.ahead) {
+    // Every group of the first iteration, into stage 0.
+    SmallVector<int64_t> all =
+        llvm::to_vector(llvm::seq<int64_t>(0, int64_t(plan.groups.size())));
+    return issueAt(b, all, old.getLowerBound(), old.getUpperBound(),
+                   IRMapping(), indexConstant(b, loc, 0));
+  }
   inFlight = {0};
-  return issueAt(b, 0, old.getLowerBound(), old.getUpperBound(), IRMapping());
+  return issueAt(b, {0}, old.getLowerBound(), old.getUpperBound(), IRMapping());
+}
+
+Value FragmentCopier::stageAt(OpBuilder &b, Value iv) const {
+  scf::ForOp loop = old;
+  Value n = arith::DivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  return arith::RemUIOp::create(b, loc, n, indexConstant(b, loc, 2));
+}
+
+LogicalResult FragmentCopier::startIteration(OpBuilder &b, Value stage,
+                                             const IRMapping &scalars) {
+  if (!plan.ahead)
+    return success();
+  // This iteration's tiles (started one iteration ago) complete; after the
+  // barrier no wave reads the other stage (the previous iteration's
+  // products completed: ldmatrix, or wgmma waited for), which the next
+  // iteration's tiles then fill.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  fenceStagingForWarpgroupMma(b, loc, *p.inst);
+  gpu::BarrierOp::create(b, loc);
+  Value other = arith::SubIOp::create(b, loc, indexConstant(b, loc, 1), stage);
+  Value next =
+      arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
+  SmallVector<int64_t> all =
+      llvm::to_vector(llvm::seq<int64_t>(0, int64_t(plan.groups.size())));
+  return issueAt(b, all, next, loop.getUpperBound(), scalars, other);
 }
 
 void FragmentCopier::enterLoop(scf::ForOp newLoop, ValueRange carried) {
@@ -347,7 +434,7 @@ void FragmentCopier::enterLoop(scf::ForOp newLoop, ValueRange carried) {
 LogicalResult FragmentCopier::arrive(OpBuilder &b, int64_t site,
                                      const IRMapping &scalars) {
   int64_t g = plan.groupAt[site];
-  if (g < 0)
+  if (g < 0 || plan.ahead)
     return success();
   if (plan.mode == FragmentCopyMode::Async) {
     // Group g's commit group and every older one complete; the younger
@@ -375,7 +462,7 @@ LogicalResult FragmentCopier::arrive(OpBuilder &b, int64_t site,
     Value iv =
         arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
     FailureOr<SmallVector<Value>> regs =
-        issueAt(b, 0, iv, loop.getUpperBound(), scalars);
+        issueAt(b, {0}, iv, loop.getUpperBound(), scalars);
     if (failed(regs))
       return failure();
     next = std::move(*regs);
@@ -402,11 +489,11 @@ LogicalResult FragmentCopier::release(OpBuilder &b, int64_t site,
   Value iv =
       arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
   inFlight.push_back(0);
-  return issueAt(b, 0, iv, loop.getUpperBound(), scalars);
+  return issueAt(b, {0}, iv, loop.getUpperBound(), scalars);
 }
 
 LogicalResult FragmentCopier::rotatedPrologue(OpBuilder &b) {
-  return issueAt(b, 0, old.getLowerBound(), old.getUpperBound(), IRMapping(),
+  return issueAt(b, {0}, old.getLowerBound(), old.getUpperBound(), IRMapping(),
                  indexConstant(b, loc, 0));
 }
 
@@ -420,7 +507,7 @@ LogicalResult FragmentCopier::rotatedArrive(OpBuilder &b, Value iv, Value stage,
   gpu::BarrierOp::create(b, loc);
   Value other = arith::SubIOp::create(b, loc, indexConstant(b, loc, 1), stage);
   Value next = arith::AddIOp::create(b, loc, iv, old.getStep());
-  if (failed(issueAt(b, 0, next, old.getUpperBound(), scalars, other)) ||
+  if (failed(issueAt(b, {0}, next, old.getUpperBound(), scalars, other)) ||
       failed(issue(b, 1, scalars, stage)))
     return failure();
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
@@ -447,11 +534,12 @@ void FragmentCopier::remark() const {
   switch (plan.mode) {
   case FragmentCopyMode::Async:
     copies = "cp.async";
-    if (p.rotation.deferred >= 0) {
-      text += llvm::formatv("those in {0} groups, copied by cp.async a "
-                            "whole iteration ahead into two stages (the "
-                            "products rotated); 1 barrier per iteration",
-                            groups);
+    if (p.rotation.deferred >= 0 || plan.ahead) {
+      text += llvm::formatv(
+          "those in {0} groups, copied by cp.async a "
+          "whole iteration ahead into two stages ({1}); "
+          "1 barrier per iteration",
+          groups, plan.ahead ? "copies ahead" : "the products rotated");
       break;
     }
     text += llvm::formatv(

@@ -53,9 +53,11 @@ namespace tiles {
 /// faster one. Traces the tiles' global accesses before the loop (a
 /// diagnostic where one cannot be traced).
 /// With `rotate`, the last product runs one iteration late where it can
-/// (FragmentRotation; a loop's layout.product_order decides for it).
+/// (FragmentRotation; a loop's layout.product_order decides for it); with
+/// `ahead`, the copies run a whole iteration ahead where they can
+/// (FragmentCopyPlan::ahead; a loop's layout.copy_release decides for it).
 LogicalResult planFragmentCopies(FragmentProgram &p, const Chip &chip,
-                                 bool rotate);
+                                 bool rotate, bool ahead);
 
 /// Emits the copies that FragmentCopyPlan planned, for the fragment
 /// program's emitter (FragmentEmit.cpp).
@@ -82,6 +84,16 @@ public:
   /// buffers there (FragmentCopyPlan::releaseAfter), meets the block and
   /// starts group 0's copies of the next iteration.
   LogicalResult release(OpBuilder &b, int64_t site, const IRMapping &scalars);
+  /// The stage of the tiles of the iteration at `iv` in a loop of two
+  /// stages: the iteration's number, (iv - lb) / step, mod 2 (as the GEMM's
+  /// pipelines compute theirs; the bank-conflict proof evaluates it).
+  Value stageAt(OpBuilder &b, Value iv) const;
+  /// At the top of an iteration whose tiles are in `stage`, after its
+  /// scalars (FragmentCopyPlan::ahead; nothing otherwise): this
+  /// iteration's copies complete, the block meets, every group's tiles of
+  /// the next iteration start into the other stage.
+  LogicalResult startIteration(OpBuilder &b, Value stage,
+                               const IRMapping &scalars);
   /// The carried registers' next values (the new loop's extra yields).
   ArrayRef<Value> yielded() const { return next; }
   /// After the loop: no copy stays in flight.
@@ -110,11 +122,12 @@ private:
   FailureOr<SmallVector<Value>> issue(OpBuilder &b, int64_t g,
                                       const IRMapping &at,
                                       Value stage = Value()) const;
-  /// Group `g`'s copies for the iteration at `iv` (the prologue's lower
-  /// bound, or the next iteration's), under the test that it is below
-  /// the upper bound: the registers loaded (zeros where it is not).
-  FailureOr<SmallVector<Value>> issueAt(OpBuilder &b, int64_t g, Value iv,
-                                        Value ub, const IRMapping &scalars,
+  /// The copies of `groups` for the iteration at `iv` (the prologue's
+  /// lower bound, or the next iteration's), under the test that it is
+  /// below the upper bound: the registers loaded (zeros where it is not).
+  FailureOr<SmallVector<Value>> issueAt(OpBuilder &b, ArrayRef<int64_t> groups,
+                                        Value iv, Value ub,
+                                        const IRMapping &scalars,
                                         Value stage = Value());
 
   const FragmentProgram &p;

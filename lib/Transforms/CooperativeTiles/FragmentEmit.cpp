@@ -686,25 +686,26 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
   }
   bool rotated = p.rotation.deferred >= 0;
   for (auto [i, leaf] : llvm::enumerate(p.leaves)) {
-    // A rotated loop's copies run a whole iteration ahead: two stages.
+    // A rotated loop's copies, or those asked for ahead, run a whole
+    // iteration ahead: two stages.
     bool variant = !llvm::is_contained(p.copies.beforeLoop, int(i));
-    allocateStagingBuffer(func, leaf, b, rotated && variant ? 2 : 1);
+    allocateStagingBuffer(func, leaf, b,
+                          (rotated || p.copies.ahead) && variant ? 2 : 1);
     if (p.inst->operandsInWorkgroupMemory())
       layOutForWarpgroupMma(func, leaf, b);
   }
-  // Tiles whose indices the loop does not change (Q) are staged once,
-  // before it (FragmentCopyPlan::beforeLoop).
-  if (failed(e.stage(b, p.copies.beforeLoop)))
-    return failure();
   if (rotated) {
     if (failed(emitRotatedLoop(e, b)))
       return failure();
     return emitAfterLoop(e);
   }
-  DenseSet<int> beforeLoop = e.staged;
+  // The first iteration's copies start first; tiles whose indices the loop
+  // does not change (Q) are then staged once, while they are in flight
+  // (FragmentCopyPlan::beforeLoop).
   FailureOr<SmallVector<Value>> carried = e.copier->prologue(b);
-  if (failed(carried))
+  if (failed(carried) || failed(e.stage(b, p.copies.beforeLoop)))
     return failure();
+  DenseSet<int> beforeLoop = e.staged;
   SmallVector<Value> inits = initialParts(b, e);
   llvm::append_range(inits, *carried);
   auto loop =
@@ -729,6 +730,14 @@ LogicalResult tiles::emitFragmentProgram(FragmentProgram &p,
     if (op.getNumResults() &&
         p.kinds.lookup(op.getResult(0)) == FragmentKind::Scalar)
       ib.clone(op, e.scalars);
+  if (p.copies.ahead) {
+    // Every product reads this iteration's stage.
+    Value stage = e.copier->stageAt(ib, loop.getInductionVar());
+    for (FragmentContext &cx : e.contexts)
+      cx.stage = stage;
+    if (failed(e.copier->startIteration(ib, stage, e.scalars)))
+      return failure();
+  }
   for (Operation &op : old.getBody()->without_terminator())
     if (!op.getNumResults() ||
         p.kinds.lookup(op.getResult(0)) != FragmentKind::Scalar)

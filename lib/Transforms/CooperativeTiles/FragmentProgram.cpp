@@ -714,7 +714,8 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
     return d;
   }
   if (failed(planLeaves(p, threads, options)) ||
-      failed(planFragmentCopies(p, *chip, options.rotateProducts)))
+      failed(planFragmentCopies(p, *chip, options.rotateProducts,
+                                options.copiesAhead)))
     return failure();
   return p;
 }

@@ -141,6 +141,12 @@ struct FragmentCopyPlan {
   /// follow instead of only during the last product; -1 otherwise (they
   /// start at the last group's arrival).
   int64_t releaseAfter = -1;
+  /// Async, layout.copy_release = "ahead": every group's tiles of the next
+  /// iteration start at the top of the iteration, into the other of two
+  /// stages (stage: the iteration's number mod 2), behind its one barrier;
+  /// the products wait for nothing (their tiles arrived during the
+  /// previous iteration).
+  bool ahead = false;
   /// Why the copies are not of a faster mode (for the remark).
   std::string why;
 };

@@ -67,18 +67,6 @@ struct RotatedIteration {
     return parts;
   }
 
-  /// The stage of the tiles of the iteration at or before `iv`: the
-  /// iteration's number, (iv - lb) / step, mod 2 (as the GEMM's pipelines
-  /// compute theirs; the bank-conflict proof evaluates it).
-  Value stageAt(OpBuilder &b, Value iv) const {
-    scf::ForOp old = e.p.loop;
-    Location loc = e.loc;
-    Value n = arith::DivUIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, iv, old.getLowerBound()),
-        old.getStep());
-    return arith::RemUIOp::create(b, loc, n, indexConstant(b, loc, 2));
-  }
-
   /// The deferred product of the previous iteration (its accumulator and
   /// A registers from `state`, its tiles in stage `stage`): its
   /// accumulators, built before the wgmma.fence.
@@ -213,7 +201,10 @@ LogicalResult tiles::emitRotatedLoop(FragmentEmitter &e, OpBuilder &b) {
   Location loc = e.loc;
   RotatedIteration it(e);
   remarkRotation(p);
-  if (failed(e.copier->rotatedPrologue(b)))
+  // The first iteration's copies, then the tiles staged once (Q) while
+  // they are in flight.
+  if (failed(e.copier->rotatedPrologue(b)) ||
+      failed(e.stage(b, p.copies.beforeLoop)))
     return failure();
   Value lb = old.getLowerBound(), ub = old.getUpperBound();
   Value any =
@@ -261,7 +252,7 @@ LogicalResult tiles::emitRotatedLoop(FragmentEmitter &e, OpBuilder &b) {
   ValueRange carried = loop.getRegionIterArgs();
   FailureOr<SmallVector<Value>> next =
       it.emit(ib, loop.getInductionVar(),
-              it.stageAt(ib, loop.getInductionVar()), carried, false);
+              e.copier->stageAt(ib, loop.getInductionVar()), carried, false);
   if (failed(next))
     return failure();
   scf::YieldOp::create(ib, loc, *next);
@@ -276,7 +267,7 @@ LogicalResult tiles::emitRotatedLoop(FragmentEmitter &e, OpBuilder &b) {
         Value end =
             arith::SubIOp::create(tb, loc, ub, indexConstant(tb, loc, 1));
         SmallVector<Value> rows =
-            it.deferredAccumulators(tb, results, it.stageAt(tb, end));
+            it.deferredAccumulators(tb, results, e.copier->stageAt(tb, end));
         NVVM::WgmmaFenceAlignedOp::create(tb, loc);
         SmallVector<Value> o = it.issueDeferred(tb, rows, results);
         NVVM::WgmmaWaitGroupSyncOp::create(tb, loc, 0);

@@ -65,10 +65,6 @@ SmallVector<Value> tiles::issueWarpgroupFragments(OpBuilder &b, Location loc,
   const OperandLeaves &t = cx.operands;
   int64_t shape[] = {inst.m, plan.tn, inst.k};
   SmallVector<int64_t> bDims = descriptorDims(*t.b, t.bK, t.bN);
-  // A leaf of several stages is read in the context's.
-  auto stageOf = [&](const Leaf &leaf) {
-    return leaf.stages > 1 ? cx.stage : Value();
-  };
   SmallVector<Value> rows(accumulators);
   for (int64_t i = 0; i < plan.rm; ++i) {
     Value &acc = rows[i];
@@ -77,7 +73,7 @@ SmallVector<Value> tiles::issueWarpgroupFragments(OpBuilder &b, Location loc,
       SmallVector<Value> bc(2);
       bc[t.bK] = k0;
       bc[t.bN] = cx.waveCol;
-      SmallVector<Value> bAt = t.b->bufCoord(bc, stageOf(*t.b));
+      SmallVector<Value> bAt = t.b->bufCoord(bc, cx.stage);
       if (!aRegs.empty()) {
         acc = WarpgroupMmaRegAOp::create(b, loc, acc.getType(), acc,
                                          aRegs[i * plan.ks + s], t.b->buffer,
@@ -89,7 +85,7 @@ SmallVector<Value> tiles::issueWarpgroupFragments(OpBuilder &b, Location loc,
                                       indexConstant(b, loc, i * inst.m));
       a[t.aK] = k0;
       acc = WarpgroupMmaOp::create(b, loc, acc.getType(), acc, t.a->buffer,
-                                   t.a->desc, t.a->bufCoord(a, stageOf(*t.a)),
+                                   t.a->desc, t.a->bufCoord(a, cx.stage),
                                    t.b->buffer, t.b->desc, bAt, shape,
                                    descriptorDims(*t.a, t.aM, t.aK), bDims);
     }

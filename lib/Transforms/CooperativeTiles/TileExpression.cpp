@@ -19,9 +19,9 @@ using namespace mlir::layout::tiles;
 
 SmallVector<Value> Leaf::bufCoord(ArrayRef<Value> loadCoord,
                                   Value stage) const {
-  assert(bool(stage) == (stages > 1) && "a stage for a buffer of stages");
+  assert((stage || stages == 1) && "a stage for a buffer of stages");
   SmallVector<Value> r;
-  if (stage)
+  if (stages > 1)
     r.push_back(stage);
   for (int64_t k : bufDims)
     r.push_back(loadCoord[k]);

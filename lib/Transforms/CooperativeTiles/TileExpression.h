@@ -77,7 +77,9 @@ struct Leaf {
   std::optional<GlobalAccess> direct;
 
   /// The buffer coordinate of load coordinate `loadCoord` (in pipeline
-  /// stage `stage` of a buffer of several).
+  /// stage `stage` of a buffer of several; a buffer of one stage ignores
+  /// it, so that one stage serves a product of a staged tile and a
+  /// once-staged one).
   SmallVector<Value> bufCoord(ArrayRef<Value> loadCoord,
                               Value stage = Value()) const;
   /// The elements of one stage of its buffer (the tile, unit dimensions
