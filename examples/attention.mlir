@@ -78,9 +78,13 @@ gpu.module @attention {
          : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
       scf.yield %mn, %ln, %o2 : vector<64xf32>, vector<64xf32>, vector<64x64xf32>
     }
-    %lc = vector.shape_cast %res#1 : vector<64xf32> to vector<64x1xf32>
+    // O / l as O * (1 / l): one division per row, not per element
+    // (FlashAttention-2's epilogue).
+    %one = arith.constant dense<1.0> : vector<64xf32>
+    %linv = arith.divf %one, %res#1 : vector<64xf32>
+    %lc = vector.shape_cast %linv : vector<64xf32> to vector<64x1xf32>
     %lb = vector.broadcast %lc : vector<64x1xf32> to vector<64x64xf32>
-    %out = arith.divf %res#2, %lb : vector<64x64xf32>
+    %out = arith.mulf %res#2, %lb : vector<64x64xf32>
     %out16 = arith.truncf %out : vector<64x64xf32> to vector<64x64xf16>
     %co = arith.constant 0 : index
     layout.store %out16, %po[%qi, %co] masked : vector<64x64xf16>, !layout.partition_view<?x64xf16, tile = [64, 64]>
@@ -179,9 +183,13 @@ gpu.module @attention {
          : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
       scf.yield %mn, %ln, %o2 : vector<64xf32>, vector<64xf32>, vector<64x64xf32>
     }
-    %lc = vector.shape_cast %res#1 : vector<64xf32> to vector<64x1xf32>
+    // O / l as O * (1 / l): one division per row, not per element
+    // (FlashAttention-2's epilogue).
+    %one = arith.constant dense<1.0> : vector<64xf32>
+    %linv = arith.divf %one, %res#1 : vector<64xf32>
+    %lc = vector.shape_cast %linv : vector<64xf32> to vector<64x1xf32>
     %lb = vector.broadcast %lc : vector<64x1xf32> to vector<64x64xf32>
-    %out = arith.divf %res#2, %lb : vector<64x64xf32>
+    %out = arith.mulf %res#2, %lb : vector<64x64xf32>
     %out16 = arith.truncf %out : vector<64x64xf32> to vector<64x64xf16>
     %co = arith.constant 0 : index
     layout.store %out16, %po[%qi, %co] masked : vector<64x64xf16>, !layout.partition_view<?x64xf16, tile = [64, 64]>

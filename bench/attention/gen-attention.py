@@ -198,9 +198,13 @@ def kernel(d, bm, bn=64, causal=False, dtype="f16", threads=128, ctas=0,
          : vector<{bm}x{bn}xf16>, vector<{bn}x{d}xf16> into vector<{bm}x{d}xf32>
       scf.yield %mn, %ln, %o2 : vector<{bm}xf32>, vector<{bm}xf32>, vector<{bm}x{d}xf32>
     }}{"".join(ATTRIBUTES.get(o, "") for o in order.split("+"))}
-    %lc = vector.shape_cast %res#1 : vector<{bm}xf32> to vector<{bm}x1xf32>
+    // O / l as O * (1 / l): one division per row, not per element
+    // (FlashAttention-2's epilogue).
+    %one = arith.constant dense<1.0> : vector<{bm}xf32>
+    %linv = arith.divf %one, %res#1 : vector<{bm}xf32>
+    %lc = vector.shape_cast %linv : vector<{bm}xf32> to vector<{bm}x1xf32>
     %lb = vector.broadcast %lc : vector<{bm}x1xf32> to vector<{bm}x{d}xf32>
-    %out = arith.divf %res#2, %lb : vector<{bm}x{d}xf32>
+    %out = arith.mulf %res#2, %lb : vector<{bm}x{d}xf32>
     %out16 = arith.truncf %out : vector<{bm}x{d}xf32> to vector<{bm}x{d}xf16>
     %co = arith.constant 0 : index
     layout.store %out16, %po[%qi, %co] masked : vector<{bm}x{d}xf16>, {qt}

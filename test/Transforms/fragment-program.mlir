@@ -108,6 +108,12 @@
 // CHECK: layout.matrix_instruction = array<i64: 16, 8, 16>
 // Nothing stays in flight after the loop.
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
+// O goes out as each lane's pairs of consecutive columns (mma.sync's C):
+// one test that the tile is inside and aligned, then its 16 pairs as
+// 2-vectors; else each pair tested.
+// CHECK: scf.if
+// CHECK-COUNT-16: vector.store {{.*}} : memref<?x?xf32>, vector<2xf32>
+// CHECK-NEXT: } else {
 // CHECK: gpu.return
 
 #mk = affine_map<(m, n, k) -> (m, k)>

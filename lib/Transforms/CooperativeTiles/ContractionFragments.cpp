@@ -543,17 +543,15 @@ static EpilogueVectors epilogueVectors(OpBuilder &b, StoreOp store,
   return out;
 }
 
-/// Stores fragment `f`'s runs of `run` consecutive columns with `g`:
-/// unguarded vectors where the whole tile is inside and aligned (one test),
-/// each vector tested otherwise.
-static void storeRuns(OpBuilder &b, Location loc, const GlobalAccess &g,
-                      int64_t run, const EvaluatedFragment &f) {
+void tiles::storeRuns(OpBuilder &b, Location loc, const GlobalAccess &g,
+                      int64_t run, ArrayRef<EvaluatedFragment> fragments) {
   auto emit = [&](OpBuilder &ob, bool inside) {
-    for (int64_t e = 0, n = f.at.size(); e < n; e += run)
-      g.store(
-          ob,
-          vector::ExtractStridedSliceOp::create(ob, loc, f.value, e, run, 1),
-          f.at[e], inside);
+    for (const EvaluatedFragment &f : fragments)
+      for (int64_t e = 0, n = f.at.size(); e < n; e += run)
+        g.store(
+            ob,
+            vector::ExtractStridedSliceOp::create(ob, loc, f.value, e, run, 1),
+            f.at[e], inside);
   };
   Value whole = g.tileInside(b);
   if (!whole)
@@ -650,7 +648,7 @@ FailureOr<EpiloguePlan::Path> tiles::storeFragments(OpBuilder &b,
         continue;
       }
       if (out.pairs) {
-        storeRuns(b, loc, *out.pairs, e.run, {value, at});
+        storeRuns(b, loc, *out.pairs, e.run, EvaluatedFragment{value, at});
         continue;
       }
       for (int64_t e = 0; e < count; ++e) {

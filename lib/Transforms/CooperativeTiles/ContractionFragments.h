@@ -155,6 +155,12 @@ struct EvaluatedFragment {
   SmallVector<SmallVector<Value>> at;
 };
 
+/// Stores the `fragments`' runs of `run` consecutive columns with `g`:
+/// unguarded vectors where the whole tile is inside and aligned (one test
+/// for all of them), each vector tested otherwise.
+void storeRuns(OpBuilder &b, Location loc, const GlobalAccess &g, int64_t run,
+               ArrayRef<EvaluatedFragment> fragments);
+
 /// The sm_90a epilogue through workgroup memory (ContractionWarpgroup.cpp),
 /// the plan's EpiloguePlan::Rows: each lane writes its fragments' pairs to
 /// the C buffer (in A's or B's staging buffer, else one of its own), the

@@ -492,22 +492,6 @@ std::string bulkProblem(ContractionTree &t, Plan &plan, gpu::GPUFuncOp func,
 // The epilogue
 //===----------------------------------------------------------------------===//
 
-/// Whether every lane's C fragment holds pairs of consecutive columns from
-/// an even column (every lane, every even element: wgmma's and mma.sync's
-/// accumulators).
-bool holdsPairs(const MatrixInstruction &inst) {
-  if (inst.cElementsPerLane % 2)
-    return false;
-  const Descriptor &c = inst.layout(MatrixOperand::C);
-  for (int64_t lane = 0; lane < inst.waveSize; ++lane)
-    for (int64_t e = 0; e < inst.cElementsPerLane; e += 2) {
-      int64_t at = c.offset({lane, e});
-      if (at % 2 || c.offset({lane, e + 1}) != at + 1)
-        return false;
-    }
-  return true;
-}
-
 /// The row length (elements) of the C buffer of EpiloguePlan::Rows: the
 /// bank model's padding (paddedRowLength, in steps of `width`) under
 /// which every pair write of the wgmma accumulator layout, warp by warp,
@@ -570,31 +554,10 @@ std::string planRows(const ContractionTree &t, const Plan &plan,
 EpiloguePlan planEpilogue(const ContractionTree &t, const Plan &plan,
                           int64_t threads, int64_t alignBytes) {
   EpiloguePlan e;
-  const MatrixInstruction &inst = *plan.inst;
-  bool pairs = holdsPairs(inst);
-  bool nvidia = inst.family == MatrixFamily::Wgmma ||
-                inst.family == MatrixFamily::MmaSync;
-  if (!nvidia || !pairs) {
-    e.why = pairs ? std::string("off NVIDIA's matrix instructions each lane "
-                                "stores its accumulator's pairs of "
-                                "consecutive columns element by element")
-                  : llvm::formatv("the {0} accumulator layout gives no lane "
-                                  "two consecutive columns",
-                                  inst.mnemonic)
-                        .str();
-    return e;
-  }
-  e.run = 2;
-  std::string why;
   GlobalSide side = GlobalSide::of(t.epilogue.store);
-  if (failed(side.analyze(alignBytes, why)) || !side.unitStride ||
-      side.contiguous != 1 || side.maxWidth < e.run) {
-    e.why = !why.empty() ? why
-            : !side.narrowWhy.empty()
-                ? side.narrowWhy
-                : "its view does not run along C's columns with unit stride";
+  e.run = pairRun(*plan.inst, side, alignBytes, e.why);
+  if (e.run < 2)
     return e;
-  }
   e.path = EpiloguePlan::Path::Pairs;
   e.why = side.narrowWhy;
   e.rowWidth =
@@ -612,6 +575,47 @@ EpiloguePlan planEpilogue(const ContractionTree &t, const Plan &plan,
 }
 
 } // namespace
+
+bool tiles::holdsPairs(const MatrixInstruction &inst) {
+  if (inst.cElementsPerLane % 2)
+    return false;
+  const Descriptor &c = inst.layout(MatrixOperand::C);
+  for (int64_t lane = 0; lane < inst.waveSize; ++lane)
+    for (int64_t e = 0; e < inst.cElementsPerLane; e += 2) {
+      int64_t at = c.offset({lane, e});
+      if (at % 2 || c.offset({lane, e + 1}) != at + 1)
+        return false;
+    }
+  return true;
+}
+
+int64_t tiles::pairRun(const MatrixInstruction &inst, GlobalSide &side,
+                       int64_t alignBytes, std::string &why) {
+  bool pairs = holdsPairs(inst);
+  bool nvidia = inst.family == MatrixFamily::Wgmma ||
+                inst.family == MatrixFamily::MmaSync;
+  if (!nvidia || !pairs) {
+    why = pairs ? std::string("off NVIDIA's matrix instructions each lane "
+                              "stores its accumulator's pairs of "
+                              "consecutive columns element by element")
+                : llvm::formatv("the {0} accumulator layout gives no lane "
+                                "two consecutive columns",
+                                inst.mnemonic)
+                      .str();
+    return 1;
+  }
+  std::string failure;
+  if (failed(side.analyze(alignBytes, failure)) || !side.unitStride ||
+      side.contiguous != int64_t(side.tile.size()) - 1 || side.maxWidth < 2) {
+    why = !failure.empty() ? failure
+          : !side.narrowWhy.empty()
+              ? side.narrowWhy
+              : "its view does not run along C's columns with unit stride";
+    return 1;
+  }
+  why = side.narrowWhy;
+  return 2;
+}
 
 void tiles::recordPlan(Operation *op, const Plan &plan) {
   Builder b(op->getContext());

@@ -225,6 +225,19 @@ bool takesInputs(MatrixElementKind kind, Type t);
 /// above, so that what the plan chose is visible in the IR (lit tests).
 void recordPlan(Operation *op, const Plan &plan);
 
+/// Whether every lane's C fragment of `inst` holds pairs of consecutive
+/// columns from an even column (every lane, every even element: wgmma's
+/// and mma.sync's accumulators).
+bool holdsPairs(const MatrixInstruction &inst);
+
+/// How many consecutive columns of its C fragments a lane stores as one
+/// vector through the view of `side` (analyzed here with `alignBytes`):
+/// 2 for NVIDIA's accumulator pairs where the view runs along the columns
+/// with unit stride and allows 2-vectors, else 1 with `why`. (`why` also
+/// says why vectors are narrower than 16 bytes where they are.)
+int64_t pairRun(const MatrixInstruction &inst, GlobalSide &side,
+                int64_t alignBytes, std::string &why);
+
 /// Plans the distribution of `tree` over the `block` threads of `func` on
 /// `options.chip` (the file comment's decisions), with a diagnostic at the
 /// op that does not allow one. Traces A's and B's first tiles before the

@@ -468,6 +468,35 @@ LogicalResult FragmentEmitter::emitContraction(OpBuilder &b,
   return copier->release(b, index, scalars);
 }
 
+LogicalResult FragmentEmitter::storePairs(OpBuilder &b, StoreOp store,
+                                          const LaneValue &v) {
+  std::string why;
+  GlobalSide side = GlobalSide::of(store);
+  FailureOr<GlobalAccess> pairs = succeeded(side.analyze(p.alignBytes, why))
+                                      ? GlobalAccess::create(b, side, 2, why)
+                                      : FailureOr<GlobalAccess>(failure());
+  if (failed(pairs))
+    return store.emitOpError() << "cannot be distributed: " << why;
+  int64_t count = inst.cElementsPerLane;
+  int64_t perRow =
+      p.tilesOf(cast<VectorType>(store.getValue().getType()).getDimSize(1))
+          .second;
+  SmallVector<EvaluatedFragment> fragments;
+  for (auto [t, fragment] : llvm::enumerate(v.parts)) {
+    EvaluatedFragment &f = fragments.emplace_back();
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < count; ++e) {
+      auto [row, col] = coordOf(b, t, e, perRow);
+      f.at.push_back({row, col});
+      elements.push_back(elementAt(b, fragment, e));
+    }
+    f.value = vector::FromElementsOp::create(
+        b, loc, VectorType::get({count}, elements.front().getType()), elements);
+  }
+  storeRuns(b, loc, *pairs, 2, fragments);
+  return success();
+}
+
 LogicalResult FragmentEmitter::emitStore(OpBuilder &b, StoreOp store) {
   std::string why;
   FailureOr<TileAccess> access =
@@ -485,6 +514,8 @@ LogicalResult FragmentEmitter::emitStore(OpBuilder &b, StoreOp store) {
                  store.getMasked(), x);
   };
   int64_t count = inst.cElementsPerLane;
+  if (v.kind == FragmentKind::Matrix && p.pairStores.contains(store))
+    return storePairs(b, store, v);
   if (v.kind == FragmentKind::Matrix) {
     int64_t perRow =
         p.tilesOf(cast<VectorType>(store.getValue().getType()).getDimSize(1))

@@ -118,6 +118,10 @@ struct FragmentEmitter {
   LogicalResult emitContraction(OpBuilder &b, const FragmentSite &site);
   LogicalResult stage(OpBuilder &b, ArrayRef<int> leaves);
   LogicalResult emitStore(OpBuilder &b, StoreOp store);
+  /// A Matrix tile's store of FragmentProgram::pairStores: each lane's
+  /// pairs of consecutive columns as 2-vectors (storeRuns: one test that
+  /// the whole tile is inside, else each pair tested).
+  LogicalResult storePairs(OpBuilder &b, StoreOp store, const LaneValue &v);
   LogicalResult emitOp(OpBuilder &b, Operation *op);
   void remark(const FragmentSite &site) const;
 };

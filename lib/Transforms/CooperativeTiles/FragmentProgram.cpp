@@ -717,6 +717,18 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
       failed(planFragmentCopies(p, *chip, options.rotateProducts,
                                 options.copiesAhead)))
     return failure();
+  // The Matrix tiles' stores as pairs where the instruction and the view
+  // allow (the program's rows are the instruction's: not transposed).
+  p.alignBytes = options.assumeAlignment;
+  for (Operation *op : p.after)
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      GlobalSide side = GlobalSide::of(store);
+      std::string why;
+      if (!p.transposed &&
+          p.kinds.lookup(store.getValue()) == FragmentKind::Matrix &&
+          pairRun(*p.inst, side, p.alignBytes, why) == 2)
+        p.pairStores.insert(store);
+    }
   return p;
 }
 

@@ -237,6 +237,12 @@ struct FragmentProgram {
   std::map<int64_t, FragmentReduction> reductions;
   /// Whether choices are remarked as diagnostics.
   bool remarks = false;
+  /// The stores of Matrix tiles after the loop that go out as each lane's
+  /// pairs of consecutive columns (pairRun: mma.sync's and wgmma's C, a
+  /// view along the columns), and the alignment their views are analyzed
+  /// with; the others store element by element.
+  DenseSet<Operation *> pairStores;
+  int64_t alignBytes = 0;
 
   /// The reduction plan of a Matrix tile `cols` wide (planned).
   const FragmentReduction &reductionOf(int64_t cols) const {
