@@ -193,9 +193,10 @@ def attention(d, bm, bn=64, causal=False):
         _, l, acc = lt.fori_loop(0, end, step, (
             lt.full((bm,), -math.inf, "f32"), lt.zeros((bm,), "f32"),
             lt.zeros((bm, d), "f32")))
-        # O / l as O * (1 / l): one division per row, not per element
-        # (FlashAttention-2's epilogue).
-        o[qi, 0] = (acc * lt.rows(1.0 / l, d)).astype("f16")
+        # O / l as O * (1 / l): one approximate reciprocal per row, not a
+        # division per element (FlashAttention-2's epilogue).
+        o[qi, 0] = (acc * lt.rows(lt.reciprocal(l, approx=True), d)
+                    ).astype("f16")
 
     return lt.kernel(block=(128, 1, 1), grid="o", name=name)(attn)
 

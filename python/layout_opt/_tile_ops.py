@@ -49,6 +49,20 @@ def exp2(x):
     return Tile(_ir.math.exp2(x.value))
 
 
+def reciprocal(x, approx=False):
+    """1 / x elementwise (arith.divf of a splat 1) of a float tile. With
+    `approx`, the division is marked fastmath<afn>: the target may use its
+    approximate reciprocal (rcp.approx.f32 on NVIDIA, as FlashAttention-2's
+    fast-math build and Triton's default division do) instead of the
+    correctly rounded one."""
+    x = _float_tile(x, "reciprocal's argument")
+    one = _operand(1.0, x, "reciprocal's 1")
+    if not approx:
+        return Tile(_ir.arith.divf(one, x.value))
+    return Tile(_ir.arith.divf(one, x.value, fastmath=_ir.Attribute.parse(
+        "#arith.fastmath<afn>")))
+
+
 def fma(a, b, c):
     """a * b + c elementwise with one rounding (math.fma): a is a float
     tile, b and c tiles of its type, scalar arguments or numbers."""

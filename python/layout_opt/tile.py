@@ -784,12 +784,13 @@ def kernel(block, grid, name=None):
 
 # The softmax math, row reductions, positions and masks, dot_t.
 from ._tile_ops import (arange, dot_t, exp2, fma, less, less_equal,  # noqa
-                        row_max, row_sum, rows, where)
+                        reciprocal, row_max, row_sum, rows, where)
 
 __all__ = [
     "CodeObject", "Index", "Kernel", "Partition", "PartitionView", "Scalar",
     "ScalarValue", "Tile", "arange", "block_id", "broadcast", "dot", "dot_t",
     "exp2", "fma", "fori_loop", "full", "grid_dim", "kernel", "less",
-    "less_equal", "maximum", "minimum", "row_max", "row_sum", "rows",
+    "less_equal", "maximum", "minimum", "reciprocal", "row_max", "row_sum",
+    "rows",
     "target_of", "transpose", "where", "zeros",
 ]

@@ -514,3 +514,23 @@ def test_attention_ops_check_their_arguments():
         lt.rows(a[0, 0], 8)
     with pytest.raises(ValueError, match="repeats a 1-D tile"):
         trace(flat_rows)
+
+
+def test_reciprocal_marks_the_approximate_division():
+    """lt.reciprocal is arith.divf of a splat 1; approx=True adds
+    fastmath<afn> (the attention epilogue's rcp.approx on NVIDIA), the
+    default keeps the correctly rounded division; integer tiles are
+    refused."""
+    def both(a: lt.Partition("f32", tile=(8, 8)),
+             o: lt.Partition("f32", tile=(8, 8))):
+        i = lt.block_id("x")
+        o[i, 0] = lt.reciprocal(a[i, 0]) + lt.reciprocal(a[i, 0], approx=True)
+    text = lt.kernel(block=(32, 1, 1), grid="a")(both).ir
+    divs = [line for line in text.splitlines() if "arith.divf" in line]
+    assert len(divs) == 2
+    assert sum("fastmath<afn>" in line for line in divs) == 1
+
+    def int_tile(a: lt.Partition("i32", tile=(8, 8))):
+        lt.reciprocal(a[0, 0])
+    with pytest.raises(TypeError, match="must be a float tile"):
+        trace(int_tile)
