@@ -1027,3 +1027,54 @@ gpu.module @m {
   }
 }
 }
+
+// -----
+
+/// Copies ahead asked for where no staged tile changes in the loop.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+!p16 = !layout.partition_view<?x?xf16, tile = [64, 64]>
+!p32 = !layout.partition_view<?x?xf32, tile = [64, 64]>
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @k(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>, %O: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %vq = layout.view %Q : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vk = layout.view %K : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vv = layout.view %V : memref<?x?xf16> -> !layout.tensor_view<?x?xf16>
+    %vo = layout.view %O : memref<?x?xf32> -> !layout.tensor_view<?x?xf32>
+    %pq = layout.partition %vq tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pk = layout.partition %vk tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %pv = layout.partition %vv tile [64, 64] : !layout.tensor_view<?x?xf16> -> !p16
+    %po = layout.partition %vo tile [64, 64] : !layout.tensor_view<?x?xf32> -> !p32
+    %bm = gpu.block_id x
+    %kv:2 = layout.index_space %pk : !p16
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    // expected-error @+1 {{in a fragment program: layout.copy_release = "ahead", but it stages no tile that changes in the loop}}
+    %res:2 = scf.for %j = %c0 to %kv#0 step %c1
+        iter_args(%m = %ninf, %o = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+      %tq = layout.load %pq[%bm, %c0] masked : !p16 -> vector<64x64xf16>
+      %tk = layout.load %pk[%c0, %c0] masked : !p16 -> vector<64x64xf16>
+      %tv = layout.load %pv[%c0, %c0] masked : !p16 -> vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %tq, %tk, %zero
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %mn = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+      %mc = vector.shape_cast %mn : vector<64xf32> to vector<64x1xf32>
+      %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+      %p = arith.subf %s, %mb : vector<64x64xf32>
+      %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+      %o2 = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %tv, %o
+         : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      scf.yield %mn, %o2 : vector<64xf32>, vector<64x64xf32>
+    } {layout.copy_release = "ahead"}
+    layout.store %res#1, %po[%bm, %c0] masked : vector<64x64xf32>, !p32
+    gpu.return
+  }
+}
+}

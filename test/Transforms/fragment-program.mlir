@@ -34,6 +34,15 @@
 // AHEAD: nvgpu.mma.sync
 // AHEAD-NOT: gpu.barrier
 // AHEAD: nvvm.cp.async.wait.group 0
+// After the loop the block meets (no barrier followed the last reads of
+// the stages: an enclosing loop's next prologue refills stage 0).
+// AHEAD-NEXT: gpu.barrier
+// How O goes out: pairs on mma.sync; element by element on gfx942 (MFMA's
+// transposed products).
+// RUN: layout-opt %s -layout-tile-shared-memory="chip=sm_90 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STORES
+// RUN: layout-opt %s -layout-tile-shared-memory="chip=gfx942 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STORES-AMD
+// STORES: remark: in a fragment program: the tile stored as each lane's pairs of consecutive columns (2-vectors)
+// STORES-AMD: remark: in a fragment program: the tile stored element by element: the program computes the tiles' transposes
 
 /// A loop of two contractions (issue 40's milestone: S = Q K^T, the row
 /// maximum, O += f16(S - m) V) compiled as a fragment program on sm_90: the

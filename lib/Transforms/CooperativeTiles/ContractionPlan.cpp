@@ -559,7 +559,6 @@ EpiloguePlan planEpilogue(const ContractionTree &t, const Plan &plan,
   if (e.run < 2)
     return e;
   e.path = EpiloguePlan::Path::Pairs;
-  e.why = side.narrowWhy;
   e.rowWidth =
       std::min<int64_t>(side.maxWidth, kMaxWorkgroupAccessAlignment /
                                            elementBytes(side.elementType));

@@ -14,6 +14,7 @@
 #include "Staging.h"
 
 #include "layout/Transforms/Remarks.h"
+#include "layout/Transforms/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -116,7 +117,8 @@ FailureOr<std::string> asyncProblem(FragmentProgram &p, const Chip &chip) {
 }
 
 /// Why the loop-variant tiles cannot have two stages each on `chip` (empty:
-/// they can): the block's workgroup memory.
+/// they can): the block's workgroup memory, with what the kernel already
+/// has (placed as the NVVM pipeline places it).
 std::string twoStageProblem(const FragmentProgram &p, const Chip &chip) {
   int64_t bytes = 0;
   for (auto [i, leaf] : llvm::enumerate(p.leaves))
@@ -124,11 +126,13 @@ std::string twoStageProblem(const FragmentProgram &p, const Chip &chip) {
                  leaf, llvm::is_contained(p.copies.beforeLoop, i) ? 1 : 2,
                  /*padRows=*/false) *
              elementBytes(leaf.side.elementType);
-  if (bytes <= chip.maxBlockBytes)
+  int64_t used =
+      layoutWorkgroupBuffers(p.loop->getParentOfType<gpu::GPUFuncOp>()).bytes;
+  if (used + bytes <= chip.maxBlockBytes)
     return "";
   return llvm::formatv("two stages of its tiles take {0} bytes, over the "
-                       "block's {1}",
-                       bytes, chip.maxBlockBytes)
+                       "{1} the block has left of its {2}",
+                       bytes, chip.maxBlockBytes - used, chip.maxBlockBytes)
       .str();
 }
 
@@ -183,8 +187,10 @@ std::string planRotation(FragmentProgram &p, const Chip &chip,
 LogicalResult planAhead(FragmentProgram &p, const Chip &chip, bool asked) {
   FragmentCopyPlan &plan = p.copies;
   auto refuse = [&](const Twine &why) -> LogicalResult {
-    if (!asked)
+    if (!asked) {
+      plan.notAhead = why.str();
       return success();
+    }
     return p.loop.emitOpError() << "in a fragment program: "
                                    "layout.copy_release = \"ahead\", but "
                                 << why;
@@ -213,6 +219,10 @@ LogicalResult planCopyMode(FragmentProgram &p, const Chip &chip,
   groupLeaves(p, last);
   if (plan.groups.empty()) {
     plan.why = "it stages no tile that changes in the loop";
+    if (release == "ahead")
+      return p.loop.emitOpError() << "in a fragment program: "
+                                     "layout.copy_release = \"ahead\", but "
+                                  << plan.why;
     return success();
   }
   if (release ? *release == "ahead" : ahead) {
@@ -267,16 +277,19 @@ LogicalResult tiles::planFragmentCopies(FragmentProgram &p, const Chip &chip,
   FragmentCopyPlan &plan = p.copies;
   FailureOr<std::optional<StringRef>> release =
       askedChoice(p.loop, kCopyReleaseAttr, {"early", "late", "ahead"});
+  FailureOr<std::optional<StringRef>> order =
+      askedChoice(p.loop, kProductOrderAttr, {"rotated", "program"});
+  if (failed(release) || failed(order))
+    return failure();
+  // The copies-ahead option yields to a rotation asked for (the loop's
+  // attribute or rotate-products): the rotation has its own two stages.
+  bool rotationAsked = *order ? **order == "rotated" : rotate;
   SmallVector<int64_t> last;
-  if (failed(release) || failed(planCopyMode(p, chip, *release, ahead, last)))
+  if (failed(planCopyMode(p, chip, *release, ahead && !rotationAsked, last)))
     return failure();
   // wgmma runs asynchronously: the last product can overlap the next
   // iteration's row statistics (FragmentRotation), its copies then a whole
   // iteration ahead instead.
-  FailureOr<std::optional<StringRef>> order =
-      askedChoice(p.loop, kProductOrderAttr, {"rotated", "program"});
-  if (failed(order))
-    return failure();
   if (*order ? **order == "program" : !rotate) {
     p.rotation.why = *order ? "the loop asks for it (layout.product_order)"
                             : "not asked for (layout.product_order = "
@@ -523,6 +536,11 @@ void FragmentCopier::rotatedFinish(OpBuilder &b) const {
 void FragmentCopier::finish(OpBuilder &b) const {
   if (plan.mode == FragmentCopyMode::Async)
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  // Ahead, no barrier follows the last iteration's reads: meet, so that
+  // code after the loop (the program again, in an enclosing loop, whose
+  // prologue refills stage 0 before any barrier) finds the buffers free.
+  if (plan.ahead)
+    gpu::BarrierOp::create(b, loc);
 }
 
 void FragmentCopier::remark() const {
@@ -572,6 +590,8 @@ void FragmentCopier::remark() const {
                           plan.why);
     break;
   }
+  if (!plan.notAhead.empty())
+    text += "; not ahead (copies-ahead): " + plan.notAhead;
   scf::ForOp at = old;
   emitLayoutRemark(
       at.getLoc(), "FragmentCopies", "layout-tiles",

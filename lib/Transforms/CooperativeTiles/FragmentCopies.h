@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // How a fragment program's loop-variant staged tiles (attention's K and V)
-// reach their workgroup buffers. Each tile has one buffer; the tiles are
+// reach their workgroup buffers. Each tile has one buffer (two stages where
+// the copies go a whole iteration ahead or the products are rotated, below
+// and FragmentRotation.cpp); the tiles are
 // grouped by the product that first reads them (K before S = Q K^T, V
 // before O += P V), and each group's copy runs one product ahead, as in
 // FlashAttention-2's forward loop (flash_fwd_kernel.h: the V copy is
@@ -35,6 +37,13 @@
 // flight during the product before). Synchronous where the program has a
 // single group or the next iteration's tile indices cannot be computed
 // ahead.
+//
+// Asked for (layout.copy_release = "ahead", or the tile pass's copies-ahead
+// option where the loop asks for nothing else), every group goes a whole
+// iteration ahead into two stages, a single group too: at the top of
+// iteration j the block waits for j's tiles, meets once, and starts every
+// tile of j + 1 into the other stage, (j - lb) / step mod 2; the products
+// wait for nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,7 +79,8 @@ public:
 
   bool pipelined() const { return plan.mode != FragmentCopyMode::Synchronous; }
 
-  /// Before the loop: starts group 0's copies for the first iteration.
+  /// Before the loop: starts group 0's copies for the first iteration
+  /// (ahead: every group's, into stage 0).
   /// Returns the registers the loop carries for it (Registers mode; the
   /// new loop's extra iter_args' initial values).
   FailureOr<SmallVector<Value>> prologue(OpBuilder &b);
@@ -96,7 +106,8 @@ public:
                                const IRMapping &scalars);
   /// The carried registers' next values (the new loop's extra yields).
   ArrayRef<Value> yielded() const { return next; }
-  /// After the loop: no copy stays in flight.
+  /// After the loop: no copy stays in flight (ahead, the block also meets:
+  /// no barrier followed the last iteration's reads).
   void finish(OpBuilder &b) const;
 
   /// The copies of a rotated program (FragmentRotation: two stages, one

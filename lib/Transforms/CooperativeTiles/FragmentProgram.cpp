@@ -19,6 +19,8 @@
 #include "ContractionFragments.h"
 #include "FragmentCopies.h"
 
+#include "layout/Transforms/Remarks.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -720,15 +722,24 @@ tiles::planFragmentProgram(scf::ForOp loop, gpu::GPUFuncOp func,
   // The Matrix tiles' stores as pairs where the instruction and the view
   // allow (the program's rows are the instruction's: not transposed).
   p.alignBytes = options.assumeAlignment;
-  for (Operation *op : p.after)
-    if (auto store = dyn_cast<StoreOp>(op)) {
-      GlobalSide side = GlobalSide::of(store);
-      std::string why;
-      if (!p.transposed &&
-          p.kinds.lookup(store.getValue()) == FragmentKind::Matrix &&
-          pairRun(*p.inst, side, p.alignBytes, why) == 2)
-        p.pairStores.insert(store);
-    }
+  for (Operation *op : p.after) {
+    auto store = dyn_cast<StoreOp>(op);
+    if (!store || p.kinds.lookup(store.getValue()) != FragmentKind::Matrix)
+      continue;
+    GlobalSide side = GlobalSide::of(store);
+    std::string why = "the program computes the tiles' transposes";
+    if (!p.transposed && pairRun(*p.inst, side, p.alignBytes, why) == 2)
+      p.pairStores.insert(store);
+    bool pairs = p.pairStores.contains(store);
+    emitLayoutRemark(
+        store.getLoc(), "FragmentStores", "layout-tiles", func.getName(),
+        pairs ? "in a fragment program: the tile stored as each lane's "
+                "pairs of consecutive columns (2-vectors)"
+              : "in a fragment program: the tile stored element by "
+                "element: " +
+                    why,
+        {{"Run", pairs ? "2" : "1"}}, p.remarks);
+  }
   return p;
 }
 

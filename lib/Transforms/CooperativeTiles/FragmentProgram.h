@@ -147,6 +147,9 @@ struct FragmentCopyPlan {
   /// the products wait for nothing (their tiles arrived during the
   /// previous iteration).
   bool ahead = false;
+  /// Why the copies-ahead option found them unable to go ahead (empty when
+  /// it was not asked or they go ahead).
+  std::string notAhead;
   /// Why the copies are not of a faster mode (for the remark).
   std::string why;
 };

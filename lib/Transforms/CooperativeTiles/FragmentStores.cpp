@@ -58,13 +58,15 @@ LogicalResult FragmentEmitter::storePairs(OpBuilder &b, StoreOp store,
 }
 
 LogicalResult FragmentEmitter::emitStore(OpBuilder &b, StoreOp store) {
+  const LaneValue &v = values.lookup(store.getValue());
+  if (v.kind == FragmentKind::Matrix && p.pairStores.contains(store))
+    return storePairs(b, store, v);
   std::string why;
   FailureOr<TileAccess> access =
       traceAccess(b, store, store.getPartition(), store.getIndices(),
                   /*atomic=*/false, why);
   if (failed(access))
     return store.emitOpError() << "cannot be distributed: " << why;
-  const LaneValue &v = values.lookup(store.getValue());
   int64_t rank = access->type.getRank();
   auto put = [&](OpBuilder &sb, Value row, Value col, Value x) {
     SmallVector<Value> at{row};
@@ -74,8 +76,6 @@ LogicalResult FragmentEmitter::emitStore(OpBuilder &b, StoreOp store) {
                  store.getMasked(), x);
   };
   int64_t count = inst.cElementsPerLane;
-  if (v.kind == FragmentKind::Matrix && p.pairStores.contains(store))
-    return storePairs(b, store, v);
   if (v.kind == FragmentKind::Matrix) {
     int64_t perRow =
         p.tilesOf(cast<VectorType>(store.getValue().getType()).getDimSize(1))
