@@ -426,9 +426,7 @@ LogicalResult FragmentCopier::startIteration(OpBuilder &b, Value stage,
   // barrier no wave reads the other stage (the previous iteration's
   // products completed: ldmatrix, or wgmma waited for), which the next
   // iteration's tiles then fill.
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
-  fenceStagingForWarpgroupMma(b, loc, *p.inst);
-  gpu::BarrierOp::create(b, loc);
+  completeAndMeet(b);
   Value other = arith::SubIOp::create(b, loc, indexConstant(b, loc, 1), stage);
   Value next =
       arith::AddIOp::create(b, loc, loop.getInductionVar(), loop.getStep());
@@ -505,6 +503,12 @@ LogicalResult FragmentCopier::release(OpBuilder &b, int64_t site,
   return issueAt(b, {0}, iv, loop.getUpperBound(), scalars);
 }
 
+void FragmentCopier::completeAndMeet(OpBuilder &b) const {
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
+  fenceStagingForWarpgroupMma(b, loc, *p.inst);
+  gpu::BarrierOp::create(b, loc);
+}
+
 LogicalResult FragmentCopier::rotatedPrologue(OpBuilder &b) {
   return issueAt(b, {0}, old.getLowerBound(), old.getUpperBound(), IRMapping(),
                  indexConstant(b, loc, 0));
@@ -515,9 +519,7 @@ LogicalResult FragmentCopier::rotatedArrive(OpBuilder &b, Value iv, Value stage,
   // The previous iteration's products have completed in every lane that
   // reaches the barrier (their wgmma waited for), so both stages it read
   // may be refilled after it.
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
-  fenceStagingForWarpgroupMma(b, loc, *p.inst);
-  gpu::BarrierOp::create(b, loc);
+  completeAndMeet(b);
   Value other = arith::SubIOp::create(b, loc, indexConstant(b, loc, 1), stage);
   Value next = arith::AddIOp::create(b, loc, iv, old.getStep());
   if (failed(issueAt(b, {0}, next, old.getUpperBound(), scalars, other)) ||
@@ -527,11 +529,7 @@ LogicalResult FragmentCopier::rotatedArrive(OpBuilder &b, Value iv, Value stage,
   return success();
 }
 
-void FragmentCopier::rotatedFinish(OpBuilder &b) const {
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0u);
-  fenceStagingForWarpgroupMma(b, loc, *p.inst);
-  gpu::BarrierOp::create(b, loc);
-}
+void FragmentCopier::rotatedFinish(OpBuilder &b) const { completeAndMeet(b); }
 
 void FragmentCopier::finish(OpBuilder &b) const {
   if (plan.mode == FragmentCopyMode::Async)

@@ -128,6 +128,11 @@ public:
   void remark() const;
 
 private:
+  /// Every copy started so far completes (cp.async.wait_group 0; the
+  /// writes made visible to wgmma's async proxy where it reads them), and
+  /// the block meets: the top of a two-stage iteration, and the end of a
+  /// rotated loop.
+  void completeAndMeet(OpBuilder &b) const;
   /// Starts (Async) or loads into registers (Registers) group `g`'s tiles
   /// at the old loop's tile indices mapped by `at`.
   FailureOr<SmallVector<Value>> issue(OpBuilder &b, int64_t g,
